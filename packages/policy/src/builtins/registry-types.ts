@@ -1,0 +1,44 @@
+/**
+ * The contract between builtin families and the evaluator. Each family file exports a
+ * `BuiltinDef[]`; `registry.ts` collects them. Operand and result types use a small text
+ * notation that the type checker parses:
+ *   any | null | boolean | number | string
+ *   array | array[T] | set | set[T] | object | object[K, V]
+ *   A | B        (union, lowest precedence)
+ * Example: `{ name: "upper", args: ["string"], result: "string", impl: ... }`.
+ */
+import type { Value } from "../value/value.js";
+
+/** What a builtin may use besides its operands. Fixed for one query evaluation. */
+export interface BuiltinContext {
+  /** Wall clock at the start of the query, nanoseconds since the epoch (time.now_ns). */
+  readonly nowNs: bigint;
+  /** Per-query memo for nondeterministic builtins and compiled artefacts (regexes, etc.). */
+  readonly cache: Map<string, unknown>;
+  /** Sink for `print` output. */
+  print(message: string): void;
+  /** True when the query runs with strict builtin errors. */
+  readonly strict: boolean;
+}
+
+export interface BuiltinDef {
+  /** Full dotted name as called from Rego, e.g. `strings.replace_n`. */
+  readonly name: string;
+  /** Operand types, in order. */
+  readonly args: readonly string[];
+  /** Result type. */
+  readonly result: string;
+  /** True when the result can change between calls with equal operands (time, rand, uuid). */
+  readonly nondeterministic?: boolean;
+  /**
+   * Computes the result. Return `undefined` for an undefined result. Throw `BuiltinTypeError`
+   * for a bad operand type (message `<name>: operand N must be <type> but got <type>`, see
+   * args.ts) and `BuiltinError` for any other failure.
+   */
+  impl(args: Value[], ctx: BuiltinContext): Value | undefined;
+  /**
+   * Relations (only `walk`): instead of one result, every output the builtin relates to the
+   * operands. When present, `impl` is not called.
+   */
+  relation?(args: Value[], ctx: BuiltinContext): Iterable<Value>;
+}

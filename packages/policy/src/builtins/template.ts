@@ -1,0 +1,3 @@
+import type { BuiltinDef } from "./registry-types.js";
+
+export const templateBuiltins: BuiltinDef[] = [];

@@ -1,0 +1,69 @@
+/**
+ * Every error the policy engine raises: a stable OPA code, a message and, where known, the
+ * source location. Codes are OPA's own so that clients matching on them keep working.
+ */
+export type RegoErrorCode =
+  | "rego_parse_error"
+  | "rego_compile_error"
+  | "rego_type_error"
+  | "rego_unsafe_var_error"
+  | "rego_recursion_error"
+  | "eval_conflict_error"
+  | "eval_type_error"
+  | "eval_builtin_error"
+  | "eval_cancel_error"
+  | "internal_error";
+
+export interface Location {
+  file: string;
+  row: number;
+  col: number;
+}
+
+export class RegoError extends Error {
+  constructor(
+    readonly code: RegoErrorCode,
+    message: string,
+    readonly location?: Location,
+  ) {
+    super(message);
+    this.name = "RegoError";
+  }
+
+  /** `file:row: code: message`, as OPA prints a single error. */
+  override toString(): string {
+    const where = this.location ? `${this.location.file}:${this.location.row}: ` : "";
+    return `${where}${this.code}: ${this.message}`;
+  }
+}
+
+/** Several compile errors at once, sorted by location. */
+export class RegoErrorList extends Error {
+  constructor(readonly errors: RegoError[]) {
+    super(errors.map((e) => e.toString()).join("\n"));
+    this.name = "RegoErrorList";
+  }
+}
+
+/**
+ * Thrown by a builtin for a bad operand type: becomes `eval_type_error` and always halts
+ * evaluation (OPA does not swallow operand type errors).
+ */
+export class BuiltinTypeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BuiltinTypeError";
+  }
+}
+
+/**
+ * Thrown by a builtin that cannot produce a result for valid-typed operands (divide by zero,
+ * bad regex, bad JSON text): `eval_builtin_error`. Without strict builtin errors the
+ * expression is just undefined; with them, evaluation halts.
+ */
+export class BuiltinError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BuiltinError";
+  }
+}
