@@ -1,0 +1,77 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { pino } from "pino";
+import type { Command } from "../cli-io.js";
+import { addrProblem, configTable, loadConfig } from "../config.js";
+import { ConfigError } from "../errors.js";
+import { GreeterServer } from "../server.js";
+
+const usage = `usage: greeter serve [--addr host:port]
+
+Environment:
+${configTable.map(([name, meaning, def]) => `  ${name.padEnd(26)} ${meaning} (default ${def})`).join("\n")}`;
+
+/** `greeter serve`: runs the server until SIGINT/SIGTERM, then shuts down gracefully. */
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "run the greeting server",
+  async run(argv, io) {
+    let values: { addr?: string; help?: boolean };
+    try {
+      ({ values } = parseArgs({
+        args: argv,
+        options: { addr: { type: "string" }, help: { type: "boolean", short: "h" } },
+      }));
+    } catch (error) {
+      io.stderr(`${(error as Error).message}\n${usage}\n`);
+      return 2;
+    }
+    if (values.help) {
+      io.stdout(`${usage}\n`);
+      return 0;
+    }
+    if (values.addr !== undefined && addrProblem("--addr", values.addr)) {
+      io.stderr(`${addrProblem("--addr", values.addr)}\n`);
+      return 2;
+    }
+    let config: ReturnType<typeof loadConfig>;
+    try {
+      config = loadConfig(io.env);
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        io.stderr(`greeter: ${error.message}\n`);
+        return 1;
+      }
+      throw error;
+    }
+    const log = pino({ name: "greeter" }, { write: (line: string) => io.stdout(line) });
+    const addr = values.addr ?? config.addr;
+    const server = new GreeterServer({
+      token: config.token,
+      tls:
+        config.tlsCert && config.tlsKey
+          ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) }
+          : undefined,
+    });
+    let port: number;
+    try {
+      port = await server.start(addr);
+    } catch (error) {
+      io.stderr(`greeter: ${(error as Error).message}\n`);
+      return 1;
+    }
+    const host = addr.slice(0, addr.lastIndexOf(":"));
+    log.info(
+      { addr: `${host}:${port}`, tls: Boolean(config.tlsCert), auth: Boolean(config.token) },
+      `greeter listening on ${host}:${port}`,
+    );
+    await new Promise<void>((resolve) => {
+      if (io.signal.aborted) resolve();
+      io.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    log.info({ graceMs: config.shutdownGraceMs }, "shutting down, letting in-flight calls finish");
+    await server.shutdown(config.shutdownGraceMs);
+    log.info("stopped");
+    return 0;
+  },
+};
