@@ -1,3 +1,271 @@
+/**
+ * String builtins (concat, indexof, substring, trim, replace, ...). Positions and lengths
+ * count Unicode code points, as Go's rune-based implementations in OPA do.
+ */
+import { BuiltinError, BuiltinTypeError } from "../errors.js";
+import { toBigInt, toFloat } from "../value/number.js";
+import { RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
+import { asInteger, asNumber, asString, oneOfError, operandError } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
 
-export const stringsBuiltins: BuiltinDef[] = [];
+/** The code points of a string (astral characters stay whole). */
+function runes(s: string): string[] {
+  return Array.from(s);
+}
+
+/** Code point index of a UTF-16 index into `s`. */
+function runeIndex(s: string, utf16Index: number): number {
+  let count = 0;
+  for (let i = 0; i < utf16Index; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) count++;
+  }
+  return count;
+}
+
+/** OPA's error for a collection holding a value of the wrong kind. */
+export function elementError(
+  fn: string,
+  pos: number,
+  collection: Value,
+  element: Value,
+): BuiltinTypeError {
+  const kind = typeName(collection);
+  return new BuiltinTypeError(
+    `${fn}: operand ${pos} must be ${kind} of strings but got ${kind} containing ${typeName(element)}`,
+  );
+}
+
+/** The strings of an array or set operand (sets in sorted order). */
+function stringsOf(fn: string, v: Value, pos: number): string[] {
+  let items: Value[];
+  if (Array.isArray(v)) items = v;
+  else if (v instanceof RegoSet) items = v.sorted();
+  else throw oneOfError(fn, pos, ["set", "array"], v);
+  return items.map((x) => {
+    if (typeof x !== "string") throw elementError(fn, pos, v, x);
+    return x;
+  });
+}
+
+/** A string, or the strings of an array or set, for the `any_*_match` pair. */
+function stringOrStrings(fn: string, v: Value, pos: number): string[] {
+  if (typeof v === "string") return [v];
+  if (!Array.isArray(v) && !(v instanceof RegoSet)) {
+    throw oneOfError(fn, pos, ["string", "set", "array"], v);
+  }
+  return stringsOf(fn, v, pos);
+}
+
+function formatInt(args: Value[]): Value {
+  const n = asNumber("format_int", args[0] as Value, 1);
+  const base = asInteger("format_int", args[1] as Value, 2);
+  const radix = Number(base);
+  if (![2, 8, 10, 16].includes(radix)) {
+    throw new BuiltinTypeError("format_int: operand 2 must be one of {2, 8, 10, 16}");
+  }
+  // Truncation toward zero, as big.Float.Int does.
+  const whole = typeof n === "bigint" ? n : toBigInt(Math.trunc(n));
+  return whole.toString(radix);
+}
+
+function indexOf(args: Value[]): Value {
+  const haystack = asString("indexof", args[0] as Value, 1);
+  const needle = asString("indexof", args[1] as Value, 2);
+  const at = haystack.indexOf(needle);
+  return at < 0 ? -1 : runeIndex(haystack, at);
+}
+
+function indexOfN(args: Value[]): Value {
+  const haystack = runes(asString("indexof_n", args[0] as Value, 1));
+  const needle = runes(asString("indexof_n", args[1] as Value, 2));
+  const found: Value[] = [];
+  for (let i = 0; i + needle.length <= haystack.length; i++) {
+    if (needle.every((r, j) => haystack[i + j] === r)) found.push(i);
+  }
+  return found;
+}
+
+function substring(args: Value[]): Value {
+  const s = asString("substring", args[0] as Value, 1);
+  const offset = toFloat(asInteger("substring", args[1] as Value, 2));
+  const length = toFloat(asInteger("substring", args[2] as Value, 3));
+  if (offset < 0) throw new BuiltinError("substring: negative offset");
+  const rs = runes(s);
+  if (offset >= rs.length) return "";
+  if (length < 0) return rs.slice(offset).join("");
+  return rs.slice(offset, Math.min(rs.length, offset + length)).join("");
+}
+
+/** Go's strings.Split: an empty separator splits into code points. */
+function split(args: Value[]): Value {
+  const s = asString("split", args[0] as Value, 1);
+  const sep = asString("split", args[1] as Value, 2);
+  return sep === "" ? runes(s) : s.split(sep);
+}
+
+/** Go's strings.ReplaceAll: an empty `old` inserts `new` around every code point. */
+export function replaceAll(s: string, old: string, replacement: string): string {
+  if (old !== "") return s.split(old).join(replacement);
+  return (
+    replacement +
+    runes(s)
+      .map((r) => r + replacement)
+      .join("")
+  );
+}
+
+function replace(args: Value[]): Value {
+  const s = asString("replace", args[0] as Value, 1);
+  const old = asString("replace", args[1] as Value, 2);
+  const replacement = asString("replace", args[2] as Value, 3);
+  return replaceAll(s, old, replacement);
+}
+
+/**
+ * strings.replace_n: Go's strings.NewReplacer over the pattern keys in sorted order; at each
+ * position the first key (in that order) that matches wins, and replaced text is not rescanned.
+ */
+function replaceN(args: Value[]): Value {
+  const fn = "strings.replace_n";
+  const patterns = args[0] as Value;
+  if (!(patterns instanceof RegoObject)) throw operandError(fn, 1, "object", patterns);
+  const pairs: [string, string][] = [];
+  for (const [k, v] of patterns.sortedEntries()) {
+    if (typeof k !== "string") {
+      throw new BuiltinTypeError(`${fn}: operand 1 non-string key found in pattern object`);
+    }
+    if (typeof v !== "string") {
+      throw new BuiltinTypeError(`${fn}: operand 1 non-string value found in pattern object`);
+    }
+    pairs.push([k, v]);
+  }
+  const s = asString(fn, args[1] as Value, 2);
+  let out = "";
+  let i = 0;
+  while (i <= s.length) {
+    const hit = pairs.find(([old]) => old !== "" && s.startsWith(old, i));
+    if (hit) {
+      out += hit[1];
+      i += hit[0].length;
+    } else if (i < s.length) {
+      out += s[i];
+      i++;
+    } else break;
+  }
+  return out;
+}
+
+/** The code points of `cutset`, for Go's strings.Trim family. */
+function cutsetOf(cutset: string): Set<string> {
+  return new Set(runes(cutset));
+}
+
+function trimLeftSet(s: string, cut: Set<string>): string {
+  const rs = runes(s);
+  let i = 0;
+  while (i < rs.length && cut.has(rs[i] as string)) i++;
+  return rs.slice(i).join("");
+}
+
+function trimRightSet(s: string, cut: Set<string>): string {
+  const rs = runes(s);
+  let j = rs.length;
+  while (j > 0 && cut.has(rs[j - 1] as string)) j--;
+  return rs.slice(0, j).join("");
+}
+
+/** Go's unicode.IsSpace. */
+function isGoSpace(c: string): boolean {
+  return /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u.test(c);
+}
+
+function trimSpace(s: string): string {
+  const rs = runes(s);
+  let i = 0;
+  let j = rs.length;
+  while (i < j && isGoSpace(rs[i] as string)) i++;
+  while (j > i && isGoSpace(rs[j - 1] as string)) j--;
+  return rs.slice(i, j).join("");
+}
+
+/** Builds a builtin taking only string operands. */
+function stringFn(
+  name: string,
+  arity: number,
+  result: string,
+  body: (...xs: string[]) => Value | undefined,
+): BuiltinDef {
+  return {
+    name,
+    args: Array(arity).fill("string"),
+    result,
+    impl: (args) => body(...args.slice(0, arity).map((a, i) => asString(name, a, i + 1))),
+  };
+}
+
+function concat(args: Value[]): Value {
+  const sep = asString("concat", args[0] as Value, 1);
+  return stringsOf("concat", args[1] as Value, 2).join(sep);
+}
+
+/** Go's strings.Count: non-overlapping; an empty needle counts code points plus one. */
+function count(s: string, needle: string): Value {
+  if (needle === "") return runes(s).length + 1;
+  return s.split(needle).length - 1;
+}
+
+function anyMatch(name: string, test: (s: string, affix: string) => boolean): BuiltinDef {
+  return {
+    name,
+    args: ["string | array[string] | set[string]", "string | array[string] | set[string]"],
+    result: "boolean",
+    impl: (args) => {
+      const subjects = stringOrStrings(name, args[0] as Value, 1);
+      const affixes = stringOrStrings(name, args[1] as Value, 2);
+      return subjects.some((s) => affixes.some((a) => test(s, a)));
+    },
+  };
+}
+
+export const stringsBuiltins: BuiltinDef[] = [
+  {
+    name: "concat",
+    args: ["string", "array[string] | set[string]"],
+    result: "string",
+    impl: concat,
+  },
+  { name: "format_int", args: ["number", "number"], result: "string", impl: formatInt },
+  { name: "indexof", args: ["string", "string"], result: "number", impl: indexOf },
+  { name: "indexof_n", args: ["string", "string"], result: "array[number]", impl: indexOfN },
+  { name: "substring", args: ["string", "number", "number"], result: "string", impl: substring },
+  { name: "split", args: ["string", "string"], result: "array[string]", impl: split },
+  { name: "replace", args: ["string", "string", "string"], result: "string", impl: replace },
+  {
+    name: "strings.replace_n",
+    args: ["object[string, string]", "string"],
+    result: "string",
+    impl: replaceN,
+  },
+  stringFn("contains", 2, "boolean", (s, x) => s.includes(x as string)),
+  stringFn("startswith", 2, "boolean", (s, x) => s.startsWith(x as string)),
+  stringFn("endswith", 2, "boolean", (s, x) => s.endsWith(x as string)),
+  stringFn("lower", 1, "string", (s) => s.toLowerCase()),
+  stringFn("upper", 1, "string", (s) => s.toUpperCase()),
+  stringFn("trim", 2, "string", (s, c) =>
+    trimRightSet(trimLeftSet(s, cutsetOf(c as string)), cutsetOf(c as string)),
+  ),
+  stringFn("trim_left", 2, "string", (s, c) => trimLeftSet(s, cutsetOf(c as string))),
+  stringFn("trim_right", 2, "string", (s, c) => trimRightSet(s, cutsetOf(c as string))),
+  stringFn("trim_prefix", 2, "string", (s, p) =>
+    s.startsWith(p as string) ? s.slice((p as string).length) : s,
+  ),
+  stringFn("trim_suffix", 2, "string", (s, x) =>
+    x !== "" && s.endsWith(x as string) ? s.slice(0, s.length - (x as string).length) : s,
+  ),
+  stringFn("trim_space", 1, "string", (s) => trimSpace(s)),
+  stringFn("strings.reverse", 1, "string", (s) => runes(s).reverse().join("")),
+  stringFn("strings.count", 2, "number", (s, x) => count(s, x as string)),
+  anyMatch("strings.any_prefix_match", (s, p) => s.startsWith(p)),
+  anyMatch("strings.any_suffix_match", (s, x) => s.endsWith(x)),
+];

@@ -1,0 +1,127 @@
+/**
+ * Go's float formatting (`%e`, `%f`, `%g` and `%v` of a float64), as strconv.FormatFloat
+ * writes it: two-digit exponents, shortest digits for `%v`, and correct rounding of the
+ * exact binary value with ties to even when a precision is given.
+ */
+
+/** Decimal digits and the position of the decimal point: value = 0.d1d2... × 10^point. */
+interface Digits {
+  digits: string;
+  point: number;
+}
+
+/** The exact decimal expansion of a finite, non-negative double. */
+function exactDigits(x: number): Digits {
+  if (x === 0) return { digits: "0", point: 1 };
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & ((1n << 52n) - 1n);
+  const mantissa = biased === 0 ? fraction : fraction | (1n << 52n);
+  const exp2 = (biased === 0 ? 1 : biased) - 1075;
+  let digits: string;
+  let point: number;
+  if (exp2 >= 0) {
+    digits = (mantissa << BigInt(exp2)).toString();
+    point = digits.length;
+  } else {
+    // m × 2^-k = m × 5^k / 10^k
+    digits = (mantissa * 5n ** BigInt(-exp2)).toString();
+    point = digits.length + exp2;
+  }
+  const trimmed = digits.replace(/0+$/, "");
+  return { digits: trimmed, point };
+}
+
+/** Rounds digits to `n` digits (n may be 0 or negative), ties to even. */
+function roundTo(d: Digits, n: number): Digits {
+  if (n >= d.digits.length) return d;
+  if (n < 0) return { digits: "0", point: d.point };
+  const next = d.digits.charCodeAt(n) - 48;
+  const rest = d.digits.slice(n + 1);
+  const prevOdd = n > 0 && (d.digits.charCodeAt(n - 1) - 48) % 2 === 1;
+  const up = next > 5 || (next === 5 && (/[1-9]/.test(rest) || prevOdd));
+  let kept = d.digits.slice(0, n);
+  if (!up) return { digits: kept || "0", point: kept ? d.point : d.point };
+  let point = d.point;
+  if (kept === "") {
+    kept = "1";
+    point++;
+  } else {
+    const bumped = (BigInt(kept) + 1n).toString();
+    if (bumped.length > kept.length) point++;
+    kept = bumped.slice(0, n);
+  }
+  return { digits: kept, point };
+}
+
+/** Shortest round-trip digits (prec < 0), or `significant` digits correctly rounded. */
+function significantDigits(x: number, significant: number): Digits {
+  if (x === 0) return { digits: "0", point: 1 };
+  if (significant < 0) {
+    const [mantissa, exp] = x.toExponential().split("e") as [string, string];
+    return { digits: mantissa.replace(".", ""), point: Number(exp) + 1 };
+  }
+  return roundTo(exactDigits(x), significant);
+}
+
+function exponentText(exp: number, upper: boolean): string {
+  const e = `${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  return `${upper ? "E" : "e"}${e}`;
+}
+
+/** `%e` of a non-negative finite x with `prec` digits after the point. */
+export function formatExp(x: number, prec: number, upper = false): string {
+  const d = significantDigits(x, prec + 1);
+  const digits = d.digits.padEnd(prec + 1, "0");
+  const mantissa = prec > 0 ? `${digits[0]}.${digits.slice(1)}` : (digits[0] as string);
+  return mantissa + exponentText(x === 0 ? 0 : d.point - 1, upper);
+}
+
+/** `%f` of a non-negative finite x with `prec` digits after the point. */
+export function formatFixed(x: number, prec: number): string {
+  const exact = exactDigits(x);
+  const d = roundTo(exact, exact.point + prec);
+  return placePoint(d.digits === "0" ? "" : d.digits, d.point, prec);
+}
+
+/** Writes digits with the point at `point`, padded to `frac` fractional digits. */
+function placePoint(digits: string, point: number, frac: number): string {
+  let intPart: string;
+  let fracPart: string;
+  if (point <= 0) {
+    intPart = "0";
+    fracPart = "0".repeat(-point) + digits;
+  } else if (point >= digits.length) {
+    intPart = digits + "0".repeat(point - digits.length);
+    fracPart = "";
+  } else {
+    intPart = digits.slice(0, point);
+    fracPart = digits.slice(point);
+  }
+  fracPart = fracPart.padEnd(frac, "0").slice(0, frac);
+  return frac > 0 ? `${intPart || "0"}.${fracPart}` : intPart || "0";
+}
+
+/**
+ * `%g` of a non-negative finite x: `prec` significant digits (shortest when negative),
+ * exponent form when the exponent is below -4 or at least the precision (6 for shortest).
+ * `sharp` keeps trailing zeros.
+ */
+export function formatGeneral(x: number, prec: number, upper = false, sharp = false): string {
+  const shortest = prec < 0;
+  const significant = shortest ? -1 : prec === 0 ? 1 : prec;
+  const d = significantDigits(x, significant);
+  let digits = d.digits;
+  if (!sharp) digits = digits.replace(/(.)0+$/, "$1");
+  else if (!shortest) digits = digits.padEnd(significant, "0");
+  let eprec = shortest ? 6 : significant;
+  if (!shortest && eprec > digits.length && digits.length >= d.point) eprec = digits.length;
+  const exp = x === 0 ? 0 : d.point - 1;
+  if (exp < -4 || exp >= eprec) {
+    const mantissa = digits.length > 1 || sharp ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return mantissa + exponentText(exp, upper);
+  }
+  return placePoint(digits, x === 0 ? 1 : d.point, Math.max(digits.length - d.point, 0));
+}
