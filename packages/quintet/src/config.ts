@@ -1,0 +1,52 @@
+/**
+ * The only reader of the environment for the launcher: where each component listens and how
+ * long start-up may take. The address variables are the components' own, so one setting
+ * moves both the component and the launcher's health check.
+ */
+import { ConfigError } from "./errors.js";
+
+export interface LauncherConfig {
+  readonly greeterAddr: string;
+  readonly policyAddr: string;
+  readonly modelsAddr: string;
+  readonly notesAddr: string;
+  /** How long a component may take to answer its health check. */
+  readonly startTimeoutMs: number;
+}
+
+export const configTable = [
+  ["GREETER_ADDR", "greeter's gRPC address", "127.0.0.1:20001"],
+  ["POLICY_ADDR", "policy server's HTTP address (passed as `--addr`)", "localhost:8181"],
+  ["LLMSRV_HOST", "model server's HTTP address", "127.0.0.1:11434"],
+  ["NOTES_ADDR", "notes web app's HTTP address", "127.0.0.1:8080"],
+  ["QUINTET_START_TIMEOUT_MS", "time a component gets to pass its health check", "180000"],
+] as const;
+
+function readAddr(env: NodeJS.ProcessEnv, name: string, fallback: string, bad: string[]): string {
+  const value = env[name] || fallback;
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(value);
+  if (!match || Number(match[2]) > 65535) {
+    bad.push(`${name} must be host:port with a port 0-65535, got "${value}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
+  const bad: string[] = [];
+  const greeterAddr = readAddr(env, "GREETER_ADDR", "127.0.0.1:20001", bad);
+  const policyAddr = readAddr(env, "POLICY_ADDR", "localhost:8181", bad);
+  const modelsAddr = readAddr(env, "LLMSRV_HOST", "127.0.0.1:11434", bad);
+  const notesAddr = readAddr(env, "NOTES_ADDR", "127.0.0.1:8080", bad);
+  const timeoutText = env.QUINTET_START_TIMEOUT_MS ?? "180000";
+  if (!/^\d+$/.test(timeoutText) || Number(timeoutText) === 0) {
+    bad.push(`QUINTET_START_TIMEOUT_MS must be a positive whole number, got "${timeoutText}"`);
+  }
+  if (bad.length > 0) throw new ConfigError(bad);
+  return Object.freeze({
+    greeterAddr,
+    policyAddr,
+    modelsAddr,
+    notesAddr,
+    startTimeoutMs: Number(timeoutText),
+  });
+}
