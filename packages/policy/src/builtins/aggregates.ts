@@ -1,3 +1,125 @@
+/**
+ * Aggregates over collections: count, sum, product, max, min, sort, and the deprecated
+ * all/any (still registered so that v0 policies load; the compiler decides whether a module
+ * may call them).
+ */
+import { BuiltinTypeError } from "../errors.js";
+import { isNumber, type RegoNumber } from "../value/number.js";
+import { compare, RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
+import { oneOfError } from "./args.js";
+import { addNumbers, multiplyNumbers } from "./numeric.js";
 import type { BuiltinDef } from "./registry-types.js";
 
-export const aggregatesBuiltins: BuiltinDef[] = [];
+/** Members of an array or set operand, or OPA's "one of {…}" error. */
+function members(fn: string, v: Value, kinds: string[]): Value[] {
+  if (Array.isArray(v)) return v;
+  if (v instanceof RegoSet) return v.sorted();
+  throw oneOfError(fn, 1, kinds, v);
+}
+
+/** OPA's element error: `operand 1 must be array of number but got array containing string`. */
+function elementError(fn: string, container: Value, got: Value, want: string): BuiltinTypeError {
+  const kind = typeName(container);
+  return new BuiltinTypeError(
+    `${fn}: operand 1 must be ${kind} of ${want} but got ${kind} containing ${typeName(got)}`,
+  );
+}
+
+/** Folds the numbers of an array or set with `op`, starting from `start`. */
+function foldNumbers(
+  fn: string,
+  v: Value,
+  start: RegoNumber,
+  op: (a: RegoNumber, b: RegoNumber, fn: string) => RegoNumber,
+): RegoNumber {
+  let acc = start;
+  for (const x of members(fn, v, ["set", "array"])) {
+    if (!isNumber(x)) throw elementError(fn, v, x, "number");
+    acc = op(acc, x, fn);
+  }
+  return acc;
+}
+
+/** Number of elements, keys, members, or Unicode code points of a string. */
+function count(v: Value): number {
+  if (typeof v === "string") {
+    let n = 0;
+    for (const _ of v) n++;
+    return n;
+  }
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof RegoObject || v instanceof RegoSet) return v.size;
+  throw oneOfError("count", 1, ["array", "object", "set", "string"], v);
+}
+
+/** The extreme element by OPA's ordering; undefined for an empty collection. */
+function extreme(fn: string, v: Value, sign: 1 | -1): Value | undefined {
+  let best: Value | undefined;
+  for (const x of members(fn, v, ["set", "array"])) {
+    if (best === undefined || sign * compare(x, best) > 0) best = x;
+  }
+  return best;
+}
+
+/** `all`/`any`: whether every/some member is exactly `true`. */
+function truthOf(fn: string, v: Value, every: boolean): boolean {
+  const xs = members(fn, v, ["set", "array"]);
+  return every ? xs.every((x) => x === true) : xs.some((x) => x === true);
+}
+
+const numbers = "array[number] | set[number]";
+const collection = "array | set";
+
+export const aggregatesBuiltins: BuiltinDef[] = [
+  {
+    name: "count",
+    args: ["array | object | set | string"],
+    result: "number",
+    impl: ([v]) => count(v as Value),
+  },
+  {
+    name: "sum",
+    args: [numbers],
+    result: "number",
+    impl: ([v]) => foldNumbers("sum", v as Value, 0, addNumbers),
+  },
+  {
+    name: "product",
+    args: [numbers],
+    result: "number",
+    impl: ([v]) => foldNumbers("product", v as Value, 1, multiplyNumbers),
+  },
+  {
+    name: "max",
+    args: [collection],
+    result: "any",
+    impl: ([v]) => extreme("max", v as Value, 1),
+  },
+  {
+    name: "min",
+    args: [collection],
+    result: "any",
+    impl: ([v]) => extreme("min", v as Value, -1),
+  },
+  {
+    name: "sort",
+    args: [collection],
+    result: "array",
+    impl: ([v]) => {
+      if (v instanceof RegoSet) return [...v.sorted()];
+      return [...members("sort", v as Value, ["array", "set"])].sort(compare);
+    },
+  },
+  {
+    name: "all",
+    args: [collection],
+    result: "boolean",
+    impl: ([v]) => truthOf("all", v as Value, true),
+  },
+  {
+    name: "any",
+    args: [collection],
+    result: "boolean",
+    impl: ([v]) => truthOf("any", v as Value, false),
+  },
+];

@@ -1,3 +1,166 @@
+/**
+ * Arithmetic builtins: the operators `+ - * / %` (plus, minus, mul, div, rem), rounding,
+ * `numbers.range`, `numbers.range_step` and `rand.intn`. Integers are exact at any size.
+ */
+import { BuiltinError, BuiltinTypeError } from "../errors.js";
+import { isNumber, normalizeNumber, type RegoNumber, toBigInt } from "../value/number.js";
+import { RegoSet, typeName, type Value } from "../value/value.js";
+import { asInteger, asNumber, asString, oneOfError } from "./args.js";
+import {
+  absNumber,
+  addNumbers,
+  ceilNumber,
+  divideNumbers,
+  floorNumber,
+  multiplyNumbers,
+  remainderNumbers,
+  roundNumber,
+  signOf,
+  subtractNumbers,
+} from "./numeric.js";
 import type { BuiltinDef } from "./registry-types.js";
 
-export const arithmeticBuiltins: BuiltinDef[] = [];
+/** A builtin of two numbers giving a number. */
+function binary(
+  name: string,
+  op: (a: RegoNumber, b: RegoNumber, fn: string) => RegoNumber,
+): BuiltinDef {
+  return {
+    name,
+    args: ["number", "number"],
+    result: "number",
+    impl: ([a, b]) => op(asNumber(name, a as Value, 1), asNumber(name, b as Value, 2), name),
+  };
+}
+
+/** A builtin of one number giving a number. */
+function unary(name: string, op: (a: RegoNumber) => RegoNumber): BuiltinDef {
+  return {
+    name,
+    args: ["number"],
+    result: "number",
+    impl: ([a]) => op(asNumber(name, a as Value, 1)),
+  };
+}
+
+/** Members of `a` that are not in `b`. */
+function setDifference(a: RegoSet, b: RegoSet): RegoSet {
+  const out = new RegoSet();
+  for (const v of a) if (!b.has(v)) out.add(v);
+  return out;
+}
+
+/**
+ * `minus`: number difference or set difference. Errors follow OPA: the first operand decides
+ * what the second must be.
+ */
+function minus(a: Value, b: Value): Value {
+  if (isNumber(a)) {
+    if (!isNumber(b)) throw operandMismatch(2, "number", b);
+    return subtractNumbers(a, b);
+  }
+  if (a instanceof RegoSet) {
+    if (!(b instanceof RegoSet)) throw operandMismatch(2, "set", b);
+    return setDifference(a, b);
+  }
+  throw oneOfError("minus", 1, ["number", "set"], a);
+}
+
+function operandMismatch(pos: number, want: string, got: Value): BuiltinTypeError {
+  return new BuiltinTypeError(`minus: operand ${pos} must be ${want} but got ${typeName(got)}`);
+}
+
+/** Upper bound on the length of a generated range, so a typo cannot exhaust memory. */
+const MAX_RANGE_LENGTH = 10_000_000;
+
+/** Integers from `from` to `to` inclusive, stepping by `step` (> 0) in the needed direction. */
+function integerRange(fn: string, from: RegoNumber, to: RegoNumber, step: RegoNumber): Value[] {
+  const a = toBigInt(from);
+  const b = toBigInt(to);
+  const s = toBigInt(step);
+  const span = a <= b ? b - a : a - b;
+  if (span / s + 1n > BigInt(MAX_RANGE_LENGTH)) {
+    throw new BuiltinError(`${fn}: range too large (more than ${MAX_RANGE_LENGTH} elements)`);
+  }
+  const out: Value[] = [];
+  if (a <= b) for (let i = a; i <= b; i += s) out.push(normalizeNumber(i));
+  else for (let i = a; i >= b; i -= s) out.push(normalizeNumber(i));
+  return out;
+}
+
+/**
+ * `rand.intn(str, n)`: a random integer in [0, |n|), the same for the same operands within
+ * one query (OPA caches it by operands).
+ */
+function randIntn(args: Value[], cache: Map<string, unknown>): Value {
+  const key = asString("rand.intn", args[0] as Value, 1);
+  const n = absNumber(asInteger("rand.intn", args[1] as Value, 2));
+  if (signOf(n) === 0) return 0;
+  const cacheKey = `rand.intn\u0000${JSON.stringify(key)}\u0000${n}`;
+  const cached = cache.get(cacheKey);
+  if (cached !== undefined) return cached as Value;
+  const result =
+    typeof n === "bigint" ? normalizeNumber(randomBigBelow(n)) : Math.floor(Math.random() * n);
+  cache.set(cacheKey, result);
+  return result;
+}
+
+/** A uniformly random bigint in [0, n), by rejection sampling on 32-bit chunks. */
+function randomBigBelow(n: bigint): bigint {
+  const bits = n.toString(2).length;
+  for (;;) {
+    let r = 0n;
+    for (let have = 0; have < bits; have += 32) {
+      r = (r << 32n) | BigInt(Math.floor(Math.random() * 2 ** 32));
+    }
+    r &= (1n << BigInt(bits)) - 1n;
+    if (r < n) return r;
+  }
+}
+
+export const arithmeticBuiltins: BuiltinDef[] = [
+  binary("plus", addNumbers),
+  {
+    name: "minus",
+    args: ["number | set", "number | set"],
+    result: "number | set",
+    impl: ([a, b]) => minus(a as Value, b as Value),
+  },
+  binary("mul", multiplyNumbers),
+  binary("div", divideNumbers),
+  binary("rem", remainderNumbers),
+  unary("abs", absNumber),
+  unary("round", roundNumber),
+  unary("ceil", ceilNumber),
+  unary("floor", floorNumber),
+  {
+    name: "numbers.range",
+    args: ["number", "number"],
+    result: "array[number]",
+    impl: ([a, b]) => {
+      const from = asInteger("numbers.range", a as Value, 1);
+      const to = asInteger("numbers.range", b as Value, 2);
+      return integerRange("numbers.range", from, to, 1);
+    },
+  },
+  {
+    name: "numbers.range_step",
+    args: ["number", "number", "number"],
+    result: "array[number]",
+    impl: ([a, b, s]) => {
+      const fn = "numbers.range_step";
+      const from = asInteger(fn, a as Value, 1);
+      const to = asInteger(fn, b as Value, 2);
+      const step = asInteger(fn, s as Value, 3);
+      if (signOf(step) <= 0) throw new BuiltinError(`${fn}: step must be a positive integer`);
+      return integerRange(fn, from, to, step);
+    },
+  },
+  {
+    name: "rand.intn",
+    args: ["string", "number"],
+    result: "number",
+    nondeterministic: true,
+    impl: (args, ctx) => randIntn(args, ctx.cache),
+  },
+];

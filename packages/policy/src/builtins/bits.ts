@@ -1,3 +1,51 @@
+/**
+ * Bitwise builtins (`bits.*`) on integers of any size, with two's-complement semantics for
+ * negative numbers as Go's big.Int gives them.
+ */
+import { BuiltinTypeError } from "../errors.js";
+import { normalizeNumber, toBigInt } from "../value/number.js";
+import type { Value } from "../value/value.js";
+import { asInteger } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
 
-export const bitsBuiltins: BuiltinDef[] = [];
+/** Integer operand `pos` of `fn` as a bigint. */
+function bigOperand(fn: string, v: Value, pos: number): bigint {
+  return toBigInt(asInteger(fn, v, pos));
+}
+
+/** A builtin of two integers. */
+function binary(name: string, op: (a: bigint, b: bigint) => bigint): BuiltinDef {
+  return {
+    name,
+    args: ["number", "number"],
+    result: "number",
+    impl: ([a, b]) =>
+      normalizeNumber(op(bigOperand(name, a as Value, 1), bigOperand(name, b as Value, 2))),
+  };
+}
+
+/** A shift builtin: the shift count must be a non-negative integer. */
+function shift(name: string, op: (a: bigint, n: bigint) => bigint): BuiltinDef {
+  return binary(name, (a, n) => {
+    if (n < 0n) {
+      throw new BuiltinTypeError(
+        `${name}: operand 2 must be an unsigned integer number but got a negative integer`,
+      );
+    }
+    return op(a, n);
+  });
+}
+
+export const bitsBuiltins: BuiltinDef[] = [
+  binary("bits.or", (a, b) => a | b),
+  binary("bits.and", (a, b) => a & b),
+  binary("bits.xor", (a, b) => a ^ b),
+  {
+    name: "bits.negate",
+    args: ["number"],
+    result: "number",
+    impl: ([a]) => normalizeNumber(~bigOperand("bits.negate", a as Value, 1)),
+  },
+  shift("bits.lsh", (a, n) => a << n),
+  shift("bits.rsh", (a, n) => a >> n),
+];

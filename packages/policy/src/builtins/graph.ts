@@ -1,3 +1,112 @@
+/**
+ * Graph builtins: the `walk` relation (every `[path, value]` inside a document) and
+ * `graph.reachable` / `graph.reachable_paths` over an adjacency object `{node: neighbours}`.
+ */
+import { RegoObject, RegoSet, type Value } from "../value/value.js";
+import { asObject, oneOfError } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
 
-export const graphBuiltins: BuiltinDef[] = [];
+/** Every `[path, value]` pair in `doc`, the document itself first (path `[]`). */
+function* walk(doc: Value, path: Value[] = []): Generator<Value> {
+  yield [[...path], doc];
+  if (doc instanceof RegoObject) {
+    for (const [k, v] of doc.sortedEntries()) yield* walk(v, [...path, k]);
+  } else if (Array.isArray(doc)) {
+    for (let i = 0; i < doc.length; i++) yield* walk(doc[i] as Value, [...path, i]);
+  } else if (doc instanceof RegoSet) {
+    for (const m of doc.sorted()) yield* walk(m, [...path, m]);
+  }
+}
+
+/** Elements of an array or set operand. */
+function nodesOperand(fn: string, v: Value, pos: number): Value[] {
+  if (Array.isArray(v)) return v;
+  if (v instanceof RegoSet) return v.sorted();
+  throw oneOfError(fn, pos, ["set", "array"], v);
+}
+
+/** Neighbours listed for a node: an array or set; anything else (e.g. null) has none. */
+function neighbours(edges: Value): Value[] {
+  if (Array.isArray(edges)) return edges;
+  if (edges instanceof RegoSet) return edges.sorted();
+  return [];
+}
+
+/** Nodes reachable from `initial`, counting only nodes that are keys of the graph. */
+function reachable(graph: RegoObject, initial: Value[]): RegoSet {
+  const reached = new RegoSet();
+  const queue = [...initial];
+  for (let i = 0; i < queue.length; i++) {
+    const node = queue[i] as Value;
+    const edges = graph.get(node);
+    if (edges === undefined || reached.has(node)) continue;
+    reached.add(node);
+    for (const next of neighbours(edges)) if (!reached.has(next)) queue.push(next);
+  }
+  return reached;
+}
+
+/**
+ * Adds every maximal path from `path`'s last node to `out`. A path stops at a node without
+ * neighbours, before a node missing from the graph, and before a node already seen on this
+ * path or by an earlier sibling branch (`seen` is copied per call, as OPA's traversal does).
+ */
+function collectPaths(graph: RegoObject, path: Value[], seen: RegoSet, out: RegoSet): void {
+  const node = path[path.length - 1] as Value;
+  const edges = graph.get(node);
+  if (edges === undefined) {
+    if (path.length > 1) out.add(path.slice(0, -1));
+    return;
+  }
+  const next = neighbours(edges);
+  if (next.length === 0) {
+    out.add(path);
+    return;
+  }
+  for (const n of next) {
+    if (seen.has(n)) {
+      out.add(path);
+      continue;
+    }
+    seen.add(n);
+    collectPaths(graph, [...path, n], RegoSet.of(seen), out);
+  }
+}
+
+function reachablePaths(graph: RegoObject, initial: Value[]): RegoSet {
+  const out = new RegoSet();
+  for (const node of initial) collectPaths(graph, [node], RegoSet.of([node]), out);
+  return out;
+}
+
+export const graphBuiltins: BuiltinDef[] = [
+  {
+    name: "walk",
+    args: ["any"],
+    result: "array",
+    impl: () => {
+      throw new Error("walk is a relation: call relation()");
+    },
+    relation: ([doc]) => walk(doc as Value),
+  },
+  {
+    name: "graph.reachable",
+    args: ["object", "array | set"],
+    result: "set",
+    impl: ([g, initial]) =>
+      reachable(
+        asObject("graph.reachable", g as Value, 1),
+        nodesOperand("graph.reachable", initial as Value, 2),
+      ),
+  },
+  {
+    name: "graph.reachable_paths",
+    args: ["object", "array | set"],
+    result: "set[array]",
+    impl: ([g, initial]) =>
+      reachablePaths(
+        asObject("graph.reachable_paths", g as Value, 1),
+        nodesOperand("graph.reachable_paths", initial as Value, 2),
+      ),
+  },
+];

@@ -1,0 +1,132 @@
+/**
+ * Exact Rego arithmetic on `RegoNumber`s. Integers stay exact at any size (bigint beyond the
+ * safe range, as OPA's big integers); as soon as a float is involved the result is a float.
+ * Every result goes through `normalizeNumber` so that safe integers are never bigints.
+ */
+import { BuiltinError } from "../errors.js";
+import { isInteger, normalizeNumber, type RegoNumber, toBigInt, toFloat } from "../value/number.js";
+
+/** A float result, refused when it overflows (OPA's big floats never become Infinity). */
+function finite(fn: string, x: number): RegoNumber {
+  if (!Number.isFinite(x)) throw new BuiltinError(`${fn}: arithmetic result out of range`);
+  return x;
+}
+
+/** Applies an integer operation exactly: fast path on safe numbers, bigint otherwise. */
+function integerOp(
+  a: RegoNumber,
+  b: RegoNumber,
+  fast: (x: number, y: number) => number,
+  big: (x: bigint, y: bigint) => bigint,
+): RegoNumber {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = fast(a, b);
+    if (Number.isSafeInteger(r)) return r;
+  }
+  return normalizeNumber(big(toBigInt(a), toBigInt(b)));
+}
+
+/** `a + b`, exact for integers. */
+export function addNumbers(a: RegoNumber, b: RegoNumber, fn = "plus"): RegoNumber {
+  if (isInteger(a) && isInteger(b)) {
+    return integerOp(
+      a,
+      b,
+      (x, y) => x + y,
+      (x, y) => x + y,
+    );
+  }
+  return finite(fn, toFloat(a) + toFloat(b));
+}
+
+/** `a - b`, exact for integers. */
+export function subtractNumbers(a: RegoNumber, b: RegoNumber, fn = "minus"): RegoNumber {
+  if (isInteger(a) && isInteger(b)) {
+    return integerOp(
+      a,
+      b,
+      (x, y) => x - y,
+      (x, y) => x - y,
+    );
+  }
+  return finite(fn, toFloat(a) - toFloat(b));
+}
+
+/** `a * b`, exact for integers. */
+export function multiplyNumbers(a: RegoNumber, b: RegoNumber, fn = "mul"): RegoNumber {
+  if (isInteger(a) && isInteger(b)) {
+    return integerOp(
+      a,
+      b,
+      (x, y) => x * y,
+      (x, y) => x * y,
+    );
+  }
+  return finite(fn, toFloat(a) * toFloat(b));
+}
+
+function isZero(n: RegoNumber): boolean {
+  return typeof n === "bigint" ? n === 0n : n === 0;
+}
+
+/**
+ * `a / b`. Integers that divide evenly give an exact integer (big ones included); anything
+ * else is a float quotient. Division by zero is OPA's "divide by zero".
+ */
+export function divideNumbers(a: RegoNumber, b: RegoNumber, fn = "div"): RegoNumber {
+  if (isZero(b)) throw new BuiltinError(`${fn}: divide by zero`);
+  if (isInteger(a) && isInteger(b) && (typeof a === "bigint" || typeof b === "bigint")) {
+    const x = toBigInt(a);
+    const y = toBigInt(b);
+    if (x % y === 0n) return normalizeNumber(x / y);
+  }
+  return finite(fn, toFloat(a) / toFloat(b));
+}
+
+/**
+ * `a % b` on integers only, with the dividend's sign (truncated division, as Go's big.Int Rem).
+ * Floats are refused with OPA's "modulo on floating-point number".
+ */
+export function remainderNumbers(a: RegoNumber, b: RegoNumber, fn = "rem"): RegoNumber {
+  if (!isInteger(a) || !isInteger(b)) {
+    throw new BuiltinError(`${fn}: modulo on floating-point number`);
+  }
+  if (isZero(b)) throw new BuiltinError(`${fn}: modulo by zero`);
+  if (typeof a === "number" && typeof b === "number") return a % b;
+  return normalizeNumber(toBigInt(a) % toBigInt(b));
+}
+
+/** `|a|`. */
+export function absNumber(a: RegoNumber): RegoNumber {
+  if (typeof a === "bigint") return a < 0n ? normalizeNumber(-a) : a;
+  return Math.abs(a);
+}
+
+/** Applies a float rounding function; integers (of any size) are already rounded. */
+function roundWith(a: RegoNumber, f: (x: number) => number): RegoNumber {
+  if (isInteger(a)) return a;
+  const r = f(a as number);
+  // -0 prints as 0 in OPA; keep the value canonical.
+  return r === 0 ? 0 : r;
+}
+
+/** Nearest integer, halves away from zero (Go's math.Round, which OPA uses). */
+export function roundNumber(a: RegoNumber): RegoNumber {
+  return roundWith(a, (x) => Math.sign(x) * Math.round(Math.abs(x)));
+}
+
+/** Smallest integer not below `a`. */
+export function ceilNumber(a: RegoNumber): RegoNumber {
+  return roundWith(a, Math.ceil);
+}
+
+/** Largest integer not above `a`. */
+export function floorNumber(a: RegoNumber): RegoNumber {
+  return roundWith(a, Math.floor);
+}
+
+/** Sign of a number: -1, 0 or 1. */
+export function signOf(n: RegoNumber): number {
+  if (typeof n === "bigint") return n < 0n ? -1 : n > 0n ? 1 : 0;
+  return Math.sign(n);
+}
