@@ -1,0 +1,68 @@
+/**
+ * Builds the Fastify application: security headers, session, cross-site check and gate run as
+ * onRequest hooks in that order, then the routes of the spec's endpoint table; every error is
+ * rendered by `http/error-response.ts`.
+ */
+import formbody from "@fastify/formbody";
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import type { Accounts } from "./auth/accounts.js";
+import { gateHook } from "./auth/gate.js";
+import type { SessionCodec } from "./auth/session.js";
+import { NotesError } from "./errors.js";
+import { crossSiteHook } from "./http/cross-site.js";
+import { handleError } from "./http/error-response.js";
+import { sessionHook } from "./http/request-session.js";
+import { securityHeadersHook } from "./http/security-headers.js";
+import { registerStaticAssets } from "./http/static-assets.js";
+import type { NoteRepo } from "./notes/note-repo.js";
+import { registerLoginRoutes } from "./routes/login-routes.js";
+import { registerSecureRoutes } from "./routes/secure-routes.js";
+import { registerSignupRoutes } from "./routes/signup-routes.js";
+import { registerWelcomeRoutes } from "./routes/welcome-routes.js";
+
+/** Largest request body accepted (forms are small; a note is at most 10 000 characters). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** What the application is built from. */
+export interface AppOptions {
+  readonly accounts: Accounts;
+  readonly notes: NoteRepo;
+  readonly sessions: SessionCodec;
+  /** Trust X-Forwarded-For/-Proto/-Host from a reverse proxy. */
+  readonly trustProxy?: boolean;
+  /** Fastify logger option: false (tests), or pino options / a pino instance. */
+  readonly logger?: FastifyServerOptions["logger"];
+  /** Or an existing pino logger. */
+  readonly loggerInstance?: FastifyServerOptions["loggerInstance"];
+}
+
+/** Creates the application, ready to `listen` or `inject`. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.loggerInstance ? undefined : (options.logger ?? false),
+    loggerInstance: options.loggerInstance,
+    // Per-request lines would dominate the logs and the cost of a request; we log events.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  app.decorateRequest("session", undefined);
+  app.addHook("onRequest", securityHeadersHook);
+  app.addHook("onRequest", sessionHook(options.sessions));
+  app.addHook("onRequest", crossSiteHook);
+  app.addHook("onRequest", gateHook);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(async () => {
+    throw new NotesError("not_found", "Page not found !!!");
+  });
+
+  await app.register(formbody);
+  await registerStaticAssets(app);
+  const deps = { accounts: options.accounts, notes: options.notes, sessions: options.sessions };
+  registerWelcomeRoutes(app, deps);
+  registerSignupRoutes(app, deps);
+  registerLoginRoutes(app, deps);
+  registerSecureRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,108 @@
+/**
+ * The signed session cookie. Its value is `base64url(JSON payload) "." base64url(HMAC-SHA256)`
+ * keyed with SESSION_SECRET; the payload holds `logged_user_id` (the email), a random session
+ * id (a fresh one on every login) and the issue time. A cookie whose signature, shape or age
+ * is wrong reads as no session at all.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** Name of the session cookie. */
+export const SESSION_COOKIE = "notes_session";
+
+/** What a session holds. */
+export interface Session {
+  /** The signed-in user's email. */
+  readonly logged_user_id: string;
+  /** Random id of this session. */
+  readonly sid: string;
+  /** Issue time, seconds since the epoch. */
+  readonly iat: number;
+}
+
+/** Signs and verifies session cookies and writes their Set-Cookie headers. */
+export interface SessionCodec {
+  /** Starts a new session for `email` and returns the cookie value. */
+  issue(email: string): string;
+  /** The session in a cookie value, or undefined when it is tampered, malformed or expired. */
+  read(value: string | undefined): Session | undefined;
+  /** Set-Cookie header that stores `value`. */
+  setCookie(value: string, secure: boolean): string;
+  /** Set-Cookie header that removes the session cookie. */
+  clearCookie(secure: boolean): string;
+}
+
+/** Options of the session codec. */
+export interface SessionOptions {
+  readonly secret: string;
+  readonly maxAgeSeconds: number;
+  /** Clock in milliseconds; tests move it. */
+  readonly now?: () => number;
+}
+
+function isSession(value: unknown): value is Session {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.logged_user_id === "string" &&
+    v.logged_user_id !== "" &&
+    typeof v.sid === "string" &&
+    typeof v.iat === "number"
+  );
+}
+
+/** Creates a codec bound to one secret. */
+export function createSessionCodec(options: SessionOptions): SessionCodec {
+  const now = options.now ?? Date.now;
+  const sign = (payload: string) =>
+    createHmac("sha256", options.secret).update(payload).digest("base64url");
+  const attributes = (secure: boolean) =>
+    `Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+
+  return {
+    issue(email) {
+      const session: Session = {
+        logged_user_id: email,
+        sid: randomBytes(16).toString("base64url"),
+        iat: Math.floor(now() / 1000),
+      };
+      const payload = Buffer.from(JSON.stringify(session)).toString("base64url");
+      return `${payload}.${sign(payload)}`;
+    },
+    read(value) {
+      if (!value) return undefined;
+      const dot = value.indexOf(".");
+      if (dot <= 0) return undefined;
+      const payload = value.slice(0, dot);
+      const given = Buffer.from(value.slice(dot + 1), "base64url");
+      const expected = Buffer.from(sign(payload), "base64url");
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+      let session: unknown;
+      try {
+        session = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+      } catch {
+        return undefined;
+      }
+      if (!isSession(session)) return undefined;
+      const age = Math.floor(now() / 1000) - session.iat;
+      if (age < 0 || age > options.maxAgeSeconds) return undefined;
+      return session;
+    },
+    setCookie(value, secure) {
+      return `${SESSION_COOKIE}=${value}; Max-Age=${options.maxAgeSeconds}; ${attributes(secure)}`;
+    },
+    clearCookie(secure) {
+      return `${SESSION_COOKIE}=; Max-Age=0; ${attributes(secure)}`;
+    },
+  };
+}
+
+/** The value of cookie `name` in a Cookie header, or undefined. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,183 @@
+/**
+ * The only reader of `process.env` in the notes package. `loadConfig` validates every variable
+ * once, reports all problems together and returns a frozen object.
+ */
+import { randomBytes } from "node:crypto";
+import { ConfigError } from "./errors.js";
+
+/** Validated configuration of the notes application. */
+export interface NotesConfig {
+  /** Host to listen on. */
+  readonly host: string;
+  /** Port to listen on; 0 picks a free port. */
+  readonly port: number;
+  /** PostgreSQL connection URL; undefined selects embedded PGlite. */
+  readonly databaseUrl: string | undefined;
+  /** Data directory of the embedded PGlite database. */
+  readonly dataDir: string;
+  /** HMAC key of the session cookie. */
+  readonly sessionSecret: string;
+  /** True when the secret was generated because SESSION_SECRET was unset (development). */
+  readonly sessionSecretGenerated: boolean;
+  /** Lifetime of a session cookie in seconds. */
+  readonly sessionMaxAgeSeconds: number;
+  /** bcrypt cost factor (log2 of the rounds). */
+  readonly bcryptCost: number;
+  /** Failed logins allowed per email and per client address within the window. */
+  readonly loginMaxFailures: number;
+  /** Length of the login throttling window in seconds. */
+  readonly loginWindowSeconds: number;
+  /** Trust X-Forwarded-* headers from a reverse proxy (client address, TLS). */
+  readonly trustProxy: boolean;
+  /** pino log level. */
+  readonly logLevel: string;
+  /** True when NODE_ENV is `production`. */
+  readonly production: boolean;
+}
+
+/** One row of the configuration table printed by `--help` and the README. */
+export interface ConfigVariable {
+  readonly name: string;
+  readonly meaning: string;
+  readonly default: string;
+}
+
+/** Every environment variable the package reads, with its meaning and default. */
+export const configTable: readonly ConfigVariable[] = Object.freeze([
+  {
+    name: "NOTES_ADDR",
+    meaning: "host:port to listen on (port 0 = any free port)",
+    default: "127.0.0.1:8080",
+  },
+  { name: "DATABASE_URL", meaning: "PostgreSQL URL; unset = embedded PGlite", default: "(unset)" },
+  {
+    name: "NOTES_DATA_DIR",
+    meaning: "data directory of the embedded PGlite database",
+    default: "./.data/notes",
+  },
+  {
+    name: "SESSION_SECRET",
+    meaning: "HMAC-SHA256 key of the session cookie, at least 16 characters",
+    default: "generated per start in development; required when NODE_ENV=production",
+  },
+  { name: "NODE_ENV", meaning: "`production` makes SESSION_SECRET mandatory", default: "(unset)" },
+  { name: "NOTES_SESSION_MAX_AGE", meaning: "session lifetime in seconds", default: "86400" },
+  {
+    name: "NOTES_BCRYPT_COST",
+    meaning: "bcrypt cost factor for new password hashes (4-15)",
+    default: "10",
+  },
+  {
+    name: "NOTES_LOGIN_MAX_FAILURES",
+    meaning: "failed logins allowed per email and per client address in the window",
+    default: "10",
+  },
+  { name: "NOTES_LOGIN_WINDOW", meaning: "login throttling window in seconds", default: "600" },
+  {
+    name: "NOTES_TRUST_PROXY",
+    meaning: "trust X-Forwarded-For/-Proto from a reverse proxy (true/false)",
+    default: "false",
+  },
+  {
+    name: "NOTES_LOG_LEVEL",
+    meaning: "log level: fatal, error, warn, info, debug, trace, silent",
+    default: "info",
+  },
+]);
+
+const LOG_LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+const MIN_SECRET_LENGTH = 16;
+
+/** Parses `host:port` (IPv6 hosts in brackets). */
+function readAddr(env: NodeJS.ProcessEnv, bad: string[]): { host: string; port: number } {
+  const raw = env.NOTES_ADDR ?? "127.0.0.1:8080";
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(raw);
+  const port = match ? Number(match[3]) : Number.NaN;
+  if (!match || port > 65535) {
+    bad.push(`NOTES_ADDR: expected host:port (e.g. 127.0.0.1:8080), got "${raw}"`);
+    return { host: "127.0.0.1", port: 8080 };
+  }
+  return { host: match[1] ?? match[2] ?? "127.0.0.1", port };
+}
+
+/** Reads an integer variable within [min, max]. */
+function readInt(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  range: [number, number],
+  bad: string[],
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || value < range[0] || value > range[1]) {
+    bad.push(`${name}: expected an integer from ${range[0]} to ${range[1]}, got "${raw}"`);
+    return fallback;
+  }
+  return value;
+}
+
+/** Reads a true/false variable. */
+function readBool(env: NodeJS.ProcessEnv, name: string, bad: string[]): boolean {
+  const raw = (env[name] ?? "").trim().toLowerCase();
+  if (raw === "" || raw === "false" || raw === "0") return false;
+  if (raw === "true" || raw === "1") return true;
+  bad.push(`${name}: expected true or false, got "${env[name]}"`);
+  return false;
+}
+
+/** Reads SESSION_SECRET, generating one in development. */
+function readSecret(
+  env: NodeJS.ProcessEnv,
+  production: boolean,
+  bad: string[],
+): { secret: string; generated: boolean } {
+  const raw = env.SESSION_SECRET;
+  if (raw === undefined || raw === "") {
+    if (production) {
+      bad.push("SESSION_SECRET: required when NODE_ENV=production (the session signing key)");
+    }
+    return { secret: randomBytes(32).toString("base64url"), generated: true };
+  }
+  if (raw.length < MIN_SECRET_LENGTH) {
+    bad.push(`SESSION_SECRET: must be at least ${MIN_SECRET_LENGTH} characters long`);
+  }
+  return { secret: raw, generated: false };
+}
+
+/**
+ * Validates the environment once. Throws a `ConfigError` naming every bad variable.
+ * @example const config = loadConfig(); // reads process.env
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): NotesConfig {
+  const bad: string[] = [];
+  const production = env.NODE_ENV === "production";
+  const { host, port } = readAddr(env, bad);
+  const { secret, generated } = readSecret(env, production, bad);
+  const logLevel = (env.NOTES_LOG_LEVEL ?? "info").trim() || "info";
+  if (!LOG_LEVELS.has(logLevel)) {
+    bad.push(`NOTES_LOG_LEVEL: expected one of ${[...LOG_LEVELS].join(", ")}, got "${logLevel}"`);
+  }
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    bad.push("DATABASE_URL: expected a postgres:// or postgresql:// URL");
+  }
+  const config: NotesConfig = {
+    host,
+    port,
+    databaseUrl,
+    dataDir: env.NOTES_DATA_DIR?.trim() || "./.data/notes",
+    sessionSecret: secret,
+    sessionSecretGenerated: generated,
+    sessionMaxAgeSeconds: readInt(env, "NOTES_SESSION_MAX_AGE", 86400, [60, 31536000], bad),
+    bcryptCost: readInt(env, "NOTES_BCRYPT_COST", 10, [4, 15], bad),
+    loginMaxFailures: readInt(env, "NOTES_LOGIN_MAX_FAILURES", 10, [1, 1000000], bad),
+    loginWindowSeconds: readInt(env, "NOTES_LOGIN_WINDOW", 600, [1, 86400], bad),
+    trustProxy: readBool(env, "NOTES_TRUST_PROXY", bad),
+    logLevel,
+    production,
+  };
+  if (bad.length > 0) throw new ConfigError(bad);
+  return Object.freeze(config);
+}

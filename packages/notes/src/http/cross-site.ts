@@ -1,0 +1,44 @@
+/**
+ * Cross-site request forgery protection for state-changing requests. A browser tells us where
+ * a request comes from: `Sec-Fetch-Site` when it sends it, else `Origin`. Requests it marks as
+ * cross-site (or same-site from a sibling host) are refused; same-origin form posts pass, and
+ * so do non-browser clients that send neither header (curl with only the spec's fields).
+ */
+import type { FastifyRequest } from "fastify";
+import { NotesError } from "../errors.js";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** `none`: the user started the request (address bar, bookmark), not another site. */
+const ALLOWED_FETCH_SITES = new Set(["same-origin", "none"]);
+
+/** Why a request was refused, or undefined when it may proceed. */
+export function crossSiteReason(
+  method: string,
+  headers: FastifyRequest["headers"],
+  host: string,
+): string | undefined {
+  if (SAFE_METHODS.has(method)) return undefined;
+  const fetchSite = headers["sec-fetch-site"];
+  if (typeof fetchSite === "string") {
+    return ALLOWED_FETCH_SITES.has(fetchSite) ? undefined : `Sec-Fetch-Site is ${fetchSite}`;
+  }
+  const origin = headers.origin;
+  if (origin === undefined) return undefined;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return `Origin ${origin} is not a URL`;
+  }
+  return originHost === host ? undefined : `Origin ${origin} is not this host`;
+}
+
+/** onRequest hook: throws `cross_site_request` for a forged state-changing request. */
+export async function crossSiteHook(request: FastifyRequest): Promise<void> {
+  const reason = crossSiteReason(request.method, request.headers, request.host);
+  if (reason) {
+    throw new NotesError("cross_site_request", "Cross-site request refused !!!", {
+      cause: reason,
+    });
+  }
+}

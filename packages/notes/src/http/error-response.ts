@@ -1,0 +1,96 @@
+/**
+ * The one place that turns errors into HTTP responses: `statusOf` maps each error code to a
+ * status, and `handleError` renders the matching page (the spec's error page for form
+ * errors, with its exact message and a Back link).
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { pathOf } from "../auth/gate.js";
+import {
+  FormError,
+  MethodNotAllowedError,
+  NotesError,
+  type NotesErrorCode,
+  ThrottledError,
+} from "../errors.js";
+import { errorPage } from "../views/error-page.js";
+import { sendPage } from "./pages.js";
+
+const STATUS: Record<NotesErrorCode, number> = {
+  invalid_email: 400,
+  invalid_password: 400,
+  password_confirmation_failed: 400,
+  invalid_note: 400,
+  email_not_registered: 401,
+  password_mismatch: 401,
+  cross_site_request: 403,
+  not_found: 404,
+  note_not_found: 404,
+  method_not_allowed: 405,
+  email_already_registered: 409,
+  login_throttled: 429,
+  config_invalid: 500,
+  storage_error: 503,
+};
+
+/** HTTP status of any error: ours by code, Fastify's (4xx) by its statusCode, else 500. */
+export function statusOf(error: unknown): number {
+  if (error instanceof NotesError) return STATUS[error.code];
+  const status = (error as FastifyError | undefined)?.statusCode;
+  return typeof status === "number" && status >= 400 && status < 500 ? status : 500;
+}
+
+/** Pages that hold the login form; the login error page goes Back to the one used. */
+const LOGIN_FORM_PAGES = new Set(["/", "/login"]);
+
+/** Back target of a login error: the same-origin form page in Referer, else `/`. */
+function loginBackHref(request: FastifyRequest): string {
+  const referer = request.headers.referer;
+  if (!referer) return "/";
+  try {
+    const url = new URL(referer);
+    if (url.host === request.host && LOGIN_FORM_PAGES.has(url.pathname)) return url.pathname;
+  } catch {
+    // An unparsable Referer falls back to the welcome page.
+  }
+  return "/";
+}
+
+function headingOf(error: unknown): string {
+  if (error instanceof FormError)
+    return error.form === "signup" ? "Sign-up failed" : "Login failed";
+  if (error instanceof ThrottledError) return "Login failed";
+  return "Request failed";
+}
+
+function messageOf(error: unknown, status: number): string {
+  if (error instanceof NotesError && status < 500) return error.message;
+  if (status === 413) return "Request body too large !!!";
+  if (status === 415) return "Unsupported form encoding !!!";
+  if (status < 500) return "Bad request !!!";
+  return "Something went wrong, please try again later !!!";
+}
+
+function backHrefOf(error: unknown, request: FastifyRequest): string {
+  if (error instanceof FormError && error.form === "signup") return "/signup";
+  if (error instanceof FormError || error instanceof ThrottledError) return loginBackHref(request);
+  return "/";
+}
+
+/** Fastify error handler: logs server faults, renders an error page for everything. */
+export function handleError(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const status = statusOf(error);
+  if (status >= 500) request.log.error({ err: error, path: pathOf(request.url) }, "request failed");
+  if (error instanceof MethodNotAllowedError) reply.header("allow", error.allow.join(", "));
+  if (error instanceof ThrottledError) reply.header("retry-after", String(error.retryAfterSeconds));
+  const page = errorPage({
+    heading: headingOf(error),
+    message: messageOf(error, status),
+    detail: error instanceof FormError ? error.detail : undefined,
+    backHref: backHrefOf(error, request),
+  });
+  return sendPage(reply, status, page);
+}

@@ -1,0 +1,40 @@
+/**
+ * `GET /login` (the login form, where the gate sends anonymous visitors) and `POST /login`
+ * (checks credentials, starts a new session and redirects to /secure with 307, so the browser
+ * repeats the POST there).
+ */
+import type { FastifyInstance } from "fastify";
+import { ThrottledError } from "../errors.js";
+import { formField } from "../http/form-fields.js";
+import { rejectOtherMethods } from "../http/method-guard.js";
+import { sendPage } from "../http/pages.js";
+import { startSession } from "../http/request-session.js";
+import { loginPage } from "../views/auth-pages.js";
+import type { RouteDeps } from "./route-deps.js";
+
+/** Registers `/login`. */
+export function registerLoginRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const form = loginPage();
+
+  app.get("/login", async (_request, reply) => sendPage(reply, 200, form));
+
+  app.post("/login", async (request, reply) => {
+    const email = formField(request.body, "email");
+    let user: string;
+    try {
+      user = await deps.accounts.login({
+        email,
+        password: formField(request.body, "password"),
+        clientAddress: request.ip,
+      });
+    } catch (error) {
+      const throttled = error instanceof ThrottledError;
+      request.log.info({ email, ip: request.ip, throttled }, "login refused");
+      throw error;
+    }
+    startSession(deps.sessions, request, reply, user);
+    request.log.info({ email: user }, "login");
+    return reply.header("cache-control", "no-store").redirect("/secure", 307);
+  });
+  rejectOtherMethods(app, "/login", ["GET", "POST"]);
+}

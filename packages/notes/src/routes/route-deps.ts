@@ -1,0 +1,13 @@
+/**
+ * What route handlers need: the account logic, note storage and the session codec.
+ */
+import type { Accounts } from "../auth/accounts.js";
+import type { SessionCodec } from "../auth/session.js";
+import type { NoteRepo } from "../notes/note-repo.js";
+
+/** Dependencies shared by the route modules. */
+export interface RouteDeps {
+  readonly accounts: Accounts;
+  readonly notes: NoteRepo;
+  readonly sessions: SessionCodec;
+}

@@ -1,0 +1,84 @@
+/**
+ * Wires configuration to a running server: opens the database (PostgreSQL or PGlite), builds
+ * the repositories, account logic, session codec and app, and listens.
+ */
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import { buildApp } from "./app.js";
+import { createAccounts } from "./auth/accounts.js";
+import { createLoginThrottle } from "./auth/login-throttle.js";
+import { createPasswordHasher } from "./auth/password.js";
+import { createSessionCodec } from "./auth/session.js";
+import type { NotesConfig } from "./config.js";
+import { openDatabase } from "./db/open-database.js";
+import type { SqlClient } from "./db/sql-client.js";
+import { createNoteRepo } from "./notes/note-repo.js";
+import { createUserRepo } from "./users/user-repo.js";
+
+/** A listening notes server. */
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly db: SqlClient;
+  /** `http://host:port` with the real port. */
+  readonly url: string;
+  /** Stops accepting requests, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** Builds the app on an open database, from the parts of the configuration it needs. */
+export async function buildAppFromConfig(
+  config: NotesConfig,
+  db: SqlClient,
+  loggerInstance?: FastifyServerOptions["loggerInstance"],
+): Promise<FastifyInstance> {
+  const accounts = createAccounts({
+    users: createUserRepo(db),
+    hasher: createPasswordHasher(config.bcryptCost),
+    throttle: createLoginThrottle({
+      maxFailures: config.loginMaxFailures,
+      windowSeconds: config.loginWindowSeconds,
+    }),
+  });
+  const sessions = createSessionCodec({
+    secret: config.sessionSecret,
+    maxAgeSeconds: config.sessionMaxAgeSeconds,
+  });
+  return buildApp({
+    accounts,
+    notes: createNoteRepo(db),
+    sessions,
+    trustProxy: config.trustProxy,
+    loggerInstance,
+  });
+}
+
+/** Formats a listen address as a URL (IPv6 hosts in brackets). */
+export function urlOf(host: string, port: number): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+/** Opens storage and starts listening on `config.host:config.port`. */
+export async function startServer(
+  config: NotesConfig,
+  loggerInstance?: FastifyServerOptions["loggerInstance"],
+): Promise<RunningServer> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let app: FastifyInstance;
+  try {
+    app = await buildAppFromConfig(config, db, loggerInstance);
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  return {
+    app,
+    db,
+    url: urlOf(config.host, port),
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Registered users in `user_tbl`: the email and the bcrypt hash of the password. The
+ * password itself never reaches this module.
+ */
+import type { SqlClient } from "../db/sql-client.js";
+
+/** Storage of registered users. */
+export interface UserRepo {
+  /**
+   * Stores a new user. Returns false, changing nothing, when the email is already registered
+   * (decided by the primary key, so two racing sign-ups cannot both win).
+   */
+  create(email: string, passwordHash: string): Promise<boolean>;
+  /** The stored hash of the user's password, or undefined when the email is not registered. */
+  findPasswordHash(email: string): Promise<string | undefined>;
+}
+
+/** A `UserRepo` over any `SqlClient` driver. */
+export function createUserRepo(db: SqlClient): UserRepo {
+  return {
+    async create(email, passwordHash) {
+      const result = await db.query(
+        "INSERT INTO user_tbl (email_id, password_hash) VALUES ($1, $2) ON CONFLICT (email_id) DO NOTHING",
+        [email, passwordHash],
+      );
+      return result.rowCount === 1;
+    },
+    async findPasswordHash(email) {
+      const result = await db.query<{ password_hash: string }>(
+        "SELECT password_hash FROM user_tbl WHERE email_id = $1",
+        [email],
+      );
+      return result.rows[0]?.password_hash;
+    },
+  };
+}
