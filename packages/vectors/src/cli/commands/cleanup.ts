@@ -1,0 +1,29 @@
+/** `vectors cleanup`: drops docs_vector if it exists, commits and closes. */
+import { parseArgs } from "node:util";
+import { loadConfig } from "../../config.js";
+import { usageErrors } from "../args.js";
+import type { Command } from "../io.js";
+import { openStore } from "../session.js";
+
+export const cleanupCommand: Command = {
+  name: "cleanup",
+  summary: "drop the docs_vector table if it exists",
+  usage: "vectors cleanup",
+  async run(argv, io) {
+    const { values } = usageErrors(() =>
+      parseArgs({
+        args: [...argv],
+        options: { help: { type: "boolean", short: "h" } },
+        allowPositionals: false,
+      }),
+    );
+    if (values.help) {
+      io.stdout.write(`${this.usage}\n`);
+      return 0;
+    }
+    const store = await openStore(loadConfig(io.env));
+    const existed = await store.cleanup();
+    io.stdout.write(existed ? "dropped table docs_vector\n" : "table docs_vector did not exist\n");
+    return 0;
+  },
+};

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+/** The `vectors` command line: a dispatch table of verbs. */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { configTable } from "../config.js";
+import { messageOf, VectorsError } from "../errors.js";
+import { indexCommand } from "./commands/build-index.js";
+import { cleanupCommand } from "./commands/cleanup.js";
+import { loadCommand } from "./commands/load.js";
+import { queryCommand } from "./commands/query.js";
+import type { CliIo, Command } from "./io.js";
+import { processIo } from "./io.js";
+
+/** Every verb, in help order. */
+export const commands: readonly Command[] = [
+  loadCommand,
+  queryCommand,
+  indexCommand,
+  cleanupCommand,
+];
+
+/** The general help: verbs and configuration variables. */
+export function helpText(): string {
+  const verbs = commands.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);
+  const vars = configTable.map(
+    ([name, meaning, fallback]) => `  ${name.padEnd(20)} ${meaning} [${fallback}]`,
+  );
+  return [
+    "usage: vectors <command> [options]   (vectors <command> --help for its options)",
+    "",
+    "commands:",
+    ...verbs,
+    "",
+    "environment:",
+    ...vars,
+    "",
+  ].join("\n");
+}
+
+/** Exit status for a failure: 2 for usage and configuration mistakes, 1 otherwise. */
+function exitCodeOf(error: unknown): number {
+  return error instanceof VectorsError &&
+    (error.code === "usage" || error.code === "invalid_config")
+    ? 2
+    : 1;
+}
+
+/** Runs one command line and returns its exit status (never throws). */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    (name === undefined ? io.stderr : io.stdout).write(helpText());
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`vectors: unknown command "${name}"\n${helpText()}`);
+    return 2;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    io.stderr.write(`vectors ${command.name}: ${messageOf(error)}\n`);
+    if (exitCodeOf(error) === 2 && error instanceof VectorsError && error.code === "usage") {
+      io.stderr.write(`usage: ${command.usage}\n`);
+    }
+    return exitCodeOf(error);
+  }
+}
+
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
+  runCli(process.argv.slice(2), processIo()).then((code) => {
+    process.exitCode = code;
+  });
+}

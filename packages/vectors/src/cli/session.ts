@@ -1,0 +1,23 @@
+/** Builds the store and the embedder a command works with, from the validated configuration. */
+import type { VectorsConfig } from "../config.js";
+import { connect } from "../db/connect.js";
+import { Embedder } from "../loader/embedder.js";
+import { VectorStore } from "../store/vector-store.js";
+
+/** Opens the configured database and wraps it in a store of dimension EMBED_DIM. */
+export async function openStore(config: VectorsConfig): Promise<VectorStore> {
+  const client = await connect(config);
+  return new VectorStore(client, config.embedDim, config.efSearch);
+}
+
+/** The embeddings client for EMBED_BASE_URL / EMBED_MODEL / EMBED_API_KEY. */
+export function createEmbedder(config: VectorsConfig): Embedder {
+  return new Embedder({
+    baseUrl: config.embedBaseUrl,
+    model: config.embedModel,
+    apiKey: config.embedApiKey,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    retryBaseMs: config.retryBaseMs,
+  });
+}

@@ -1,0 +1,158 @@
+/**
+ * The only reader of the environment for the vector store. Every variable is validated once;
+ * all problems are reported together and each names its variable.
+ */
+import { fileURLToPath } from "node:url";
+import { ConfigError } from "./errors.js";
+
+/** Validated, frozen settings of the vector store, its loader and its CLI. */
+export interface VectorsConfig {
+  /** `postgres://` URL of a PostgreSQL with pgvector; undefined means embedded PGlite. */
+  readonly databaseUrl?: string;
+  /** Directory of the embedded PGlite database (`memory://` keeps it in memory). */
+  readonly dataDir: string;
+  /** Embedding dimension D of `doc_embedding vector(D)`. */
+  readonly embedDim: number;
+  /** OpenAI-compatible base URL of the embeddings endpoint, ending with `/v1`. */
+  readonly embedBaseUrl: string;
+  readonly embedModel: string;
+  readonly embedApiKey: string;
+  /** Dataset loaded by `vectors load` when no `--dataset` is given. */
+  readonly dataset: string;
+  /** Summaries sent per embeddings request (array input). */
+  readonly batchSize: number;
+  /** Embeddings requests in flight at once. */
+  readonly concurrency: number;
+  /** Time one embeddings request may take before it is abandoned (and retried). */
+  readonly timeoutMs: number;
+  /** Retries of one request after a 429, a 5xx, a timeout or a refused connection. */
+  readonly retries: number;
+  /** First backoff delay; it doubles per retry (with jitter). */
+  readonly retryBaseMs: number;
+  /** `hnsw.ef_search` used by queries once an index exists. */
+  readonly efSearch: number;
+}
+
+/** The sample dataset shipped with the package (`data/books.txt`). */
+export const sampleDataset = fileURLToPath(new URL("../../data/books.txt", import.meta.url));
+
+/** Name, meaning and default of every variable, for `--help` and the README. */
+export const configTable = [
+  [
+    "PG_VECTOR_DB",
+    "postgres://user:password@host:5432/db of a PostgreSQL with pgvector",
+    "(embedded PGlite)",
+  ],
+  [
+    "VECTORS_DATA_DIR",
+    "data directory of the embedded PGlite database (`memory://` = in memory)",
+    "./.data/vectors",
+  ],
+  [
+    "EMBED_BASE_URL",
+    "OpenAI-compatible embeddings base URL; must end with /v1",
+    "http://127.0.0.1:11434/v1",
+  ],
+  ["EMBED_MODEL", "embedding model name sent with each request", "demo:latest"],
+  [
+    "EMBED_API_KEY",
+    "API key sent as a bearer token (a dummy value for the local server)",
+    "quintet",
+  ],
+  ["EMBED_DIM", "embedding dimension D of doc_embedding vector(D)", "2048"],
+  [
+    "DOCS_DATASET",
+    "|-delimited dataset (header row; title|author|summary)",
+    "data/books.txt of this package",
+  ],
+  ["EMBED_BATCH_SIZE", "summaries per embeddings request (array input)", "32"],
+  ["EMBED_CONCURRENCY", "embeddings requests in flight at once", "2"],
+  ["EMBED_TIMEOUT_MS", "time limit of one embeddings request", "60000"],
+  ["EMBED_RETRIES", "retries after 429, 5xx, timeout or refused connection", "3"],
+  ["EMBED_RETRY_BASE_MS", "first retry delay, doubled per retry (Retry-After wins)", "500"],
+  ["VECTORS_EF_SEARCH", "hnsw.ef_search for queries once an index exists", "100"],
+] as const;
+
+/** Reads a whole number in [min, max]; records a problem naming the variable otherwise. */
+function readInt(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  range: [number, number],
+  bad: string[],
+): number {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value < range[0] || value > range[1]) {
+    bad.push(`${name} must be a whole number from ${range[0]} to ${range[1]}, got "${text}"`);
+    return fallback;
+  }
+  return value;
+}
+
+function readDatabaseUrl(env: NodeJS.ProcessEnv, bad: string[]): string | undefined {
+  const text = env.PG_VECTOR_DB;
+  if (text === undefined || text === "") return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "postgres:" && url.protocol !== "postgresql:") || !url.hostname) {
+    bad.push(
+      "PG_VECTOR_DB must be a postgres://<user>:<password>@<host>:5432/<db> URL " +
+        "(leave it unset for the embedded database)",
+    );
+    return undefined;
+  }
+  return text;
+}
+
+function readBaseUrl(env: NodeJS.ProcessEnv, bad: string[]): string {
+  const text = env.EMBED_BASE_URL || "http://127.0.0.1:11434/v1";
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  const path = url?.pathname.replace(/\/$/, "") ?? "";
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !path.endsWith("/v1")) {
+    bad.push(`EMBED_BASE_URL must be an http(s) URL ending with /v1, got "${text}"`);
+  }
+  return text.replace(/\/$/, "");
+}
+
+function readText(env: NodeJS.ProcessEnv, name: string, fallback: string, bad: string[]): string {
+  const text = env[name];
+  if (text === undefined) return fallback;
+  if (text.trim() === "") bad.push(`${name} must not be blank`);
+  return text;
+}
+
+/**
+ * Validates the environment once and returns frozen settings.
+ * @throws ConfigError listing every bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): VectorsConfig {
+  const bad: string[] = [];
+  const config: VectorsConfig = {
+    databaseUrl: readDatabaseUrl(env, bad),
+    dataDir: readText(env, "VECTORS_DATA_DIR", "./.data/vectors", bad),
+    embedDim: readInt(env, "EMBED_DIM", 2048, [1, 16000], bad),
+    embedBaseUrl: readBaseUrl(env, bad),
+    embedModel: readText(env, "EMBED_MODEL", "demo:latest", bad),
+    embedApiKey: readText(env, "EMBED_API_KEY", "quintet", bad),
+    dataset: readText(env, "DOCS_DATASET", sampleDataset, bad),
+    batchSize: readInt(env, "EMBED_BATCH_SIZE", 32, [1, 2048], bad),
+    concurrency: readInt(env, "EMBED_CONCURRENCY", 2, [1, 64], bad),
+    timeoutMs: readInt(env, "EMBED_TIMEOUT_MS", 60000, [1, 3600000], bad),
+    retries: readInt(env, "EMBED_RETRIES", 3, [0, 20], bad),
+    retryBaseMs: readInt(env, "EMBED_RETRY_BASE_MS", 500, [0, 600000], bad),
+    efSearch: readInt(env, "VECTORS_EF_SEARCH", 100, [1, 1000], bad),
+  };
+  if (bad.length > 0) throw new ConfigError(bad);
+  return Object.freeze(config);
+}

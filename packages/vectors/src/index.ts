@@ -1,0 +1,12 @@
+export { commands, runCli } from "./cli/main.js";
+export * from "./config.js";
+export * from "./db/connect.js";
+export * from "./db/pg-client.js";
+export * from "./db/pglite-client.js";
+export * from "./db/sql-client.js";
+export * from "./errors.js";
+export * from "./loader/dataset.js";
+export * from "./loader/embedder.js";
+export * from "./loader/load.js";
+export { indexedExpression, indexName } from "./store/sql.js";
+export * from "./store/vector-store.js";

@@ -1,0 +1,133 @@
+/**
+ * Embeddings from an OpenAI-compatible endpoint through the official `openai` client: array
+ * input, a time limit per request, and retries with exponential backoff on 429, 5xx, timeouts
+ * and refused connections. The client's own retries are off so the policy lives here, once.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import { EmbeddingError, messageOf } from "../errors.js";
+
+/** Connection and retry settings of an {@link Embedder}. */
+export interface EmbedderOptions {
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKey: string;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly retryBaseMs: number;
+}
+
+/** Longest wait honoured from a Retry-After header. */
+const maxRetryAfterMs = 30_000;
+
+/** Waits `ms` milliseconds (injectable so tests need not sleep). */
+export type Sleep = (ms: number) => Promise<void>;
+
+const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether a failed request is worth repeating: rate limits, server errors, network trouble. */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof APIConnectionError) return true;
+  if (error instanceof APIError && typeof error.status === "number") {
+    return error.status === 408 || error.status === 429 || error.status >= 500;
+  }
+  return false;
+}
+
+/** The delay the server asked for (Retry-After-Ms or Retry-After seconds), if any. */
+function retryAfterMs(error: unknown): number | undefined {
+  if (!(error instanceof APIError) || !error.headers) return undefined;
+  const ms = Number(error.headers.get("retry-after-ms") ?? Number.NaN);
+  if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, maxRetryAfterMs);
+  const seconds = Number(error.headers.get("retry-after") ?? Number.NaN);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, maxRetryAfterMs);
+  return undefined;
+}
+
+/** A short human reason for a failed request. */
+function describe(error: unknown, timeoutMs: number): string {
+  if (error instanceof APIConnectionTimeoutError) return `timed out after ${timeoutMs} ms`;
+  if (error instanceof APIConnectionError) {
+    const cause = (error.cause as { code?: string; message?: string } | undefined) ?? {};
+    return `cannot connect (${cause.code ?? cause.message ?? error.message})`;
+  }
+  if (error instanceof APIError && typeof error.status === "number") {
+    return `HTTP ${error.status} (${error.message})`;
+  }
+  return messageOf(error);
+}
+
+/** Reads one embedding out of a response item; undefined when it is missing or not numbers. */
+function embeddingOf(item: unknown): number[] | undefined {
+  const value = (item as { embedding?: unknown } | null | undefined)?.embedding;
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  return value.every((x) => typeof x === "number" && Number.isFinite(x)) ? value : undefined;
+}
+
+/** Client of the embeddings endpoint. */
+export class Embedder {
+  private readonly client: OpenAI;
+  /** HTTP requests sent so far, retries included. */
+  requests = 0;
+
+  constructor(
+    private readonly options: EmbedderOptions,
+    private readonly sleep: Sleep = realSleep,
+  ) {
+    this.client = new OpenAI({
+      baseURL: options.baseUrl,
+      apiKey: options.apiKey,
+      timeout: options.timeoutMs,
+      maxRetries: 0,
+    });
+  }
+
+  /**
+   * Embeds every text in one request (array `input`).
+   * @returns one entry per text, in order; undefined where the response lacks that embedding.
+   * @throws EmbeddingError when the request fails after all retries, with the reason.
+   */
+  async embed(texts: readonly string[]): Promise<Array<number[] | undefined>> {
+    const data = await this.request(texts);
+    const out: Array<number[] | undefined> = texts.map(() => undefined);
+    data.forEach((item, position) => {
+      const index = (item as { index?: unknown }).index;
+      const slot = typeof index === "number" && Number.isInteger(index) ? index : position;
+      if (slot >= 0 && slot < out.length) out[slot] = embeddingOf(item);
+    });
+    return out;
+  }
+
+  /** Embeds one text (for queries). @throws EmbeddingError when it cannot be obtained. */
+  async embedOne(text: string): Promise<number[]> {
+    const [embedding] = await this.embed([text]);
+    if (!embedding) throw new EmbeddingError("the embeddings response holds no embedding");
+    return embedding;
+  }
+
+  private async request(texts: readonly string[]): Promise<unknown[]> {
+    const attempts = this.options.retries + 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.requests++;
+        const response = await this.client.embeddings.create({
+          model: this.options.model,
+          input: texts.length === 1 ? (texts[0] as string) : [...texts],
+          encoding_format: "float",
+        });
+        return Array.isArray(response?.data) ? response.data : [];
+      } catch (error) {
+        if (!isRetryable(error) || attempt >= attempts) {
+          const status = error instanceof APIError ? error.status : undefined;
+          const tries = attempt > 1 ? ` after ${attempt} attempts` : "";
+          throw new EmbeddingError(
+            `embeddings request failed${tries}: ${describe(error, this.options.timeoutMs)}`,
+            status,
+            { cause: error },
+          );
+        }
+        const backoff = this.options.retryBaseMs * 2 ** (attempt - 1);
+        await this.sleep(retryAfterMs(error) ?? backoff * (0.75 + Math.random() * 0.5));
+      }
+    }
+  }
+}
