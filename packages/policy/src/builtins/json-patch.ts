@@ -114,7 +114,10 @@ function replace(doc: Value, path: Value[], value: Value): Value {
 /** Applies one operation object to `doc`. */
 function applyOperation(doc: Value, op: Value): Value {
   if (!(op instanceof RegoObject)) fail("operation is not an object");
-  const attribute = (name: string): Value => op.get(name) ?? fail(`missing '${name}' attribute`);
+  const attribute = (name: string): Value => {
+    const v = op.get(name);
+    return v === undefined ? fail(`missing '${name}' attribute`) : v;
+  };
   const pathOf = (name: string): Value[] => parsePath(attribute(name)) ?? fail(`bad '${name}'`);
   const kind = attribute("op");
   const path = pathOf("path");
