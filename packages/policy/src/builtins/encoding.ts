@@ -1,3 +1,204 @@
+/**
+ * JSON and YAML builtins: json.marshal(_with_options), json.unmarshal, json.is_valid,
+ * yaml.marshal, yaml.unmarshal, yaml.is_valid. Text is read into Values with big integers
+ * kept exact; output follows Go's encoders (sorted keys, HTML-safe escapes in JSON).
+ * The byte-level encodings (base64, hex, urlquery) live in encoding-bytes.ts.
+ */
+import YAML from "yaml";
+import { BuiltinError, BuiltinTypeError } from "../errors.js";
+import { normalizeNumber } from "../value/number.js";
+import { RegoObject, stringifyJSON, toJSON, type Value } from "../value/value.js";
+import { asString, operandError } from "./args.js";
+import { encodingBytesBuiltins } from "./encoding-bytes.js";
+import { JSONSyntaxError, readJSON } from "./json-reader.js";
 import type { BuiltinDef } from "./registry-types.js";
 
-export const encodingBuiltins: BuiltinDef[] = [];
+/** JSON text as Go's json.Marshal writes it: `<`, `>`, `&`, U+2028/9 escaped. */
+export function marshalJSON(v: Value): string {
+  return stringifyJSON(v).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * Go's json.Indent applied to compact JSON, with OPA's leading prefix: every element on its
+ * own line starting with `prefix` and one `indent` per nesting level; empty containers stay `[]`/`{}`.
+ */
+function indentJSON(compact: string, prefix: string, indent: string): string {
+  let out = prefix;
+  let depth = 0;
+  let inString = false;
+  const newline = (): string => `\n${prefix}${indent.repeat(depth)}`;
+  for (let i = 0; i < compact.length; i++) {
+    const c = compact[i] as string;
+    if (inString) {
+      out += c;
+      if (c === "\\") out += compact[++i] ?? "";
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === "[" || c === "{") {
+      const close = c === "[" ? "]" : "}";
+      if (compact[i + 1] === close) {
+        out += c + close;
+        i++;
+        continue;
+      }
+      depth++;
+      out += c + newline();
+    } else if (c === "]" || c === "}") {
+      depth--;
+      out += newline() + c;
+    } else if (c === ",") out += c + newline();
+    else if (c === ":") out += ": ";
+    else out += c;
+  }
+  return out;
+}
+
+interface MarshalOptions {
+  pretty?: boolean;
+  prefix?: string;
+  indent?: string;
+}
+
+function marshalOptions(v: Value): MarshalOptions {
+  const fn = "json.marshal_with_options";
+  if (!(v instanceof RegoObject)) throw operandError(fn, 2, "object", v);
+  const opts: MarshalOptions = {};
+  for (const [k, x] of v.sortedEntries()) {
+    if (k === "pretty") {
+      if (typeof x !== "boolean") throw operandError(fn, 2, "boolean", x);
+      opts.pretty = x;
+    } else if (k === "prefix" || k === "indent") {
+      if (typeof x !== "string") throw operandError(fn, 2, "string", x);
+      opts[k] = x;
+    } else {
+      const shown = typeof k === "string" ? JSON.stringify(k) : String(k);
+      throw new BuiltinTypeError(`${fn}: operand 2 object contained unknown key ${shown}`);
+    }
+  }
+  return opts;
+}
+
+function marshalWithOptions(args: Value[]): Value {
+  const opts = marshalOptions(args[1] as Value);
+  const compact = marshalJSON(args[0] as Value);
+  const pretty = opts.pretty ?? (opts.prefix !== undefined || opts.indent !== undefined);
+  if (!pretty) return compact;
+  return indentJSON(compact, opts.prefix ?? "", opts.indent ?? "\t");
+}
+
+function unmarshalJSON(args: Value[]): Value {
+  const text = asString("json.unmarshal", args[0] as Value, 1);
+  try {
+    return readJSON(text);
+  } catch (e) {
+    if (e instanceof JSONSyntaxError) throw new BuiltinError(`json.unmarshal: ${e.message}`);
+    throw e;
+  }
+}
+
+function isValidJSON(args: Value[]): Value {
+  if (typeof args[0] !== "string") return false;
+  try {
+    readJSON(args[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A Value from the yaml package's JS output (bigints for integers, Dates as RFC 3339). */
+function fromYAML(x: unknown): Value {
+  if (x === null || x === undefined) return null;
+  if (typeof x === "boolean" || typeof x === "string") return x;
+  if (typeof x === "bigint") return normalizeNumber(x);
+  if (typeof x === "number") {
+    if (!Number.isFinite(x)) throw new BuiltinError(`yaml: cannot represent ${x} as a number`);
+    return x;
+  }
+  if (x instanceof Date) return x.toISOString().replace(".000Z", "Z");
+  if (Array.isArray(x)) return x.map(fromYAML);
+  if (x instanceof Map) {
+    const o = new RegoObject();
+    for (const [k, v] of x) o.set(typeof k === "string" ? k : String(k), fromYAML(v));
+    return o;
+  }
+  if (typeof x === "object") {
+    const o = new RegoObject();
+    for (const [k, v] of Object.entries(x as Record<string, unknown>)) o.set(k, fromYAML(v));
+    return o;
+  }
+  throw new BuiltinError(`yaml: unsupported value of type ${typeof x}`);
+}
+
+/** Go-yaml's wording for the common parse failures, with the line number. */
+function yamlErrorMessage(error: YAML.YAMLError): string {
+  const line = error.linePos?.[0].line ?? 1;
+  const first = error.message.split(" at line ")[0] ?? error.message;
+  if (/Flow sequence/.test(first)) return `yaml: line ${line}: did not find expected ',' or ']'`;
+  if (/Flow map/.test(first)) return `yaml: line ${line}: did not find expected ',' or '}'`;
+  return `yaml: line ${line}: ${first}`;
+}
+
+/** Parses YAML (1.1 types, as Go's yaml.v2 resolves them) into a Value. */
+export function readYAML(text: string): Value {
+  const doc = YAML.parseDocument(text, {
+    schema: "yaml-1.1",
+    intAsBigInt: true,
+    uniqueKeys: false,
+  });
+  const error = doc.errors[0];
+  if (error) throw new BuiltinError(yamlErrorMessage(error));
+  return fromYAML(doc.toJS({ mapAsMap: false }));
+}
+
+function marshalYAML(args: Value[]): Value {
+  const data = toJSON(args[0] as Value);
+  if (data === null) return "null\n";
+  return YAML.stringify(data, { schema: "yaml-1.1", indentSeq: false });
+}
+
+export const encodingBuiltins: BuiltinDef[] = [
+  {
+    name: "json.marshal",
+    args: ["any"],
+    result: "string",
+    impl: (args) => marshalJSON(args[0] as Value),
+  },
+  {
+    name: "json.marshal_with_options",
+    args: ["any", "object[string, boolean | string]"],
+    result: "string",
+    impl: marshalWithOptions,
+  },
+  { name: "json.unmarshal", args: ["string"], result: "any", impl: unmarshalJSON },
+  { name: "json.is_valid", args: ["any"], result: "boolean", impl: isValidJSON },
+  { name: "yaml.marshal", args: ["any"], result: "string", impl: marshalYAML },
+  {
+    name: "yaml.unmarshal",
+    args: ["string"],
+    result: "any",
+    impl: (args) => readYAML(asString("yaml.unmarshal", args[0] as Value, 1)),
+  },
+  {
+    name: "yaml.is_valid",
+    args: ["any"],
+    result: "boolean",
+    impl: (args) => {
+      if (typeof args[0] !== "string") return false;
+      try {
+        readYAML(args[0]);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  },
+  ...encodingBytesBuiltins,
+];

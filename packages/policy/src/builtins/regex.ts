@@ -14,7 +14,7 @@ const CACHE_LIMIT = 500;
 const compiled = new Map<string, RE2JS>();
 
 /** Compiles (or recalls) a pattern; a syntax error becomes a builtin error with Go's text. */
-export function compileRegex(pattern: string): RE2JS {
+export function compileRegex(fn: string, pattern: string): RE2JS {
   const hit = compiled.get(pattern);
   if (hit) {
     // Refresh recency: Map keeps insertion order, so the oldest entry is first.
@@ -26,7 +26,7 @@ export function compileRegex(pattern: string): RE2JS {
   try {
     re = RE2JS.compile(pattern);
   } catch (e) {
-    throw new BuiltinError((e as Error).message);
+    throw new BuiltinError(`${fn}: ${(e as Error).message}`);
   }
   compiled.set(pattern, re);
   if (compiled.size > CACHE_LIMIT) compiled.delete(compiled.keys().next().value as string);
@@ -110,7 +110,7 @@ function regexMatch(name: string): BuiltinDef {
     impl: (args) => {
       const pattern = asString(name, args[0] as Value, 1);
       const value = asString(name, args[1] as Value, 2);
-      return compileRegex(pattern).test(value);
+      return compileRegex(name, pattern).test(value);
     },
   };
 }
@@ -119,7 +119,7 @@ function isValid(args: Value[]): Value {
   const pattern = args[0];
   if (typeof pattern !== "string") return false;
   try {
-    compileRegex(pattern);
+    compileRegex("regex.is_valid", pattern);
     return true;
   } catch {
     return false;
@@ -127,7 +127,7 @@ function isValid(args: Value[]): Value {
 }
 
 function findN(args: Value[]): Value {
-  const re = compileRegex(asString("regex.find_n", args[0] as Value, 1));
+  const re = compileRegex("regex.find_n", asString("regex.find_n", args[0] as Value, 1));
   const s = asString("regex.find_n", args[1] as Value, 2);
   const n = limitOf("regex.find_n", args[2] as Value, 3);
   return allIndexes(re, s, n).map((m) => s.slice(m[0], m[1]));
@@ -135,7 +135,7 @@ function findN(args: Value[]): Value {
 
 function findAllSubmatch(args: Value[]): Value {
   const fn = "regex.find_all_string_submatch_n";
-  const re = compileRegex(asString(fn, args[0] as Value, 1));
+  const re = compileRegex(fn, asString(fn, args[0] as Value, 1));
   const s = asString(fn, args[1] as Value, 2);
   const n = limitOf(fn, args[2] as Value, 3);
   return allIndexes(re, s, n).map((m) => {
@@ -163,7 +163,7 @@ function templateMatch(args: Value[]): Value {
       `end delimiter has to be exactly one character long but is ${close.length} long`,
     );
   }
-  return compileRegex(templatePattern(template, open, close)).test(value);
+  return compileRegex(fn, templatePattern(template, open, close)).test(value);
 }
 
 /** The anchored regex of a template: text outside delimiters is literal. */
@@ -177,16 +177,22 @@ function templatePattern(template: string, open: string, close: string): string 
       if (++level === 1) start = i;
     } else if (template[i] === close) {
       level--;
-      if (level < 0) throw new BuiltinError(`unbalanced braces in ${JSON.stringify(template)}`);
+      if (level < 0)
+        throw new BuiltinError(
+          `regex.template_match: unbalanced braces in ${JSON.stringify(template)}`,
+        );
       if (level === 0) {
         const inner = template.slice(start + 1, i);
-        compileRegex(`^${inner}$`);
+        compileRegex("regex.template_match", `^${inner}$`);
         pattern += `${RE2JS.quote(template.slice(literalFrom, start))}(${inner})`;
         literalFrom = i + 1;
       }
     }
   }
-  if (level !== 0) throw new BuiltinError(`unbalanced braces in ${JSON.stringify(template)}`);
+  if (level !== 0)
+    throw new BuiltinError(
+      `regex.template_match: unbalanced braces in ${JSON.stringify(template)}`,
+    );
   return `${pattern + RE2JS.quote(template.slice(literalFrom))}$`;
 }
 
@@ -206,7 +212,7 @@ export const regexBuiltins: BuiltinDef[] = [
     result: "array[string]",
     impl: (args) =>
       goSplit(
-        compileRegex(asString("regex.split", args[0] as Value, 1)),
+        compileRegex("regex.split", asString("regex.split", args[0] as Value, 1)),
         asString("regex.split", args[1] as Value, 2),
       ),
   },
@@ -228,7 +234,7 @@ export const regexBuiltins: BuiltinDef[] = [
     result: "string",
     impl: (args) => {
       const s = asString("regex.replace", args[0] as Value, 1);
-      const re = compileRegex(asString("regex.replace", args[1] as Value, 2));
+      const re = compileRegex("regex.replace", asString("regex.replace", args[1] as Value, 2));
       return replaceAllExpand(s, re, asString("regex.replace", args[2] as Value, 3));
     },
   },

@@ -1,0 +1,195 @@
+/**
+ * Byte-level encodings of strings (their UTF-8 bytes): base64, base64url, hex and URL query
+ * escaping, with the strictness and error messages of Go's encoders.
+ */
+import { BuiltinError, BuiltinTypeError } from "../errors.js";
+import { RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
+import { asObject, asString } from "./args.js";
+import type { BuiltinDef } from "./registry-types.js";
+
+const STD = /^[A-Za-z0-9+/]$/;
+const URL_SAFE = /^[A-Za-z0-9_-]$/;
+
+/** Go's strict padded base64 decoding; the error names the first bad byte's offset. */
+function decodeBase64(s: string, alphabet: RegExp, fn: string): string {
+  const fail = (at: number): BuiltinError =>
+    new BuiltinError(
+      `${fn}: illegal base64 data at input byte ${Buffer.byteLength(s.slice(0, at))}`,
+    );
+  let quantum = 0;
+  let body = "";
+  for (let j = 0; j < s.length; j++) {
+    const c = s[j] as string;
+    if (c === "\n" || c === "\r") continue;
+    if (c === "=") {
+      const need = 4 - quantum;
+      if (quantum < 2) throw fail(j);
+      for (let k = 1; k < need; k++) if (s[j + k] !== "=") throw fail(j + k);
+      if (j + need < s.length) throw fail(j + need);
+      quantum = 0;
+      break;
+    }
+    if (!alphabet.test(c)) throw fail(j);
+    body += c;
+    quantum = (quantum + 1) % 4;
+  }
+  if (quantum !== 0) throw fail(s.length - quantum);
+  return Buffer.from(body, alphabet === STD ? "base64" : "base64url").toString("utf8");
+}
+
+function base64Valid(s: string): boolean {
+  try {
+    decodeBase64(s, STD, "base64.is_valid");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** RFC 7515: an unpadded base64url string gets its padding back before strict decoding. */
+function decodeBase64URL(s: string): string {
+  let padded = s;
+  if (!s.endsWith("=")) {
+    const rest = s.length % 4;
+    if (rest === 1) throw new BuiltinError(`base64url.decode: illegal base64url string: ${s}`);
+    padded = s + "=".repeat(rest === 0 ? 0 : 4 - rest);
+  }
+  return decodeBase64(padded, URL_SAFE, "base64url.decode");
+}
+
+/** Go's hex.DecodeString: invalid bytes are reported before an odd length. */
+function decodeHex(s: string): string {
+  const bytes = Buffer.from(s, "utf8");
+  const hexDigit = (b: number): boolean => /[0-9a-fA-F]/.test(String.fromCharCode(b));
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (!hexDigit(b) && (i % 2 === 0 || i < bytes.length - (bytes.length % 2))) {
+      const cp = b.toString(16).toUpperCase().padStart(4, "0");
+      throw new BuiltinError(
+        `hex.decode: encoding/hex: invalid byte: U+${cp} '${String.fromCharCode(b)}'`,
+      );
+    }
+  }
+  if (bytes.length % 2 === 1)
+    throw new BuiltinError("hex.decode: encoding/hex: odd length hex string");
+  return Buffer.from(s, "hex").toString("utf8");
+}
+
+/** Go's url.QueryEscape: unreserved bytes stay, space becomes `+`, the rest `%XX`. */
+function queryEscape(s: string): string {
+  let out = "";
+  for (const b of Buffer.from(s, "utf8")) {
+    const c = String.fromCharCode(b);
+    if (/[A-Za-z0-9\-_.~]/.test(c)) out += c;
+    else if (c === " ") out += "+";
+    else out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** Go's url.QueryUnescape: `+` is a space; a bad escape is an error quoting it. */
+export function queryUnescape(s: string, fn: string): string {
+  const bytes: number[] = [];
+  const raw = Buffer.from(s, "utf8");
+  for (let i = 0; i < raw.length; i++) {
+    const b = raw[i] as number;
+    if (b === 0x25) {
+      const hex = raw.subarray(i + 1, i + 3).toString("latin1");
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) {
+        const shown = raw.subarray(i, Math.min(i + 3, raw.length)).toString("utf8");
+        throw new BuiltinError(`${fn}: invalid URL escape ${JSON.stringify(shown)}`);
+      }
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(b === 0x2b ? 0x20 : b);
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
+/** The string values of one query parameter: a string, or an array/set of strings. */
+function paramValues(key: string, v: Value): string[] {
+  const fn = "urlquery.encode_object";
+  if (typeof v === "string") return [v];
+  if (Array.isArray(v) || v instanceof RegoSet) {
+    const items = Array.isArray(v) ? v : v.sorted();
+    return items.map((x) => {
+      if (typeof x !== "string") {
+        throw new BuiltinTypeError(
+          `${fn}: operand 1 must be array of strings but got ${typeName(v)} containing ${typeName(x)}`,
+        );
+      }
+      return x;
+    });
+  }
+  throw new BuiltinTypeError(
+    `${fn}: operand 1 must be one of {string, array, set} but got ${typeName(v)} at key ${key}`,
+  );
+}
+
+function encodeObject(args: Value[]): Value {
+  const obj = asObject("urlquery.encode_object", args[0] as Value, 1);
+  const parts: string[] = [];
+  for (const [k, v] of obj.sortedEntries()) {
+    if (typeof k !== "string") {
+      throw new BuiltinTypeError("urlquery.encode_object: operand 1 must be object[string, any]");
+    }
+    for (const x of paramValues(k, v)) parts.push(`${queryEscape(k)}=${queryEscape(x)}`);
+  }
+  return parts.join("&");
+}
+
+/** Go's url.ParseQuery: `&`-separated pairs; semicolons are rejected. */
+function decodeObject(args: Value[]): Value {
+  const fn = "urlquery.decode_object";
+  const s = asString(fn, args[0] as Value, 1);
+  const groups = new Map<string, string[]>();
+  for (const part of s.split("&")) {
+    if (part === "") continue;
+    if (part.includes(";")) throw new BuiltinError(`${fn}: invalid semicolon separator in query`);
+    const eq = part.indexOf("=");
+    const key = queryUnescape(eq < 0 ? part : part.slice(0, eq), fn);
+    const value = queryUnescape(eq < 0 ? "" : part.slice(eq + 1), fn);
+    groups.set(key, [...(groups.get(key) ?? []), value]);
+  }
+  return RegoObject.fromEntries([...groups].map(([k, vs]) => [k, vs]));
+}
+
+/** A builtin from one string to one string. */
+function stringToString(name: string, body: (s: string) => Value): BuiltinDef {
+  return {
+    name,
+    args: ["string"],
+    result: "string",
+    impl: (args) => body(asString(name, args[0] as Value, 1)),
+  };
+}
+
+const utf8 = (s: string): Buffer => Buffer.from(s, "utf8");
+
+export const encodingBytesBuiltins: BuiltinDef[] = [
+  stringToString("base64.encode", (s) => utf8(s).toString("base64")),
+  stringToString("base64.decode", (s) => decodeBase64(s, STD, "base64.decode")),
+  {
+    name: "base64.is_valid",
+    args: ["string"],
+    result: "boolean",
+    impl: (args) => base64Valid(asString("base64.is_valid", args[0] as Value, 1)),
+  },
+  stringToString("base64url.encode", (s) => {
+    const raw = utf8(s).toString("base64url");
+    return raw + "=".repeat((4 - (raw.length % 4)) % 4);
+  }),
+  stringToString("base64url.encode_no_pad", (s) => utf8(s).toString("base64url")),
+  stringToString("base64url.decode", decodeBase64URL),
+  stringToString("hex.encode", (s) => utf8(s).toString("hex")),
+  stringToString("hex.decode", decodeHex),
+  stringToString("urlquery.encode", queryEscape),
+  stringToString("urlquery.decode", (s) => queryUnescape(s, "urlquery.decode")),
+  { name: "urlquery.encode_object", args: ["object"], result: "string", impl: encodeObject },
+  {
+    name: "urlquery.decode_object",
+    args: ["string"],
+    result: "object[string, array[string]]",
+    impl: decodeObject,
+  },
+];
