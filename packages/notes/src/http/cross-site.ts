@@ -11,6 +11,19 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** `none`: the user started the request (address bar, bookmark), not another site. */
 const ALLOWED_FETCH_SITES = new Set(["same-origin", "none"]);
 
+/**
+ * True when absolute URL `url` points at `host` (a Host header value). Both sides go through
+ * the URL parser so a default port written out (`:80`) compares equal to none.
+ */
+export function isSameHost(url: string, host: string): boolean {
+  try {
+    const target = new URL(url);
+    return target.host === new URL(`${target.protocol}//${host}`).host;
+  } catch {
+    return false;
+  }
+}
+
 /** Why a request was refused, or undefined when it may proceed. */
 export function crossSiteReason(
   method: string,
@@ -24,13 +37,7 @@ export function crossSiteReason(
   }
   const origin = headers.origin;
   if (origin === undefined) return undefined;
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    return `Origin ${origin} is not a URL`;
-  }
-  return originHost === host ? undefined : `Origin ${origin} is not this host`;
+  return isSameHost(origin, host) ? undefined : `Origin ${origin} is not this host`;
 }
 
 /** onRequest hook: throws `cross_site_request` for a forged state-changing request. */

@@ -13,6 +13,7 @@ import {
   ThrottledError,
 } from "../errors.js";
 import { errorPage } from "../views/error-page.js";
+import { isSameHost } from "./cross-site.js";
 import { sendPage } from "./pages.js";
 
 const STATUS: Record<NotesErrorCode, number> = {
@@ -46,13 +47,9 @@ const LOGIN_FORM_PAGES = new Set(["/", "/login"]);
 function loginBackHref(request: FastifyRequest): string {
   const referer = request.headers.referer;
   if (!referer) return "/";
-  try {
-    const url = new URL(referer);
-    if (url.host === request.host && LOGIN_FORM_PAGES.has(url.pathname)) return url.pathname;
-  } catch {
-    // An unparsable Referer falls back to the welcome page.
-  }
-  return "/";
+  if (!isSameHost(referer, request.host)) return "/";
+  const path = new URL(referer).pathname;
+  return LOGIN_FORM_PAGES.has(path) ? path : "/";
 }
 
 function headingOf(error: unknown): string {

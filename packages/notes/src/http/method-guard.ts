@@ -3,6 +3,7 @@
  * accept answers 405 with an `Allow` header listing the ones it does.
  */
 import type { FastifyInstance } from "fastify";
+import { pathOf } from "../auth/gate.js";
 import { MethodNotAllowedError } from "../errors.js";
 
 /** The methods a path accepts; GET implies HEAD. */
@@ -24,7 +25,7 @@ export function rejectOtherMethods(
     method: others,
     url: path,
     handler: async (request) => {
-      throw new MethodNotAllowedError(request.method, path, allow);
+      throw new MethodNotAllowedError(request.method, pathOf(request.url), allow);
     },
   });
 }
