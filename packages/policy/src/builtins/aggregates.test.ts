@@ -82,7 +82,7 @@ describe("max, min and sort", () => {
     );
     assert.throws(
       () => callBuiltin("sort", ["abc"]),
-      typeError("sort: operand 1 must be one of {array, set} but got string"),
+      typeError("sort: operand 1 must be one of {set, array} but got string"),
     );
   });
 });
@@ -103,7 +103,32 @@ describe("all and any (deprecated)", () => {
   test("refuse non-collections", () => {
     assert.throws(
       () => callBuiltin("all", [true]),
-      typeError("all: operand 1 must be one of {set, array} but got boolean"),
+      typeError("all: operand 1 must be one of {array, set} but got boolean"),
     );
+  });
+});
+
+describe("membership (the in operator)", () => {
+  test("x in coll looks at set members, array elements and object values", () => {
+    assert.equal(callBuiltin("internal.member_2", [1, set(1)]), true);
+    assert.equal(callBuiltin("internal.member_2", [1, [2, 1.0]]), true);
+    assert.equal(callBuiltin("internal.member_2", [1, { foo: 1 }]), true);
+    assert.equal(callBuiltin("internal.member_2", ["foo", { foo: 1 }]), false);
+    assert.equal(callBuiltin("internal.member_2", [{ a: [1] }, [{ a: [1] }]]), true);
+  });
+
+  test("x in a scalar is false, not an error", () => {
+    assert.equal(callBuiltin("internal.member_2", [1, "foo"]), false);
+    assert.equal(callBuiltin("internal.member_2", ["foo", 1]), false);
+  });
+
+  test("k, v in coll matches keys, indexes and set members", () => {
+    assert.equal(callBuiltin("internal.member_3", ["foo", 1, { foo: 1 }]), true);
+    assert.equal(callBuiltin("internal.member_3", ["foo", 2, { foo: 1 }]), false);
+    assert.equal(callBuiltin("internal.member_3", [1, "two", ["one", "two"]]), true);
+    assert.equal(callBuiltin("internal.member_3", ["1", "two", ["one", "two"]]), false);
+    assert.equal(callBuiltin("internal.member_3", [2, 2, set(2)]), true);
+    assert.equal(callBuiltin("internal.member_3", [2, 3, set(2)]), false);
+    assert.equal(callBuiltin("internal.member_3", [0, "f", "foo"]), false);
   });
 });

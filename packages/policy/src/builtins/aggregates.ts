@@ -1,13 +1,14 @@
 /**
- * Aggregates over collections: count, sum, product, max, min, sort, and the deprecated
- * all/any (still registered so that v0 policies load; the compiler decides whether a module
- * may call them).
+ * Aggregates over collections: count, sum, product, max, min, sort, the membership tests
+ * behind `in` (internal.member_2/3), and the deprecated all/any (still registered so that v0
+ * policies load; the compiler decides whether a module may call them).
  */
 import { BuiltinTypeError } from "../errors.js";
 import { isNumber, type RegoNumber } from "../value/number.js";
-import { compare, RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
+import { compare, equal, RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
 import { oneOfError } from "./args.js";
 import { addNumbers, multiplyNumbers } from "./numeric.js";
+import { childAt } from "./objects.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 /** Members of an array or set operand, or OPA's "one of {…}" error. */
@@ -63,8 +64,25 @@ function extreme(fn: string, v: Value, sign: 1 | -1): Value | undefined {
 
 /** `all`/`any`: whether every/some member is exactly `true`. */
 function truthOf(fn: string, v: Value, every: boolean): boolean {
-  const xs = members(fn, v, ["set", "array"]);
+  const xs = members(fn, v, ["array", "set"]);
   return every ? xs.every((x) => x === true) : xs.some((x) => x === true);
+}
+
+/** `x in coll`: a set member, or an array element or object value equal to `x`. */
+function member(x: Value, coll: Value): boolean {
+  if (coll instanceof RegoSet) return coll.has(x);
+  if (Array.isArray(coll)) return coll.some((y) => equal(x, y));
+  if (coll instanceof RegoObject) {
+    for (const y of coll.values()) if (equal(x, y)) return true;
+  }
+  return false;
+}
+
+/** `k, v in coll`: `coll[k]` exists and equals `v` (for a set, `k` is a member equal to `v`). */
+function memberWithKey(k: Value, v: Value, coll: Value): boolean {
+  if (coll instanceof RegoSet) return coll.has(k) && equal(k, v);
+  const found = coll instanceof RegoObject || Array.isArray(coll) ? childAt(coll, k) : undefined;
+  return found !== undefined && equal(found, v);
 }
 
 const numbers = "array[number] | set[number]";
@@ -107,7 +125,7 @@ export const aggregatesBuiltins: BuiltinDef[] = [
     result: "array",
     impl: ([v]) => {
       if (v instanceof RegoSet) return [...v.sorted()];
-      return [...members("sort", v as Value, ["array", "set"])].sort(compare);
+      return [...members("sort", v as Value, ["set", "array"])].sort(compare);
     },
   },
   {
@@ -121,5 +139,17 @@ export const aggregatesBuiltins: BuiltinDef[] = [
     args: [collection],
     result: "boolean",
     impl: ([v]) => truthOf("any", v as Value, false),
+  },
+  {
+    name: "internal.member_2",
+    args: ["any", "any"],
+    result: "boolean",
+    impl: ([x, coll]) => member(x as Value, coll as Value),
+  },
+  {
+    name: "internal.member_3",
+    args: ["any", "any", "any"],
+    result: "boolean",
+    impl: ([k, v, coll]) => memberWithKey(k as Value, v as Value, coll as Value),
   },
 ];

@@ -46,6 +46,10 @@ describe("arithmetic operators", () => {
       typeError("minus: operand 2 must be number but got set"),
     );
     assert.throws(
+      () => callBuiltin("minus", [set(1), "a"]),
+      typeError("minus: operand 2 must be number but got string"),
+    );
+    assert.throws(
       () => callBuiltin("minus", ["a", 1]),
       typeError("minus: operand 1 must be one of {number, set} but got string"),
     );

@@ -51,23 +51,15 @@ function setDifference(a: RegoSet, b: RegoSet): RegoSet {
 }
 
 /**
- * `minus`: number difference or set difference. Errors follow OPA: the first operand decides
- * what the second must be.
+ * `minus`: number difference or set difference. A bad second operand is reported as OPA
+ * does: "must be set" only when the first is a set and the second a number, else "number".
  */
 function minus(a: Value, b: Value): Value {
-  if (isNumber(a)) {
-    if (!isNumber(b)) throw operandMismatch(2, "number", b);
-    return subtractNumbers(a, b);
-  }
-  if (a instanceof RegoSet) {
-    if (!(b instanceof RegoSet)) throw operandMismatch(2, "set", b);
-    return setDifference(a, b);
-  }
-  throw oneOfError("minus", 1, ["number", "set"], a);
-}
-
-function operandMismatch(pos: number, want: string, got: Value): BuiltinTypeError {
-  return new BuiltinTypeError(`minus: operand ${pos} must be ${want} but got ${typeName(got)}`);
+  if (isNumber(a) && isNumber(b)) return subtractNumbers(a, b);
+  if (a instanceof RegoSet && b instanceof RegoSet) return setDifference(a, b);
+  if (!isNumber(a) && !(a instanceof RegoSet)) throw oneOfError("minus", 1, ["number", "set"], a);
+  const want = isNumber(b) ? "set" : "number";
+  throw new BuiltinTypeError(`minus: operand 2 must be ${want} but got ${typeName(b)}`);
 }
 
 /** Upper bound on the length of a generated range, so a typo cannot exhaust memory. */

@@ -11,7 +11,7 @@ import type { BuiltinDef } from "./registry-types.js";
 /** Decimal float syntax accepted by Go's strconv.ParseFloat (which OPA uses), minus hex. */
 const decimalNumber = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** Words ParseFloat accepts but that are not Rego numbers. */
-const nonFinite = /^[+-]?(inf|infinity|nan)$/i;
+const nonFinite = /^[+-]*(inf|infinity|nan)$/i;
 
 /** `to_number` of a string: OPA's ParseFloat syntax, exact for integers. */
 function numberFromString(text: string): Value {

@@ -89,7 +89,7 @@ export const jsonOpsBuiltins: BuiltinDef[] = [
     impl: ([o, paths]) => {
       const doc = asObject("json.remove", o as Value, 1);
       const tree = buildPathTree(pathsOperand("json.remove", paths as Value));
-      return removeValue(doc, tree) ?? new RegoObject();
+      return removeValue(doc, tree);
     },
   },
   jsonPatchBuiltin,

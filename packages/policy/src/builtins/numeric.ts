@@ -9,7 +9,7 @@ import { isInteger, normalizeNumber, type RegoNumber, toBigInt, toFloat } from "
 /** A float result, refused when it overflows (OPA's big floats never become Infinity). */
 function finite(fn: string, x: number): RegoNumber {
   if (!Number.isFinite(x)) throw new BuiltinError(`${fn}: arithmetic result out of range`);
-  return x;
+  return x === 0 ? 0 : x; // no negative zero in Rego
 }
 
 /** Applies an integer operation exactly: fast path on safe numbers, bigint otherwise. */

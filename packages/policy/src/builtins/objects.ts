@@ -2,7 +2,7 @@
  * Object builtins: `object.get`, `object.keys`, `object.remove`, `object.filter`,
  * `object.union`, `object.union_n` and `object.subset`.
  */
-import { BuiltinError, BuiltinTypeError } from "../errors.js";
+import { BuiltinTypeError } from "../errors.js";
 import { isInteger, isNumber, toFloat } from "../value/number.js";
 import { equal, RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
 import { asArray, asObject, oneOfError } from "./args.js";
@@ -80,10 +80,11 @@ function isSubArray(sup: Value[], sub: Value[]): boolean {
 }
 
 /**
- * OPA's subset relation: objects recursively by key, sets by membership, arrays as a
- * contiguous run, a set inside an array by membership; any other pair by equality.
+ * OPA's subset relation inside objects: objects recursively by key, sets by membership,
+ * arrays as a contiguous run; any other pair by equality.
  */
 function isSubset(sup: Value, sub: Value): boolean {
+  if (equal(sup, sub)) return true;
   if (sup instanceof RegoObject && sub instanceof RegoObject) {
     for (const [k, v] of sub.entries()) {
       const sv = sup.get(k);
@@ -96,25 +97,31 @@ function isSubset(sup: Value, sub: Value): boolean {
     return true;
   }
   if (Array.isArray(sup) && Array.isArray(sub)) return isSubArray(sup, sub);
-  if (Array.isArray(sup) && sub instanceof RegoSet) {
-    const members = RegoSet.of(sup);
-    for (const v of sub) if (!members.has(v)) return false;
-    return true;
-  }
-  return equal(sup, sub);
+  return false;
 }
 
-const subsetKinds = ["object", "set", "array"];
+/**
+ * A set inside an array, as OPA counts it: each array element found in the set counts once
+ * toward the set's size (so repeated elements count again), and an empty array never holds.
+ */
+function arrayHoldsSet(sup: Value[], sub: RegoSet): boolean {
+  let unmatched = sub.size;
+  for (const x of sup) {
+    if (sub.has(x)) unmatched--;
+    if (unmatched === 0) return true;
+  }
+  return false;
+}
 
 function objectSubset(sup: Value, sub: Value): boolean {
-  const fn = "object.subset";
-  if (!subsetKinds.includes(typeName(sup))) throw oneOfError(fn, 1, subsetKinds, sup);
-  if (!subsetKinds.includes(typeName(sub))) throw oneOfError(fn, 2, subsetKinds, sub);
-  const compatible =
-    typeName(sup) === typeName(sub) || (Array.isArray(sup) && sub instanceof RegoSet);
-  if (!compatible) {
-    throw new BuiltinError(
-      `${fn}: both arguments must be of the same type, or an array and a set, but got ${typeName(sup)} and ${typeName(sub)}`,
+  if (Array.isArray(sup) && sub instanceof RegoSet) return arrayHoldsSet(sup, sub);
+  const sameKind =
+    (sup instanceof RegoObject && sub instanceof RegoObject) ||
+    (sup instanceof RegoSet && sub instanceof RegoSet) ||
+    (Array.isArray(sup) && Array.isArray(sub));
+  if (!sameKind) {
+    throw new BuiltinTypeError(
+      "object.subset: both arguments object.subset must be of the same type or array and set",
     );
   }
   return isSubset(sup, sub);
