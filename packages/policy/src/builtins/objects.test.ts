@@ -1,13 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import {
-  builtinError,
-  callBuiltin,
-  callJSON,
-  obj,
-  set,
-  typeError,
-} from "./testing/call-builtin.js";
+import { callBuiltin, callJSON, obj, set, typeError } from "./testing/call-builtin.js";
 
 describe("object.get", () => {
   test("returns the value at a key, or the default", () => {
