@@ -184,7 +184,14 @@ export const encodingBuiltins: BuiltinDef[] = [
     name: "yaml.unmarshal",
     args: ["string"],
     result: "any",
-    impl: (args) => readYAML(asString("yaml.unmarshal", args[0] as Value, 1)),
+    impl: (args) => {
+      const text = asString("yaml.unmarshal", args[0] as Value, 1);
+      try {
+        return readYAML(text);
+      } catch (e) {
+        throw e instanceof BuiltinError ? new BuiltinError(`yaml.unmarshal: ${e.message}`) : e;
+      }
+    },
   },
   {
     name: "yaml.is_valid",

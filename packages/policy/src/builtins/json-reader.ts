@@ -83,13 +83,10 @@ class Reader {
     this.i++;
     let out = "";
     for (;;) {
-      const end = this.text.slice(this.i).search(/["\\\u0000-\u001f]/);
-      if (end < 0) {
-        this.i = this.text.length;
-        throw this.unexpected("");
-      }
-      out += this.text.slice(this.i, this.i + end);
-      this.i += end;
+      const end = this.plainRunEnd();
+      out += this.text.slice(this.i, end);
+      this.i = end;
+      if (end >= this.text.length) throw this.unexpected("");
       const c = this.text[this.i] as string;
       if (c === '"') {
         this.i++;
@@ -98,6 +95,16 @@ class Reader {
       if (c !== "\\") throw this.unexpected("in string literal");
       out += this.escape();
     }
+  }
+
+  /** Where the run of ordinary string characters starting at `i` ends. */
+  private plainRunEnd(): number {
+    let j = this.i;
+    for (; j < this.text.length; j++) {
+      const c = this.text.charCodeAt(j);
+      if (c === 0x22 || c === 0x5c || c < 0x20) break;
+    }
+    return j;
   }
 
   private escape(): string {

@@ -1,0 +1,202 @@
+/**
+ * Parser for the Go text/template subset strings.render_template supports: text, `{{pipeline}}`
+ * actions with `{{-`/`-}}` trimming, comments, variables (`$x := ...`), `if`/`else if`/`else`,
+ * `range` (with `$i, $v :=`), `with`, and pipelines of fields, literals and function calls.
+ */
+import { BuiltinError } from "../errors.js";
+
+/** An operand of a command. */
+export type Term =
+  | { kind: "dot"; fields: string[] }
+  | { kind: "var"; name: string; fields: string[] }
+  | { kind: "literal"; value: string | number | boolean | null }
+  | { kind: "func"; name: string }
+  | { kind: "group"; pipe: Pipe; fields: string[] };
+
+/** One command of a pipeline: a function with arguments, or a single term. */
+export type Command = Term[];
+
+export interface Pipe {
+  /** Variables declared by `$x :=` (one or, in range, two). */
+  decl: string[];
+  commands: Command[];
+}
+
+export type Node =
+  | { kind: "text"; text: string }
+  | { kind: "output"; pipe: Pipe }
+  | { kind: "if" | "with"; pipe: Pipe; then: Node[]; otherwise: Node[] }
+  | { kind: "range"; pipe: Pipe; body: Node[]; otherwise: Node[] };
+
+function templateError(message: string): BuiltinError {
+  return new BuiltinError(`strings.render_template: template: ${message}`);
+}
+
+/** Splits the source into text and action bodies, applying trim markers. */
+function splitActions(src: string): ({ text: string } | { action: string })[] {
+  const parts: ({ text: string } | { action: string })[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const open = src.indexOf("{{", i);
+    if (open < 0) {
+      parts.push({ text: src.slice(i) });
+      break;
+    }
+    let text = src.slice(i, open);
+    let start = open + 2;
+    if (/^- /.test(src.slice(start, start + 2)) || /^-[\t\n\r]/.test(src.slice(start, start + 2))) {
+      text = text.replace(/\s+$/, "");
+      start += 1;
+    }
+    parts.push({ text });
+    const close = findClose(src, start);
+    let end = close;
+    let next = close + 2;
+    if (/[ \t\n\r]-$/.test(src.slice(start, close))) {
+      end = close - 1;
+      const rest = src.slice(next);
+      next += rest.length - rest.replace(/^\s+/, "").length;
+    }
+    parts.push({ action: src.slice(start, end).trim() });
+    i = next;
+  }
+  return parts.filter((p) => !("text" in p) || p.text !== "");
+}
+
+/** The index of the `}}` closing an action, skipping quoted strings. */
+function findClose(src: string, from: number): number {
+  for (let i = from; i < src.length; i++) {
+    const c = src[i];
+    if (c === '"' || c === "`") {
+      const q = c;
+      for (i++; i < src.length && src[i] !== q; i++) if (q === '"' && src[i] === "\\") i++;
+    } else if (c === "}" && src[i + 1] === "}") return i;
+  }
+  throw templateError("unclosed action");
+}
+
+const TOKEN =
+  /\s*(?:("(?:[^"\\]|\\.)*"|`[^`]*`)|(-?[0-9][0-9.eExX_a-fA-F+-]*)|(\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)|(\.(?:[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)?)|([A-Za-z_][A-Za-z0-9_]*)|(:=|=|\||\(|\)|,))/y;
+
+/** Splits an action body into tokens. */
+function tokenize(action: string): string[] {
+  const tokens: string[] = [];
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < action.length) {
+    if (/^\s*$/.test(action.slice(TOKEN.lastIndex))) break;
+    const m = TOKEN.exec(action);
+    if (!m)
+      throw templateError(`unexpected "${action.slice(TOKEN.lastIndex).trim()[0]}" in command`);
+    tokens.push(m[0].trim());
+  }
+  return tokens;
+}
+
+/** Parses a token list into a pipeline, starting at `pos.i`. */
+function parsePipe(tokens: string[], pos: { i: number }, allowDecl: boolean): Pipe {
+  const decl: string[] = [];
+  if (allowDecl) {
+    const j = tokens.indexOf(":=", pos.i);
+    if (j > pos.i && tokens.slice(pos.i, j).every((t) => t === "," || t.startsWith("$"))) {
+      decl.push(...tokens.slice(pos.i, j).filter((t) => t !== ","));
+      pos.i = j + 1;
+    }
+  }
+  const commands: Command[] = [[]];
+  while (pos.i < tokens.length && tokens[pos.i] !== ")") {
+    const t = tokens[pos.i++] as string;
+    if (t === "|") commands.push([]);
+    else (commands[commands.length - 1] as Command).push(parseTerm(t, tokens, pos));
+  }
+  if (commands.some((c) => c.length === 0)) throw templateError("missing value for command");
+  return { decl, commands };
+}
+
+function splitFields(t: string): string[] {
+  return t
+    .split(".")
+    .slice(1)
+    .filter((f) => f !== "");
+}
+
+function parseTerm(t: string, tokens: string[], pos: { i: number }): Term {
+  if (t === "(") {
+    const pipe = parsePipe(tokens, pos, false);
+    if (tokens[pos.i++] !== ")") throw templateError("unclosed left paren");
+    const next = tokens[pos.i];
+    const fields = next?.startsWith(".") && next !== "." ? (pos.i++, splitFields(next)) : [];
+    return { kind: "group", pipe, fields };
+  }
+  if (t.startsWith('"')) return { kind: "literal", value: JSON.parse(t) as string };
+  if (t.startsWith("`")) return { kind: "literal", value: t.slice(1, -1) };
+  if (t.startsWith("$")) {
+    const [name, ...fields] = t.split(".");
+    return { kind: "var", name: name as string, fields };
+  }
+  if (t.startsWith(".")) return { kind: "dot", fields: splitFields(t) };
+  if (/^-?[0-9]/.test(t)) {
+    const n = Number(t.replaceAll("_", ""));
+    if (Number.isNaN(n)) throw templateError(`bad number syntax: "${t}"`);
+    return { kind: "literal", value: n };
+  }
+  if (t === "true" || t === "false") return { kind: "literal", value: t === "true" };
+  if (t === "nil") return { kind: "literal", value: null };
+  if (/^[A-Za-z_]/.test(t)) return { kind: "func", name: t };
+  throw templateError(`unexpected "${t}" in command`);
+}
+
+/** Builds the node tree from the flat list of text and actions. */
+class TreeBuilder {
+  private i = 0;
+
+  constructor(private readonly parts: ({ text: string } | { action: string })[]) {}
+
+  /** Nodes up to one of the `stops` keywords (returned with its remaining tokens). */
+  list(stops: string[]): { nodes: Node[]; stop?: string; rest: string[] } {
+    const nodes: Node[] = [];
+    while (this.i < this.parts.length) {
+      const part = this.parts[this.i++] as { text: string } | { action: string };
+      if ("text" in part) {
+        nodes.push({ kind: "text", text: part.text });
+        continue;
+      }
+      if (part.action.startsWith("/*")) continue;
+      const tokens = tokenize(part.action);
+      const keyword = tokens[0] as string;
+      if (stops.includes(keyword)) return { nodes, stop: keyword, rest: tokens.slice(1) };
+      nodes.push(this.node(keyword, tokens));
+    }
+    if (stops.length > 0) throw templateError("unexpected EOF");
+    return { nodes, rest: [] };
+  }
+
+  private node(keyword: string, tokens: string[]): Node {
+    if (keyword === "if" || keyword === "with" || keyword === "range") {
+      return this.block(keyword, tokens.slice(1));
+    }
+    if (["end", "else", "define", "template", "block", "break", "continue"].includes(keyword)) {
+      throw templateError(`unexpected {{${keyword}}}`);
+    }
+    return { kind: "output", pipe: parsePipe(tokens, { i: 0 }, true) };
+  }
+
+  private block(keyword: "if" | "with" | "range", tokens: string[]): Node {
+    const pipe = parsePipe(tokens, { i: 0 }, true);
+    const body = this.list(["else", "end"]);
+    let otherwise: Node[] = [];
+    if (body.stop === "else") {
+      if (body.rest[0] === "if" && keyword === "if") {
+        otherwise = [this.block("if", body.rest.slice(1))];
+      } else {
+        otherwise = this.list(["end"]).nodes;
+      }
+    }
+    if (keyword === "range") return { kind: "range", pipe, body: body.nodes, otherwise };
+    return { kind: keyword, pipe, then: body.nodes, otherwise };
+  }
+}
+
+/** Parses a template into nodes; throws a BuiltinError on malformed input. */
+export function parseTemplate(src: string): Node[] {
+  return new TreeBuilder(splitActions(src)).list([]).nodes;
+}
