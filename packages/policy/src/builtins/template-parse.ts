@@ -25,7 +25,7 @@ export interface Pipe {
 export type Node =
   | { kind: "text"; text: string }
   | { kind: "output"; pipe: Pipe }
-  | { kind: "if" | "with"; pipe: Pipe; then: Node[]; otherwise: Node[] }
+  | { kind: "if" | "with"; pipe: Pipe; body: Node[]; otherwise: Node[] }
   | { kind: "range"; pipe: Pipe; body: Node[]; otherwise: Node[] };
 
 function templateError(message: string): BuiltinError {
@@ -124,7 +124,11 @@ function parseTerm(t: string, tokens: string[], pos: { i: number }): Term {
     const pipe = parsePipe(tokens, pos, false);
     if (tokens[pos.i++] !== ")") throw templateError("unclosed left paren");
     const next = tokens[pos.i];
-    const fields = next?.startsWith(".") && next !== "." ? (pos.i++, splitFields(next)) : [];
+    let fields: string[] = [];
+    if (next?.startsWith(".") && next !== ".") {
+      pos.i++;
+      fields = splitFields(next);
+    }
     return { kind: "group", pipe, fields };
   }
   if (t.startsWith('"')) return { kind: "literal", value: JSON.parse(t) as string };
@@ -192,7 +196,7 @@ class TreeBuilder {
       }
     }
     if (keyword === "range") return { kind: "range", pipe, body: body.nodes, otherwise };
-    return { kind: keyword, pipe, then: body.nodes, otherwise };
+    return { kind: keyword, pipe, body: body.nodes, otherwise };
   }
 }
 

@@ -118,7 +118,7 @@ class Executor {
       case "if":
       case "with": {
         const v = this.pipe(node.pipe, dot);
-        if (truthy(v)) this.run(node.then, node.kind === "with" ? v : dot);
+        if (truthy(v)) this.run(node.body, node.kind === "with" ? v : dot);
         else this.run(node.otherwise, dot);
         return;
       }
@@ -136,7 +136,10 @@ class Executor {
     else if (v instanceof RegoObject) entries = v.sortedEntries();
     else if (v === MISSING || v === null) entries = [];
     else throw execError(`range can't iterate over ${show(v)}`);
-    if (entries.length === 0) return this.run(node.otherwise, dot);
+    if (entries.length === 0) {
+      this.run(node.otherwise, dot);
+      return;
+    }
     for (const [k, x] of entries) {
       if (second !== undefined) {
         this.vars.set(first as string, k);
