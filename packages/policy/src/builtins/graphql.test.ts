@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { builtinError, callBuiltin, callJSON, typeError } from "./testing/call-builtin.js";
+
+const schema = `
+  type Employee { id: String! salary: Int! }
+  schema { query: Query }
+  type Query { employeeByID(id: String): Employee }
+`;
+
+describe("graphql.parse_query", () => {
+  test("returns the operation tree with gqlparser's field names and empty parts left out", () => {
+    assert.equal(
+      callJSON("graphql.parse_query", "{hero {name}}"),
+      '{"Operations":[{"Name":"","Operation":"query","SelectionSet":[{"Alias":"hero","Name":"hero","SelectionSet":[{"Alias":"name","Name":"name"}]}]}]}',
+    );
+  });
+
+  test("keeps value kinds, variables and list types", () => {
+    const out = callJSON(
+      "graphql.parse_query",
+      "query ($a: [Int!]!) { f(x: $a, y: [1, 2.5], z: ENUM_V) }",
+    );
+    assert.match(out, /"Kind":0,"Raw":"a"/);
+    assert.match(out, /"Kind":2,"Raw":"2.5"/);
+    assert.match(out, /"Kind":7,"Raw":"ENUM_V"/);
+    assert.match(
+      out,
+      /"Type":\{"Elem":\{"NamedType":"Int","NonNull":true\},"NamedType":"","NonNull":true\}/,
+    );
+  });
+
+  test("decodes block strings by stripping their common indentation", () => {
+    const out = callJSON("graphql.parse_query", '{ f(s: """\n    a\n      b\n  """) }');
+    assert.match(out, /"Kind":4,"Raw":"a\\n {2}b"/);
+  });
+
+  test("reports syntax errors with their line and column", () => {
+    assert.throws(
+      () => callBuiltin("graphql.parse_query", ["{"]),
+      builtinError(
+        "graphql.parse_query: Expected Name, found <EOF> in GraphQL string at location 1:2",
+      ),
+    );
+    assert.throws(
+      () =>
+        callBuiltin("graphql.parse_query", ["\n  { ...MissingOn }\n  fragment MissingOn Type\n"]),
+      builtinError(
+        'graphql.parse_query: Expected "on", found Name "Type" in GraphQL string at location 3:22',
+      ),
+    );
+  });
+
+  test("refuses a non-string operand", () => {
+    assert.throws(
+      () => callBuiltin("graphql.parse_query", [1]),
+      typeError("graphql.parse_query: operand 1 must be string but got number"),
+    );
+  });
+});
+
+describe("graphql.parse_schema", () => {
+  test("returns definitions and extensions separately", () => {
+    assert.equal(
+      callJSON("graphql.parse_schema", "union U = A | B\nextend type T implements I"),
+      '{"Definitions":[{"BuiltIn":false,"Description":"","Kind":"UNION","Name":"U","Types":["A","B"]}],"Extensions":[{"BuiltIn":false,"Description":"","Interfaces":["I"],"Kind":"OBJECT","Name":"T"}]}',
+    );
+  });
+
+  test("rejects empty field lists and unknown directive locations", () => {
+    assert.throws(
+      () => callBuiltin("graphql.parse_schema", ["type Hello {}"]),
+      builtinError(
+        "graphql.parse_schema: expected at least one definition, found } in GraphQL string at location 1:13",
+      ),
+    );
+    assert.throws(
+      () => callBuiltin("graphql.parse_schema", ["directive @foo on FIELD | NOWHERE"]),
+      builtinError(
+        'graphql.parse_schema: Unexpected Name "NOWHERE" in GraphQL string at location 1:27',
+      ),
+    );
+  });
+});
+
+describe("graphql validation", () => {
+  test("accepts a query that fits the schema and rejects one that does not", () => {
+    assert.equal(
+      callBuiltin("graphql.is_valid", ['{ employeeByID(id: "a") { salary } }', schema]),
+      true,
+    );
+    assert.equal(
+      callBuiltin("graphql.is_valid", ['{ employeeByID(id: "a") { bonus } }', schema]),
+      false,
+    );
+    assert.equal(
+      callBuiltin("graphql.is_valid", ["{ employeeByID(id: 1) { salary } }", schema]),
+      false,
+    );
+    assert.equal(callBuiltin("graphql.is_valid", ["{ employeeByID { salary } }", schema]), true);
+    assert.equal(
+      callBuiltin("graphql.is_valid", ["{ employeeByID(id: $x) { salary } }", schema]),
+      false,
+    );
+  });
+
+  test("graphql.parse names the first validation problem", () => {
+    assert.throws(
+      () => callBuiltin("graphql.parse", ['{ employeeByID(id: "a") }', schema]),
+      builtinError(
+        'graphql.parse: Field "employeeByID" of type "Employee" must have a selection of subfields. in GraphQL string at location 1:3',
+      ),
+    );
+  });
+
+  test("accepts AST objects from an earlier parse and returns them unchanged", () => {
+    const q = callBuiltin("graphql.parse_query", ['{ employeeByID(id: "a") { salary } }']);
+    const s = callBuiltin("graphql.parse_schema", [schema]);
+    const out = callBuiltin("graphql.parse_and_verify", [q, s]) as unknown[];
+    assert.equal(out[0], true);
+    assert.deepEqual(out.slice(1), [q, s]);
+  });
+
+  test("parse_and_verify answers false with empty objects for an invalid query", () => {
+    assert.equal(callJSON("graphql.parse_and_verify", "{ nope }", schema), "[false,{},{}]");
+  });
+
+  test("schema_is_valid checks references, kinds and interface implementations", () => {
+    assert.equal(callBuiltin("graphql.schema_is_valid", [schema]), true);
+    assert.equal(
+      callBuiltin("graphql.schema_is_valid", ["type Hello implements World { f: String }"]),
+      false,
+    );
+    assert.equal(
+      callBuiltin("graphql.schema_is_valid", ["input I { f: Employee } " + schema]),
+      false,
+    );
+    assert.equal(callBuiltin("graphql.schema_is_valid", ["schema { query: Query }"]), false);
+    assert.equal(callBuiltin("graphql.schema_is_valid", ["type Hello {}"]), false);
+  });
+});
