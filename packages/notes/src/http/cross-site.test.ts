@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { crossSiteReason, isSameHost } from "./cross-site.js";
+
+describe("crossSiteReason", () => {
+  const host = "notes.example:8080";
+
+  it("lets safe methods through whatever their origin", () => {
+    assert.equal(crossSiteReason("GET", { "sec-fetch-site": "cross-site" }, host), undefined);
+    assert.equal(crossSiteReason("HEAD", { origin: "http://evil.example" }, host), undefined);
+  });
+
+  it("prefers Sec-Fetch-Site when the browser sends it", () => {
+    assert.equal(
+      crossSiteReason(
+        "POST",
+        { "sec-fetch-site": "same-origin", origin: "http://evil.example" },
+        host,
+      ),
+      undefined,
+    );
+    assert.equal(
+      crossSiteReason("POST", { "sec-fetch-site": "cross-site" }, host),
+      "Sec-Fetch-Site is cross-site",
+    );
+    assert.equal(
+      crossSiteReason("POST", { "sec-fetch-site": "same-site" }, host),
+      "Sec-Fetch-Site is same-site",
+    );
+  });
+
+  it("falls back to comparing Origin with the Host", () => {
+    assert.equal(crossSiteReason("POST", { origin: "http://notes.example:8080" }, host), undefined);
+    assert.match(
+      crossSiteReason("DELETE", { origin: "http://notes.example" }, host) ?? "",
+      /not this host/,
+    );
+    assert.match(crossSiteReason("PUT", { origin: "null" }, host) ?? "", /not this host/);
+  });
+
+  it("lets clients that send neither header through", () => {
+    assert.equal(crossSiteReason("POST", {}, host), undefined);
+  });
+});
+
+describe("isSameHost", () => {
+  it("treats a written-out default port as no port", () => {
+    assert.equal(isSameHost("http://localhost/", "localhost:80"), true);
+    assert.equal(isSameHost("https://a.example:443/x", "a.example"), true);
+  });
+
+  it("is false for other hosts, other ports and unparsable URLs", () => {
+    assert.equal(isSameHost("http://b.example/", "a.example"), false);
+    assert.equal(isSameHost("http://a.example:81/", "a.example"), false);
+    assert.equal(isSameHost("not a url", "a.example"), false);
+  });
+});
