@@ -43,13 +43,22 @@ function retryAfterMs(error: unknown): number | undefined {
   return undefined;
 }
 
+/** The innermost system error code (ECONNREFUSED, ENOTFOUND, ...) behind a failed fetch. */
+function rootCode(error: Error): string {
+  let current: unknown = error;
+  let code: string | undefined;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const own = (current as { code?: unknown }).code;
+    if (typeof own === "string") code = own;
+    current = current.cause;
+  }
+  return code ?? error.message;
+}
+
 /** A short human reason for a failed request. */
 function describe(error: unknown, timeoutMs: number): string {
   if (error instanceof APIConnectionTimeoutError) return `timed out after ${timeoutMs} ms`;
-  if (error instanceof APIConnectionError) {
-    const cause = (error.cause as { code?: string; message?: string } | undefined) ?? {};
-    return `cannot connect (${cause.code ?? cause.message ?? error.message})`;
-  }
+  if (error instanceof APIConnectionError) return `cannot connect (${rootCode(error)})`;
   if (error instanceof APIError && typeof error.status === "number") {
     return `HTTP ${error.status} (${error.message})`;
   }
