@@ -2,7 +2,15 @@
  * The public face of the Rego engine: load modules and data, compile once, then evaluate
  * queries or data references many times.
  */
-import type { Value } from "./value/value.js";
+import type { Body, Module, Term } from "./ast/nodes.js";
+import { shallowExprVars } from "./ast/walk.js";
+import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
+import { Evaluator } from "./eval/evaluator.js";
+import type { FunctionTable } from "./eval/functions.js";
+import type { Env } from "./eval/terms.js";
+import { upsert } from "./eval/values.js";
+import { parseModule, parseQuery } from "./syntax/module-parser.js";
+import { fromJSON, RegoObject, type Value } from "./value/value.js";
 
 /** Engine-wide options. */
 export interface EngineOptions {
@@ -41,37 +49,138 @@ export interface QueryResult {
   bindings: Map<string, Value>;
 }
 
+interface Source {
+  file: string;
+  source: string;
+  v0: boolean;
+}
+
+/** Deep-merges `value` into `base`: objects merge key by key, anything else replaces. */
+function mergeData(base: Value | undefined, value: Value): Value {
+  if (!(base instanceof RegoObject) || !(value instanceof RegoObject)) return value;
+  const out = RegoObject.fromEntries(base.entries());
+  for (const [k, v] of value.entries()) out.set(k, mergeData(base.get(k), v));
+  return out;
+}
+
 /** A Rego engine instance: modules and data, compiled once, evaluated many times. */
 export class PolicyEngine {
+  private readonly sources: Source[] = [];
+  private parsed: Module[] = [];
+  private data: Value = new RegoObject();
+  private compiled?: { policy: CompiledPolicy; compiler: Compiler; functions: FunctionTable };
+  private readonly refPaths = new Map<string, Term[]>();
+
   constructor(readonly options: EngineOptions = {}) {}
 
   /** Parses a module; throws RegoErrorList (rego_parse_error, file:line:col) on errors. */
-  addModule(_file: string, _source: string, _options?: { v0Compatible?: boolean }): void {
-    throw new Error("not implemented yet");
+  addModule(file: string, source: string, options?: { v0Compatible?: boolean }): void {
+    const v0 = options?.v0Compatible ?? this.options.v0Compatible ?? false;
+    const module = parseModule(file, source, v0);
+    this.sources.push({ file, source, v0 });
+    this.parsed.push(module);
+    this.compiled = undefined;
   }
 
   /** Merges JSON data into `data` at `path` (e.g. ["a","b"] for data.a.b). */
-  addData(_path: string[], _value: unknown): void {
-    throw new Error("not implemented yet");
+  addData(path: string[], value: unknown): void {
+    const v = fromJSON(value);
+    let existing: Value | undefined = this.data;
+    for (const key of path)
+      existing = existing instanceof RegoObject ? existing.get(key) : undefined;
+    this.data = upsert(this.data, path, mergeData(existing, v));
   }
 
   /** Compiles everything added; throws RegoErrorList with every compile error sorted by location. */
   compile(): void {
-    throw new Error("not implemented yet");
+    // Modules are re-parsed so that compiling twice never sees already-rewritten rules.
+    const modules = this.sources.map((s) => parseModule(s.file, s.source, s.v0));
+    const compiler = new Compiler();
+    const policy = compiler.compile(modules);
+    this.parsed = modules;
+    this.compiled = { policy, compiler, functions: new Map() };
+  }
+
+  private ensureCompiled() {
+    if (!this.compiled) this.compile();
+    return this.compiled as NonNullable<PolicyEngine["compiled"]>;
+  }
+
+  private evaluator(options: QueryOptions | undefined): Evaluator {
+    const c = this.ensureCompiled();
+    return new Evaluator(c.policy.root, this.data, c.functions, {
+      input: options?.input,
+      strict: options?.strictBuiltinErrors ?? this.options.strictBuiltinErrors ?? false,
+      print: options?.print ?? ((m) => process.stderr.write(`${m}\n`)),
+      nowNs: options?.nowNs ?? BigInt(Date.now()) * 1_000_000n,
+      deadline: options?.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs,
+      signal: options?.signal,
+    });
   }
 
   /** Evaluates a Rego query string; one entry per solution. */
-  query(_query: string, _options?: QueryOptions): QueryResult[] {
-    throw new Error("not implemented yet");
+  query(query: string, options?: QueryOptions): QueryResult[] {
+    const c = this.ensureCompiled();
+    const parsed = parseQuery(query);
+    const body = c.compiler.compileQuery(parsed, [], this.parsed);
+    const ev = this.evaluator(options);
+    const names = new Set<string>();
+    for (const e of body) shallowExprVars(e, names);
+    const visible = [...names].filter(
+      (n) => n !== "input" && n !== "data" && !n.startsWith("_") && !n.includes("$"),
+    );
+    const results: QueryResult[] = [];
+    const env: Env = new Map();
+    ev.evalBody(body, 0, env, () => {
+      const bindings = new Map<string, Value>();
+      for (const n of visible) {
+        const v = env.get(n);
+        if (v !== undefined) bindings.set(n, v);
+      }
+      results.push({ expressions: this.expressionValues(ev, body, env, query), bindings });
+      return false;
+    });
+    return results;
+  }
+
+  private expressionValues(ev: Evaluator, body: Body, env: Env, query: string): ExpressionResult[] {
+    return body.map((e) => {
+      let value: Value = true;
+      if (e.type === "term" && !e.negated && e.with.length === 0 && e.term.type !== "call") {
+        ev.evalTerm(e.term, env, (v) => {
+          value = v;
+          return true;
+        });
+      }
+      return {
+        value,
+        text: query.slice(e.loc.start, e.loc.end),
+        location: { row: e.loc.row, col: e.loc.col },
+      };
+    });
   }
 
   /** Fast path for the data API: the value of data.<path...> (undefined when undefined). */
-  evalRef(_path: (string | number)[], _options?: QueryOptions): Value | undefined {
-    throw new Error("not implemented yet");
+  evalRef(path: (string | number)[], options?: QueryOptions): Value | undefined {
+    const key = JSON.stringify(path);
+    let terms = this.refPaths.get(key);
+    if (!terms) {
+      const loc = { file: "", row: 0, col: 0, start: 0, end: 0 };
+      terms = path.map((p) => ({ type: "scalar", value: p, loc }) as Term);
+      if (this.refPaths.size > 1000) this.refPaths.clear();
+      this.refPaths.set(key, terms);
+    }
+    const ev = this.evaluator(options);
+    let out: Value | undefined;
+    ev.evalDataRef(terms, new Map(), (v) => {
+      out = v;
+      return true;
+    });
+    return out;
   }
 
   /** The modules loaded, for `inspect`: package path (e.g. "data.simple") and file name. */
   modules(): { file: string; packagePath: string }[] {
-    return [];
+    return this.parsed.map((m) => ({ file: m.file, packagePath: ["data", ...m.pkg].join(".") }));
   }
 }

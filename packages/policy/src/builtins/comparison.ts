@@ -1,3 +1,76 @@
+/**
+ * Comparison operators and the internal builtins the language itself needs (`print`,
+ * `trace`, `rego.*`, `opa.runtime`). `print` and `rego.metadata.*` are evaluated by the
+ * evaluator, which knows about undefined operands and the current rule; their entries here
+ * give the type checker their signatures.
+ */
+import { compare, equal, RegoObject, type Value } from "../value/value.js";
+import { asString } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
 
-export const comparisonBuiltins: BuiltinDef[] = [];
+function comparison(name: string, test: (c: number) => boolean): BuiltinDef {
+  return {
+    name,
+    args: ["any", "any"],
+    result: "boolean",
+    impl: ([a, b]) => test(compare(a as Value, b as Value)),
+  };
+}
+
+export const comparisonBuiltins: BuiltinDef[] = [
+  {
+    name: "equal",
+    args: ["any", "any"],
+    result: "boolean",
+    impl: ([a, b]) => equal(a as Value, b as Value),
+  },
+  {
+    name: "neq",
+    args: ["any", "any"],
+    result: "boolean",
+    impl: ([a, b]) => !equal(a as Value, b as Value),
+  },
+  comparison("lt", (c) => c < 0),
+  comparison("lte", (c) => c <= 0),
+  comparison("gt", (c) => c > 0),
+  comparison("gte", (c) => c >= 0),
+  {
+    name: "print",
+    args: [],
+    result: "boolean",
+    impl: () => true,
+  },
+  {
+    name: "internal.print",
+    args: ["array"],
+    result: "boolean",
+    impl: () => true,
+  },
+  {
+    name: "trace",
+    args: ["string"],
+    result: "boolean",
+    impl: ([note]) => {
+      asString("trace", note as Value, 1);
+      return true;
+    },
+  },
+  {
+    name: "rego.metadata.chain",
+    args: [],
+    result: "array",
+    impl: () => undefined,
+  },
+  {
+    name: "rego.metadata.rule",
+    args: [],
+    result: "any",
+    impl: () => undefined,
+  },
+  {
+    name: "opa.runtime",
+    args: [],
+    result: "object",
+    impl: () => RegoObject.fromEntries([["env", new RegoObject()]]),
+  },
+];

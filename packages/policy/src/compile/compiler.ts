@@ -1,0 +1,217 @@
+/**
+ * The compiler: resolves names, merges every module's rules into one tree under `data`,
+ * checks rule kinds, safety (reordering bodies), calls and recursion, and indexes rules.
+ * All errors are collected and returned sorted by location.
+ */
+import type { Body, Module, Rule, Term } from "../ast/nodes.js";
+import { allVars } from "../ast/walk.js";
+import { lookupBuiltin } from "../builtins/registry.js";
+import { RegoError, RegoErrorList } from "../errors.js";
+import { checkCalls, variadic } from "./calls.js";
+import { buildIndex } from "./indexing.js";
+import { checkRecursion } from "./recursion.js";
+import { importAliases, Resolver } from "./resolve.js";
+import { SafetyChecker } from "./safety.js";
+import { type CompiledRule, RuleNode, splitHead } from "./tree.js";
+
+export interface CompiledPolicy {
+  root: RuleNode;
+  modules: Module[];
+}
+
+/** Operators handled by the evaluator itself rather than the builtin table. */
+export const languageOperators = new Map<string, number>([
+  ["eq", 2],
+  ["assign", 2],
+]);
+
+function ruleError(code: RegoError["code"], rule: Rule, message: string): RegoError {
+  return new RegoError(code, message, {
+    file: rule.loc.file,
+    row: rule.loc.row,
+    col: rule.loc.col,
+  });
+}
+
+function sortErrors(errors: RegoError[]): RegoError[] {
+  return [...errors].sort((a, b) => {
+    const la = a.location;
+    const lb = b.location;
+    if (!la || !lb) return la ? -1 : lb ? 1 : 0;
+    if (la.file !== lb.file) return la.file < lb.file ? -1 : 1;
+    return la.row - lb.row || la.col - lb.col;
+  });
+}
+
+export class Compiler {
+  readonly errors: RegoError[] = [];
+  readonly root = new RuleNode([], "data");
+  private readonly counter = { n: 0 };
+
+  /** The arity of a user function (`data.x.f`) or builtin. */
+  readonly arity = (name: string): number | undefined => {
+    if (languageOperators.has(name)) return languageOperators.get(name);
+    if (variadic.has(name)) return undefined;
+    if (name.startsWith("data.")) {
+      const node = this.root.find(name.split(".").slice(1));
+      return node?.isFunction ? node.arity : undefined;
+    }
+    const b = lookupBuiltin(name);
+    return b ? b.args.length : undefined;
+  };
+
+  compile(modules: Module[]): CompiledPolicy {
+    const names = new Map<string, Set<string>>();
+    for (const m of modules) {
+      const key = m.pkg.join(".");
+      const set = names.get(key) ?? new Set<string>();
+      for (const r of m.rules) set.add(String((r.ref[0] as Term & { value: string }).value));
+      names.set(key, set);
+    }
+    for (const m of modules) {
+      const resolver = new Resolver({
+        pkg: m.pkg,
+        ruleNames: names.get(m.pkg.join(".")) as Set<string>,
+        aliases: importAliases(m),
+        errors: this.errors,
+        counter: this.counter,
+      });
+      for (const r of m.rules) resolver.resolveRule(r);
+    }
+    for (const m of modules) for (const r of m.rules) this.place(m, r);
+    this.classify(this.root);
+    const safety = new SafetyChecker(this.arity, this.errors);
+    for (const m of modules) for (const r of m.rules) this.checkRuleSafety(safety, r);
+    for (const m of modules) {
+      for (const r of m.rules) checkCalls(r, this.arity, this.errors);
+    }
+    checkRecursion(this.root, this.errors);
+    this.indexRules(this.root);
+    if (this.errors.length > 0) throw new RegoErrorList(sortErrors(this.errors));
+    return { root: this.root, modules };
+  }
+
+  /** Resolves and checks a query body; throws RegoErrorList on errors. */
+  compileQuery(body: Body, pkg: string[] = [], modules: Module[] = []): Body {
+    const ruleNames = new Set<string>();
+    for (const m of modules) {
+      if (m.pkg.join(".") !== pkg.join(".")) continue;
+      for (const r of m.rules) ruleNames.add(String((r.ref[0] as Term & { value: string }).value));
+    }
+    const errors: RegoError[] = [];
+    const resolver = new Resolver({
+      pkg,
+      ruleNames,
+      aliases: new Map(),
+      errors,
+      counter: this.counter,
+    });
+    const resolved = resolver.resolveQuery(body);
+    new SafetyChecker(this.arity, errors).checkBody(resolved, new Set());
+    checkCalls({ body: resolved } as Rule, this.arity, errors);
+    if (errors.length > 0) throw new RegoErrorList(sortErrors(errors));
+    return resolved;
+  }
+
+  private place(m: Module, rule: Rule): void {
+    const { path, dynamic } = splitHead(m.pkg, rule);
+    const node = this.root.find([]) as RuleNode;
+    let n = node;
+    for (const key of path) n = n.child(key);
+    if (rule.isDefault) {
+      if (n.defaultRule) {
+        this.errors.push(
+          ruleError("rego_type_error", rule, `multiple default rules ${n.dottedPath} found`),
+        );
+      }
+      n.defaultRule = rule;
+      return;
+    }
+    n.rules.push(compileRule(rule, dynamic));
+  }
+
+  /** Decides each node's kind; reports rules of different kinds for one document. */
+  private classify(node: RuleNode): void {
+    const rules = node.rules;
+    const all = [...rules.map((r) => r.rule), ...(node.defaultRule ? [node.defaultRule] : [])];
+    if (all.length > 0) {
+      const funcs = all.filter((r) => r.kind === "func");
+      if (funcs.length > 0 && funcs.length < all.length) {
+        this.errors.push(
+          ruleError(
+            "rego_type_error",
+            all[0] as Rule,
+            `conflicting rules ${node.dottedPath} found`,
+          ),
+        );
+      }
+      node.isFunction = funcs.length === all.length;
+      if (node.isFunction) {
+        node.arity = (funcs[0] as Rule).args?.length ?? 0;
+        for (const f of funcs) {
+          if ((f.args?.length ?? 0) !== node.arity) {
+            this.errors.push(
+              ruleError("rego_type_error", f, `conflicting rules ${node.dottedPath} found`),
+            );
+          }
+        }
+      }
+      node.isComplete = rules.every((r) => r.rule.kind === "single" && r.dynamic.length === 0);
+      node.isMultiSet =
+        rules.length > 0 && rules.every((r) => r.rule.kind === "multi" && r.dynamic.length === 0);
+      const single = rules.some((r) => r.rule.kind === "single" && r.dynamic.length === 0);
+      const multi = rules.some((r) => r.rule.kind === "multi" && r.dynamic.length === 0);
+      if ((single && rules.length > 0 && !node.isComplete) || (multi && !node.isMultiSet)) {
+        this.errors.push(
+          ruleError(
+            "rego_type_error",
+            all[0] as Rule,
+            `conflicting rules ${node.dottedPath} found`,
+          ),
+        );
+      }
+      if (node.defaultRule && !node.isComplete && !node.isFunction) {
+        this.errors.push(
+          ruleError(
+            "rego_type_error",
+            node.defaultRule,
+            `conflicting rules ${node.dottedPath} found`,
+          ),
+        );
+      }
+      if ((node.isComplete || node.isFunction) && node.children.size > 0 && rules.length > 0) {
+        this.errors.push(
+          ruleError(
+            "rego_type_error",
+            all[0] as Rule,
+            `conflicting rules ${node.dottedPath} found`,
+          ),
+        );
+      }
+    }
+    for (const c of node.children.values()) this.classify(c);
+  }
+
+  private checkRuleSafety(safety: SafetyChecker, rule: Rule): void {
+    for (let r: Rule | undefined = rule; r; r = r.elseRule) {
+      const bound = new Set<string>();
+      for (const a of rule.args ?? []) allVars(a, bound);
+      const after = safety.checkBody(r.body, bound);
+      const heads: Term[] = [...r.ref.slice(1)];
+      if (r.key) heads.push(r.key);
+      if (r.value) heads.push(r.value);
+      for (const t of heads) safety.checkHeadTerm(t, after, r.loc);
+    }
+  }
+
+  private indexRules(node: RuleNode): void {
+    if (!node.isFunction && node.rules.length > 0) node.index = buildIndex(node.rules);
+    for (const c of node.children.values()) this.indexRules(c);
+  }
+}
+
+function compileRule(rule: Rule, dynamic: Term[]): CompiledRule {
+  const compiled: CompiledRule = { rule, dynamic };
+  if (rule.elseRule) compiled.elseRule = compileRule(rule.elseRule, dynamic);
+  return compiled;
+}

@@ -1,0 +1,323 @@
+/**
+ * Safety: every var must be bound by some expression before any expression that needs its
+ * value. Bodies are reordered (stable, OPA's greedy passes) so that evaluation left to right
+ * is safe; what cannot be ordered is reported as `rego_unsafe_var_error`.
+ */
+import type { Body, Expr, Loc, Term } from "../ast/nodes.js";
+import { allVars, bodyVars, displayName, forEachChild, shallowExprVars } from "../ast/walk.js";
+import { RegoError } from "../errors.js";
+
+/** Arity of a function or builtin, for calls written with an extra output argument. */
+export type ArityLookup = (name: string) => number | undefined;
+
+const globals = new Set(["input", "data"]);
+
+export class SafetyChecker {
+  constructor(
+    private readonly arity: ArityLookup,
+    readonly errors: RegoError[],
+  ) {}
+
+  /** Reorders `body` in place given vars bound on entry; returns the vars bound after it. */
+  checkBody(body: Body, bound: Set<string>): Set<string> {
+    const outer = new Set(bound);
+    for (const e of body) shallowExprVars(e, outer);
+    const b = new Set(bound);
+    let remaining = [...body];
+    const ordered: Body = [];
+    let progress = true;
+    while (remaining.length > 0 && progress) {
+      progress = false;
+      const next: Body = [];
+      for (const e of remaining) {
+        const missing = new Set<string>();
+        const outputs = this.exprNeeds(e, b, outer, missing);
+        if (missing.size === 0) {
+          this.nested(e, b, outer);
+          for (const v of outputs) b.add(v);
+          ordered.push(e);
+          progress = true;
+        } else next.push(e);
+      }
+      remaining = next;
+    }
+    if (remaining.length > 0) {
+      const reported = new Set<string>();
+      for (const e of remaining) {
+        const missing = new Set<string>();
+        this.exprNeeds(e, b, outer, missing);
+        for (const v of missing) {
+          if (reported.has(v)) continue;
+          reported.add(v);
+          this.errors.push(unsafe(v, e.loc));
+        }
+      }
+      ordered.push(...remaining);
+    }
+    body.splice(0, body.length, ...ordered);
+    return b;
+  }
+
+  /** Checks that head terms only use bound vars; processes their comprehensions. */
+  checkHeadTerm(t: Term, bound: Set<string>, loc: Loc): void {
+    const missing = new Set<string>();
+    this.inputs(t, bound, bound, missing);
+    for (const v of missing) this.errors.push(unsafe(v, loc));
+    this.nestedTerm(t, bound, bound);
+  }
+
+  /** Vars an expression binds; adds the vars it needs but lacks to `missing`. */
+  private exprNeeds(
+    e: Expr,
+    b: Set<string>,
+    outer: Set<string>,
+    missing: Set<string>,
+  ): Set<string> {
+    const out = new Set<string>();
+    for (const w of e.with) this.inputs(w.value, b, outer, missing);
+    switch (e.type) {
+      case "some":
+        return out;
+      case "somein":
+        this.inputs(e.domain, b, outer, missing);
+        if (e.key) this.pattern(e.key, b, outer, missing, out);
+        this.pattern(e.value, b, outer, missing, out);
+        return out;
+      case "every": {
+        this.inputs(e.domain, b, outer, missing);
+        const local = new Set<string>();
+        if (e.key) allVars(e.key, local);
+        allVars(e.value, local);
+        for (const v of bodyVars(e.body)) {
+          if (outer.has(v) && !b.has(v) && !local.has(v) && !globals.has(v)) missing.add(v);
+        }
+        return new Set();
+      }
+      case "term":
+        this.termExpr(e.term, b, outer, missing, out);
+        return e.negated ? new Set() : out;
+    }
+  }
+
+  private termExpr(
+    t: Term,
+    b: Set<string>,
+    outer: Set<string>,
+    missing: Set<string>,
+    out: Set<string>,
+  ): void {
+    if (t.type !== "call") {
+      this.inputs(t, b, outer, missing);
+      this.refOutputs(t, out);
+      return;
+    }
+    if ((t.name === "eq" || t.name === "assign") && t.args.length === 2) {
+      this.unify(t.args[0] as Term, t.args[1] as Term, b, outer, missing, out);
+      return;
+    }
+    const n = this.arity(t.name);
+    const inArgs = n !== undefined && t.args.length === n + 1 ? t.args.slice(0, n) : t.args;
+    for (const a of inArgs) {
+      this.inputs(a, b, outer, missing);
+      this.refOutputs(a, out);
+    }
+    if (inArgs.length < t.args.length)
+      this.pattern(t.args[n as number] as Term, b, outer, missing, out);
+  }
+
+  private unify(
+    x: Term,
+    y: Term,
+    b: Set<string>,
+    outer: Set<string>,
+    missing: Set<string>,
+    out: Set<string>,
+  ): void {
+    const mx = new Set<string>();
+    const my = new Set<string>();
+    this.inputs(x, b, outer, mx);
+    this.inputs(y, b, outer, my);
+    if (my.size === 0) {
+      this.refOutputs(y, out);
+      this.pattern(x, b, outer, missing, out);
+      return;
+    }
+    if (mx.size === 0) {
+      this.refOutputs(x, out);
+      this.pattern(y, b, outer, missing, out);
+      return;
+    }
+    const pairs = structuralPairs(x, y);
+    if (!pairs) {
+      for (const v of mx) missing.add(v);
+      for (const v of my) missing.add(v);
+      return;
+    }
+    const local = new Set(b);
+    let pending = pairs;
+    let progress = true;
+    while (pending.length > 0 && progress) {
+      progress = false;
+      const next: [Term, Term][] = [];
+      for (const [p, q] of pending) {
+        const m = new Set<string>();
+        const o = new Set<string>();
+        this.unify(p, q, local, outer, m, o);
+        if (m.size === 0) {
+          for (const v of o) {
+            local.add(v);
+            out.add(v);
+          }
+          progress = true;
+        } else next.push([p, q]);
+      }
+      pending = next;
+    }
+    for (const [p, q] of pending) this.unify(p, q, local, outer, missing, out);
+  }
+
+  /** A term on the binding side of a unification: its vars become bound. */
+  private pattern(
+    t: Term,
+    b: Set<string>,
+    outer: Set<string>,
+    missing: Set<string>,
+    out: Set<string>,
+  ): void {
+    switch (t.type) {
+      case "var":
+        if (!globals.has(t.name)) out.add(t.name);
+        return;
+      case "array":
+        for (const x of t.items) this.pattern(x, b, outer, missing, out);
+        return;
+      case "object":
+        for (const [k, v] of t.entries) {
+          this.inputs(k, b, outer, missing);
+          this.pattern(v, b, outer, missing, out);
+        }
+        return;
+      default:
+        this.inputs(t, b, outer, missing);
+        this.refOutputs(t, out);
+    }
+  }
+
+  /** Vars a term needs bound to be evaluated as a value. */
+  private inputs(t: Term, b: Set<string>, outer: Set<string>, missing: Set<string>): void {
+    switch (t.type) {
+      case "scalar":
+        return;
+      case "var":
+        if (!b.has(t.name) && !globals.has(t.name)) missing.add(t.name);
+        return;
+      case "ref":
+        this.inputs(t.head, b, outer, missing);
+        for (const p of t.path) if (p.type !== "var") this.inputs(p, b, outer, missing);
+        return;
+      case "arraycompr":
+      case "setcompr":
+      case "objectcompr":
+        for (const v of allVars(t)) {
+          if (outer.has(v) && !b.has(v) && !globals.has(v)) missing.add(v);
+        }
+        return;
+      case "template":
+        for (const p of t.parts) {
+          if (typeof p === "string") continue;
+          const m = new Set<string>();
+          this.exprNeeds(p, b, outer, m);
+          for (const v of m) missing.add(v);
+        }
+        return;
+      default:
+        forEachChild(t, (c) => this.inputs(c, b, outer, missing));
+    }
+  }
+
+  /** Vars in ref paths: evaluating the ref enumerates and binds them. */
+  private refOutputs(t: Term, out: Set<string>): void {
+    if (t.type === "ref") {
+      this.refOutputs(t.head, out);
+      for (const p of t.path) {
+        if (p.type === "var") out.add(p.name);
+        else this.refOutputs(p, out);
+      }
+      return;
+    }
+    if (t.type === "call" || t.type === "array" || t.type === "object" || t.type === "set") {
+      forEachChild(t, (c) => this.refOutputs(c, out));
+    }
+  }
+
+  private nested(e: Expr, b: Set<string>, outer: Set<string>): void {
+    for (const w of e.with) this.nestedTerm(w.value, b, outer);
+    switch (e.type) {
+      case "term":
+        this.nestedTerm(e.term, b, outer);
+        return;
+      case "somein":
+        this.nestedTerm(e.domain, b, outer);
+        return;
+      case "every": {
+        this.nestedTerm(e.domain, b, outer);
+        const inner = new Set(b);
+        if (e.key) allVars(e.key, inner);
+        allVars(e.value, inner);
+        this.checkBody(e.body, inner);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Orders the bodies of comprehensions inside a term, given the vars bound around it. */
+  private nestedTerm(t: Term, b: Set<string>, outer: Set<string>): void {
+    switch (t.type) {
+      case "arraycompr":
+      case "setcompr": {
+        const after = this.checkBody(t.body, b);
+        this.checkHeadTerm(t.term, after, t.loc);
+        return;
+      }
+      case "objectcompr": {
+        const after = this.checkBody(t.body, b);
+        this.checkHeadTerm(t.key, after, t.loc);
+        this.checkHeadTerm(t.value, after, t.loc);
+        return;
+      }
+      case "template":
+        for (const p of t.parts) if (typeof p !== "string") this.nested(p, b, outer);
+        return;
+      default:
+        forEachChild(t, (c) => this.nestedTerm(c, b, outer));
+    }
+  }
+}
+
+/** Element pairs when both sides are arrays of one length or objects with the same keys. */
+function structuralPairs(x: Term, y: Term): [Term, Term][] | undefined {
+  if (x.type === "array" && y.type === "array" && x.items.length === y.items.length) {
+    return x.items.map((t, i) => [t, y.items[i] as Term]);
+  }
+  if (x.type === "object" && y.type === "object" && x.entries.length === y.entries.length) {
+    const pairs: [Term, Term][] = [];
+    for (const [k, v] of x.entries) {
+      if (k.type !== "scalar") return undefined;
+      const match = y.entries.find(([k2]) => k2.type === "scalar" && k2.value === k.value);
+      if (!match) return undefined;
+      pairs.push([v, match[1]]);
+    }
+    return pairs;
+  }
+  return undefined;
+}
+
+function unsafe(name: string, loc: Loc): RegoError {
+  return new RegoError("rego_unsafe_var_error", `var ${displayName(name)} is unsafe`, {
+    file: loc.file,
+    row: loc.row,
+    col: loc.col,
+  });
+}

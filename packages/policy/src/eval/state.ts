@@ -1,0 +1,52 @@
+/**
+ * Per-query evaluation state: the input, what `with` currently replaces, the virtual
+ * document cache, the builtin context and the cancellation bound.
+ */
+import type { RuleNode } from "../compile/tree.js";
+import { RegoError } from "../errors.js";
+import type { Value } from "../value/value.js";
+
+/** What a `with` on a function or builtin substitutes: a constant or another function. */
+export type FunctionReplacement = { kind: "value"; value: Value } | { kind: "func"; name: string };
+
+/** The replacements in effect; a new one is made for each `with` and dropped after it. */
+export interface Overrides {
+  input: Value | undefined;
+  /** Replaced documents under `data`, oldest first. */
+  data: { path: string[]; value: Value }[];
+  /** Replaced functions and builtins by full name. */
+  funcs: Map<string, FunctionReplacement>;
+}
+
+/** Marks a node whose value is being computed, to catch recursion at run time. */
+export const inProgress = Symbol("inProgress");
+
+/** Virtual documents computed so far under the current overrides. */
+export type DocCache = Map<RuleNode, Value | undefined | typeof inProgress>;
+
+/** Cancellation: a deadline and an abort signal, checked every few hundred steps. */
+export class Canceller {
+  private steps = 0;
+  constructor(
+    private readonly deadline: number | undefined,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  get active(): boolean {
+    return this.deadline !== undefined || this.signal !== undefined;
+  }
+
+  check(): void {
+    if (++this.steps < 256) return;
+    this.steps = 0;
+    if (this.signal?.aborted) {
+      throw new RegoError("eval_cancel_error", "caller cancelled query execution");
+    }
+    if (this.deadline !== undefined && Date.now() > this.deadline) {
+      throw new RegoError(
+        "eval_cancel_error",
+        "timed out: query evaluation exceeded its time limit",
+      );
+    }
+  }
+}

@@ -1,0 +1,365 @@
+/**
+ * The heart of top-down evaluation: bodies, expressions, terms and unification in
+ * continuation-passing style. Each function calls its continuation once per solution and
+ * returns true when a continuation asked to stop (used by `not`, `every` and early exits).
+ * Bindings live in a Map per rule frame and are undone on the way back.
+ */
+import type {
+  Body,
+  CallTerm,
+  EveryExpr,
+  Expr,
+  RefTerm,
+  SomeIn,
+  TemplateTerm,
+  Term,
+  WithModifier,
+} from "../ast/nodes.js";
+import { RegoError } from "../errors.js";
+import { formatValue } from "../value/format.js";
+import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
+import type { Canceller, DocCache, Overrides } from "./state.js";
+import { constantValue, forEachElement, indexValue } from "./values.js";
+
+export type Env = Map<string, Value>;
+export type K = () => boolean;
+export type VK = (v: Value) => boolean;
+
+export function locOf(t: { loc: { file: string; row: number; col: number } }) {
+  return { file: t.loc.file, row: t.loc.row, col: t.loc.col };
+}
+
+export abstract class TermEvaluator {
+  abstract overrides: Overrides;
+  abstract cache: DocCache;
+  abstract readonly cancel: Canceller;
+
+  /** Walks `data.<path...>` from the root, through rules and base documents. */
+  abstract evalDataRef(path: Term[], env: Env, k: VK): boolean;
+  /** Calls a function or builtin by name; `k` once per result. */
+  abstract evalCall(t: CallTerm, env: Env, k: VK): boolean;
+  /** The whole `data` document. */
+  abstract dataRoot(): Value | undefined;
+  /** Evaluates `inner` with the `with` modifiers in effect; `k` runs without them. */
+  abstract evalWith(withs: WithModifier[], env: Env, inner: (k: K) => boolean, k: K): boolean;
+
+  evalBody(body: Body, i: number, env: Env, k: K): boolean {
+    if (i === body.length) return k();
+    return this.evalExpr(body[i] as Expr, env, () => this.evalBody(body, i + 1, env, k));
+  }
+
+  evalExpr(e: Expr, env: Env, k: K): boolean {
+    if (this.cancel.active) this.cancel.check();
+    if (e.with.length > 0)
+      return this.evalWith(e.with, env, (k2) => this.evalNegatable(e, env, k2), k);
+    return this.evalNegatable(e, env, k);
+  }
+
+  private evalNegatable(e: Expr, env: Env, k: K): boolean {
+    if (e.negated) return this.evalPositive(e, env, () => true) ? false : k();
+    return this.evalPositive(e, env, k);
+  }
+
+  private evalPositive(e: Expr, env: Env, k: K): boolean {
+    switch (e.type) {
+      case "some":
+        return k();
+      case "somein":
+        return this.evalSomeIn(e, env, k);
+      case "every":
+        return this.evalEvery(e, env, k);
+      case "term":
+        return this.evalTermExpr(e.term, env, k);
+    }
+  }
+
+  private evalTermExpr(t: Term, env: Env, k: K): boolean {
+    if (t.type === "call") {
+      if ((t.name === "eq" || t.name === "assign") && t.args.length === 2) {
+        return this.unify(t.args[0] as Term, t.args[1] as Term, env, k);
+      }
+      return this.evalCall(t, env, (v) => (v === false ? false : k()));
+    }
+    return this.evalTerm(t, env, (v) => (v === false ? false : k()));
+  }
+
+  private evalSomeIn(e: SomeIn, env: Env, k: K): boolean {
+    return this.evalTerm(e.domain, env, (coll) =>
+      forEachElement(coll, (key, value) => {
+        if (!e.key) return this.unifyValue(e.value, value, env, k);
+        return this.unifyValue(e.key, key, env, () => this.unifyValue(e.value, value, env, k));
+      }),
+    );
+  }
+
+  private evalEvery(e: EveryExpr, env: Env, k: K): boolean {
+    let domainDefined = false;
+    let holds = true;
+    this.evalTerm(e.domain, env, (coll) => {
+      domainDefined = true;
+      forEachElement(coll, (key, value) => {
+        const ok = e.key
+          ? this.unifyValue(e.key, key, env, () =>
+              this.unifyValue(e.value, value, env, () => this.evalBody(e.body, 0, env, () => true)),
+            )
+          : this.unifyValue(e.value, value, env, () => this.evalBody(e.body, 0, env, () => true));
+        if (!ok) holds = false;
+        return !ok;
+      });
+      return true;
+    });
+    return domainDefined && holds ? k() : false;
+  }
+
+  /** The value of a var: bound locals, then `input` and `data`. */
+  varValue(name: string, env: Env): Value | undefined {
+    const v = env.get(name);
+    if (v !== undefined) return v;
+    if (name === "input") return this.overrides.input;
+    if (name === "data") return this.dataRoot();
+    return undefined;
+  }
+
+  evalTerm(t: Term, env: Env, k: VK): boolean {
+    switch (t.type) {
+      case "scalar":
+        return k(t.value);
+      case "var": {
+        const v = this.varValue(t.name, env);
+        return v === undefined ? false : k(v);
+      }
+      case "ref":
+        return this.evalRef(t, env, k);
+      case "array": {
+        const c = constantValue(t);
+        if (c !== undefined) return k(c);
+        return this.evalTerms(t.items, env, (vals) => k(vals.slice()));
+      }
+      case "set": {
+        const c = constantValue(t);
+        if (c !== undefined) return k(c);
+        return this.evalTerms(t.items, env, (vals) => k(RegoSet.of(vals)));
+      }
+      case "object": {
+        const c = constantValue(t);
+        if (c !== undefined) return k(c);
+        return this.evalTerms(t.entries.flat(), env, (vals) => {
+          const o = new RegoObject();
+          for (let i = 0; i < vals.length; i += 2) o.set(vals[i] as Value, vals[i + 1] as Value);
+          return k(o);
+        });
+      }
+      case "arraycompr": {
+        const out: Value[] = [];
+        this.evalBody(t.body, 0, env, () =>
+          this.evalTerm(t.term, env, (v) => (out.push(v), false)),
+        );
+        return k(out);
+      }
+      case "setcompr": {
+        const out = new RegoSet();
+        this.evalBody(t.body, 0, env, () => this.evalTerm(t.term, env, (v) => (out.add(v), false)));
+        return k(out);
+      }
+      case "objectcompr":
+        return k(this.objectComprehension(t.key, t.value, t.body, env));
+      case "call":
+        return this.evalCall(t, env, k);
+      case "template":
+        return k(this.evalTemplate(t, env));
+    }
+  }
+
+  private objectComprehension(key: Term, value: Term, body: Body, env: Env): Value {
+    const out = new RegoObject();
+    this.evalBody(body, 0, env, () =>
+      this.evalTerm(key, env, (kv) =>
+        this.evalTerm(value, env, (vv) => {
+          const prev = out.get(kv);
+          if (prev !== undefined && !equal(prev, vv)) {
+            throw new RegoError("eval_conflict_error", "object keys must be unique", locOf(key));
+          }
+          out.set(kv, vv);
+          return false;
+        }),
+      ),
+    );
+    return out;
+  }
+
+  private evalTemplate(t: TemplateTerm, env: Env): string {
+    let out = "";
+    for (const part of t.parts) {
+      if (typeof part === "string") {
+        out += part;
+        continue;
+      }
+      let value: Value | undefined;
+      const grab = () => {
+        if (part.type !== "term") return false;
+        return this.evalTerm(part.term, env, (v) => {
+          value = v;
+          return true;
+        });
+      };
+      if (part.with.length > 0) this.evalWith(part.with, env, grab, () => true);
+      else grab();
+      out +=
+        value === undefined
+          ? "<undefined>"
+          : typeof value === "string"
+            ? value
+            : formatValue(value);
+    }
+    return out;
+  }
+
+  /** Evaluates terms left to right, calling `k` with each combination of values. */
+  evalTerms(terms: Term[], env: Env, k: (vals: Value[]) => boolean): boolean {
+    const vals: Value[] = new Array(terms.length);
+    const step = (i: number): boolean => {
+      if (i === terms.length) return k(vals);
+      const t = terms[i] as Term;
+      if (t.type === "scalar") {
+        vals[i] = t.value;
+        return step(i + 1);
+      }
+      if (t.type === "var") {
+        const v = this.varValue(t.name, env);
+        if (v === undefined) return false;
+        vals[i] = v;
+        return step(i + 1);
+      }
+      return this.evalTerm(t, env, (v) => {
+        vals[i] = v;
+        return step(i + 1);
+      });
+    };
+    return step(0);
+  }
+
+  evalRef(t: RefTerm, env: Env, k: VK): boolean {
+    const head = t.head;
+    if (head.type === "var") {
+      if (head.name === "data" && !env.has("data")) return this.evalDataRef(t.path, env, k);
+      const base = this.varValue(head.name, env);
+      return base === undefined ? false : this.walkValue(base, t.path, 0, env, k);
+    }
+    return this.evalTerm(head, env, (v) => this.walkValue(v, t.path, 0, env, k));
+  }
+
+  /** Follows `path[i..]` into a value, iterating over unbound vars. */
+  walkValue(v: Value, path: Term[], i: number, env: Env, k: VK): boolean {
+    let cur = v;
+    for (; i < path.length; i++) {
+      const p = path[i] as Term;
+      let key: Value | undefined;
+      if (p.type === "scalar") key = p.value;
+      else if (p.type === "var") {
+        key = env.get(p.name);
+        if (key === undefined) return this.iterate(cur, p.name, path, i, env, k);
+      } else if (this.isPattern(p, env)) {
+        const at = i;
+        return forEachElement(cur, (kk, x) =>
+          this.unifyValue(p, kk, env, () => this.walkValue(x, path, at + 1, env, k)),
+        );
+      } else {
+        const at = i;
+        const from = cur;
+        return this.evalTerm(p, env, (kv) => {
+          const next = indexValue(from, kv);
+          return next === undefined ? false : this.walkValue(next, path, at + 1, env, k);
+        });
+      }
+      const next = indexValue(cur, key);
+      if (next === undefined) return false;
+      cur = next;
+    }
+    return k(cur);
+  }
+
+  private iterate(v: Value, name: string, path: Term[], i: number, env: Env, k: VK): boolean {
+    return forEachElement(v, (key, x) => {
+      env.set(name, key);
+      const r = this.walkValue(x, path, i + 1, env, k);
+      env.delete(name);
+      return r;
+    });
+  }
+
+  /** True when the term has unbound vars in positions that unification binds. */
+  isPattern(t: Term, env: Env): boolean {
+    switch (t.type) {
+      case "var":
+        return this.varValue(t.name, env) === undefined;
+      case "array":
+        return t.items.some((x) => this.isPattern(x, env));
+      case "object":
+        return t.entries.some(([, x]) => this.isPattern(x, env));
+      default:
+        return false;
+    }
+  }
+
+  /** Unifies two terms, binding vars on either side. */
+  unify(a: Term, b: Term, env: Env, k: K): boolean {
+    if (a.type === "var" && this.varValue(a.name, env) === undefined) {
+      return this.evalTerm(b, env, (v) => this.bind(a.name, v, env, k));
+    }
+    if (b.type === "var" && this.varValue(b.name, env) === undefined) {
+      return this.evalTerm(a, env, (v) => this.bind(b.name, v, env, k));
+    }
+    if (a.type === "array" && b.type === "array") {
+      if (a.items.length !== b.items.length) return false;
+      const pairs = (i: number): boolean =>
+        i === a.items.length
+          ? k()
+          : this.unify(a.items[i] as Term, b.items[i] as Term, env, () => pairs(i + 1));
+      return pairs(0);
+    }
+    if (this.isPattern(a, env)) return this.evalTerm(b, env, (v) => this.unifyValue(a, v, env, k));
+    return this.evalTerm(a, env, (v) => this.unifyValue(b, v, env, k));
+  }
+
+  private bind(name: string, v: Value, env: Env, k: K): boolean {
+    env.set(name, v);
+    const r = k();
+    env.delete(name);
+    return r;
+  }
+
+  /** Unifies a term with a value. */
+  unifyValue(t: Term, v: Value, env: Env, k: K): boolean {
+    switch (t.type) {
+      case "scalar":
+        return equal(t.value, v) ? k() : false;
+      case "var": {
+        const bound = this.varValue(t.name, env);
+        if (bound !== undefined) return equal(bound, v) ? k() : false;
+        return this.bind(t.name, v, env, k);
+      }
+      case "array": {
+        if (!Array.isArray(v) || v.length !== t.items.length) return false;
+        const step = (i: number): boolean =>
+          i === v.length
+            ? k()
+            : this.unifyValue(t.items[i] as Term, v[i] as Value, env, () => step(i + 1));
+        return step(0);
+      }
+      case "object": {
+        if (!(v instanceof RegoObject) || v.size !== t.entries.length) return false;
+        const step = (i: number): boolean => {
+          if (i === t.entries.length) return k();
+          const [kt, vt] = t.entries[i] as [Term, Term];
+          return this.evalTerm(kt, env, (key) => {
+            const x = v.get(key);
+            return x === undefined ? false : this.unifyValue(vt, x, env, () => step(i + 1));
+          });
+        };
+        return step(0);
+      }
+      default:
+        return this.evalTerm(t, env, (x) => (equal(x, v) ? k() : false));
+    }
+  }
+}

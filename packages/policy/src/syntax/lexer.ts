@@ -1,0 +1,269 @@
+/**
+ * Rego lexer. Six token kinds (symbol, string, raw string, number, ident, eof) plus template
+ * strings; keywords are ordinary identifiers that the parser recognises by position.
+ */
+import { RegoError } from "../errors.js";
+
+export type TokenKind = "symbol" | "string" | "rawstring" | "number" | "ident" | "template" | "eof";
+
+/** A literal piece or an embedded expression (source offsets) of a template string. */
+export type TemplatePart = { text: string } | { start: number; end: number };
+
+export interface Token {
+  kind: TokenKind;
+  /** Source text for symbols, idents and numbers; decoded value for strings. */
+  text: string;
+  start: number;
+  end: number;
+  row: number;
+  col: number;
+  /** True when a newline separates this token from the previous one. */
+  newline: boolean;
+  parts?: TemplatePart[];
+}
+
+/** A `#` comment, kept for METADATA annotations. */
+export interface Comment {
+  text: string;
+  row: number;
+  col: number;
+}
+
+const symbols3 = new Set<string>();
+const symbols2 = new Set([":=", "==", "!=", "<=", ">="]);
+const symbols1 = new Set([..."{}[]().,;:=<>+-*/%|&!"]);
+
+/** Line starts of a source, to turn offsets into row/col. */
+export class SourceMap {
+  private readonly lineStarts: number[] = [0];
+  constructor(
+    readonly file: string,
+    readonly source: string,
+  ) {
+    for (let i = 0; i < source.length; i++) if (source[i] === "\n") this.lineStarts.push(i + 1);
+  }
+
+  position(offset: number): { row: number; col: number } {
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.lineStarts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { row: lo + 1, col: offset - (this.lineStarts[lo] as number) + 1 };
+  }
+
+  error(offset: number, message: string): RegoError {
+    const { row, col } = this.position(offset);
+    return new RegoError("rego_parse_error", message, { file: this.file, row, col });
+  }
+}
+
+/** Tokenises `source[start, end)`; comments are appended to `comments`. */
+export function tokenize(
+  map: SourceMap,
+  start = 0,
+  end = map.source.length,
+  comments: Comment[] = [],
+): Token[] {
+  const src = map.source;
+  const tokens: Token[] = [];
+  let i = start;
+  let newline = false;
+  const push = (kind: TokenKind, text: string, s: number, parts?: TemplatePart[]) => {
+    const { row, col } = map.position(s);
+    tokens.push({ kind, text, start: s, end: i, row, col, newline, parts });
+    newline = false;
+  };
+  while (i < end) {
+    const c = src[i] as string;
+    if (c === "\n") {
+      newline = true;
+      i++;
+    } else if (c === " " || c === "\t" || c === "\r") {
+      i++;
+    } else if (c === "#") {
+      const s = i;
+      while (i < end && src[i] !== "\n") i++;
+      const { row, col } = map.position(s);
+      comments.push({ text: src.slice(s + 1, i), row, col });
+    } else if (c === '"') {
+      const s = i;
+      const text = readString(map, i, end);
+      i = text.end;
+      push("string", text.value, s);
+    } else if (c === "`") {
+      const s = i;
+      const close = src.indexOf("`", i + 1);
+      if (close < 0 || close >= end) throw map.error(s, "unterminated raw string");
+      i = close + 1;
+      push("rawstring", src.slice(s + 1, close), s);
+    } else if (c === "$" && (src[i + 1] === '"' || src[i + 1] === "`")) {
+      const s = i;
+      const t = readTemplate(map, i + 1, end);
+      i = t.end;
+      push("template", "", s, t.parts);
+    } else if (isDigit(c) || (c === "." && isDigit(src[i + 1] ?? ""))) {
+      const s = i;
+      i = readNumber(src, i, end);
+      push("number", src.slice(s, i), s);
+    } else if (isIdentStart(c)) {
+      const s = i;
+      while (i < end && isIdentPart(src[i] as string)) i++;
+      push("ident", src.slice(s, i), s);
+    } else {
+      const s = i;
+      const two = src.slice(i, i + 2);
+      const three = src.slice(i, i + 3);
+      if (symbols3.has(three)) i += 3;
+      else if (symbols2.has(two)) i += 2;
+      else if (symbols1.has(c)) i += 1;
+      else throw map.error(s, `illegal token ${JSON.stringify(c)}`);
+      push("symbol", src.slice(s, i), s);
+    }
+  }
+  const { row, col } = map.position(Math.min(i, src.length));
+  tokens.push({ kind: "eof", text: "", start: i, end: i, row, col, newline: true });
+  return tokens;
+}
+
+function isDigit(c: string): boolean {
+  return c >= "0" && c <= "9";
+}
+
+function isIdentStart(c: string): boolean {
+  return (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_";
+}
+
+function isIdentPart(c: string): boolean {
+  return isIdentStart(c) || isDigit(c);
+}
+
+function readNumber(src: string, i: number, end: number): number {
+  while (i < end && isDigit(src[i] as string)) i++;
+  if (src[i] === "." && isDigit(src[i + 1] ?? "")) {
+    i++;
+    while (i < end && isDigit(src[i] as string)) i++;
+  }
+  if (src[i] === "e" || src[i] === "E") {
+    let j = i + 1;
+    if (src[j] === "+" || src[j] === "-") j++;
+    if (isDigit(src[j] ?? "")) {
+      i = j;
+      while (i < end && isDigit(src[i] as string)) i++;
+    }
+  }
+  return i;
+}
+
+const escapes: Record<string, string> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/** Reads one escape sequence at `src[i] === "\\"`; returns the text and the next offset. */
+function readEscape(map: SourceMap, i: number): { text: string; next: number } {
+  const src = map.source;
+  const e = src[i + 1] ?? "";
+  if (e in escapes) return { text: escapes[e] as string, next: i + 2 };
+  if (e === "u") {
+    const hex = src.slice(i + 2, i + 6);
+    if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw map.error(i, "invalid escape sequence in string");
+    return { text: String.fromCharCode(Number.parseInt(hex, 16)), next: i + 6 };
+  }
+  throw map.error(i, "invalid escape sequence in string");
+}
+
+function readString(map: SourceMap, s: number, end: number): { value: string; end: number } {
+  const src = map.source;
+  let i = s + 1;
+  let out = "";
+  while (true) {
+    if (i >= end || src[i] === "\n") throw map.error(s, "non-terminated string");
+    const c = src[i] as string;
+    if (c === '"') return { value: out, end: i + 1 };
+    if (c === "\\") {
+      const e = readEscape(map, i);
+      out += e.text;
+      i = e.next;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+}
+
+/** Finds the `}` closing an embedded template expression starting at `i`. */
+function skipTemplateExpr(map: SourceMap, i: number, end: number): number {
+  const src = map.source;
+  let depth = 0;
+  while (i < end) {
+    const c = src[i] as string;
+    if (c === '"') {
+      i = readString(map, i, end).end;
+      continue;
+    }
+    if (c === "`") {
+      const close = src.indexOf("`", i + 1);
+      if (close < 0) break;
+      i = close + 1;
+      continue;
+    }
+    if (c === "$" && (src[i + 1] === '"' || src[i + 1] === "`")) {
+      i = readTemplate(map, i + 1, end).end;
+      continue;
+    }
+    if (c === "{") depth++;
+    else if (c === "}") {
+      if (depth === 0) return i;
+      depth--;
+    }
+    i++;
+  }
+  throw map.error(i, "unterminated template expression");
+}
+
+/** Reads a template string whose quote is at `q`. */
+function readTemplate(
+  map: SourceMap,
+  q: number,
+  end: number,
+): { parts: TemplatePart[]; end: number } {
+  const src = map.source;
+  const raw = src[q] === "`";
+  const quote = src[q] as string;
+  const parts: TemplatePart[] = [];
+  let lit = "";
+  let i = q + 1;
+  while (true) {
+    if (i >= end || (!raw && src[i] === "\n")) throw map.error(q - 1, "non-terminated string");
+    const c = src[i] as string;
+    if (c === quote) break;
+    if (c === "\\" && src[i + 1] === "{") {
+      lit += "{";
+      i += 2;
+    } else if (c === "\\" && !raw) {
+      const e = readEscape(map, i);
+      lit += e.text;
+      i = e.next;
+    } else if (c === "{") {
+      if (lit) parts.push({ text: lit });
+      lit = "";
+      const close = skipTemplateExpr(map, i + 1, end);
+      parts.push({ start: i + 1, end: close });
+      i = close + 1;
+    } else {
+      lit += c;
+      i++;
+    }
+  }
+  if (lit) parts.push({ text: lit });
+  return { parts, end: i + 1 };
+}

@@ -1,0 +1,212 @@
+/**
+ * Module-level productions: package, imports, rules (with `default`, `else`, `contains`,
+ * ref heads and functions), in Rego v1 or v0 syntax. Also parses standalone queries.
+ */
+import type { Body, Import, Module, Rule, Term } from "../ast/nodes.js";
+import { RegoErrorList } from "../errors.js";
+import { attachAnnotations } from "./annotations.js";
+import { SourceMap } from "./lexer.js";
+import { ExprParser } from "./parser.js";
+
+const futureKeywords = ["in", "if", "contains", "every"];
+
+class ModuleParser extends ExprParser {
+  constructor(
+    map: SourceMap,
+    readonly v0: boolean,
+  ) {
+    super(map, new Set(v0 ? [] : futureKeywords));
+  }
+
+  parseModule(): Module {
+    if (!this.isKw("package")) throw this.map.error(this.tok.start, "package expected");
+    const pkgStart = this.next().start;
+    const pkgTerm = this.parseTerm();
+    const pkg = refToPath(pkgTerm, this.map);
+    const module: Module = {
+      file: this.map.file,
+      pkg,
+      pkgLoc: this.loc(pkgStart),
+      imports: [],
+      rules: [],
+      v0: this.v0,
+      annotations: [],
+    };
+    while (this.isKw("import")) module.imports.push(this.parseImport());
+    while (this.tok.kind !== "eof") {
+      if (this.isKw("import")) throw this.unexpected("imports must appear before rules");
+      module.rules.push(...this.parseRule(module));
+    }
+    attachAnnotations(module, this.comments, this.map);
+    return module;
+  }
+
+  private parseImport(): Import {
+    const start = this.next().start;
+    const path = this.parseTerm();
+    let alias: string | undefined;
+    if (this.isKw("as")) {
+      this.next();
+      alias = this.next().text;
+    }
+    const names = refToPath(path, this.map, true);
+    if (names[0] === "future" && names[1] === "keywords") {
+      for (const k of names.length > 2 ? names.slice(2) : futureKeywords) this.keywords.add(k);
+    } else if (names[0] === "rego" && names[1] === "v1") {
+      for (const k of futureKeywords) this.keywords.add(k);
+    } else if (names[0] !== "data" && names[0] !== "input") {
+      throw this.map.error(start, "unexpected import path, must begin with one of: {data, input}");
+    }
+    return { path, alias, loc: this.loc(start) };
+  }
+
+  /** One rule (with its else chain). */
+  private parseRule(module: Module): Rule[] {
+    const start = this.tok.start;
+    const isDefault = this.isKw("default");
+    if (isDefault) this.next();
+    const headTerm = this.parseTerm();
+    let args: Term[] | undefined;
+    let refTerm = headTerm;
+    if (headTerm.type === "call") {
+      args = headTerm.args;
+      refTerm = headTerm.op;
+    }
+    const ref = headRef(refTerm, this.map);
+    const rule: Rule = {
+      kind: args ? "func" : "single",
+      ref,
+      args,
+      assign: false,
+      isDefault,
+      body: [],
+      loc: this.loc(start),
+      module,
+    };
+    if (this.isKw("contains") && !args) {
+      this.next();
+      rule.kind = "multi";
+      rule.key = this.parseIn();
+    } else if (this.isSym(":=") || this.isSym("=")) {
+      rule.assign = this.next().text === ":=";
+      rule.value = this.parseIn();
+    } else if (this.v0 && !args && ref.length > 1 && !isDefault) {
+      const last = ref[ref.length - 1] as Term;
+      if (!(last.type === "scalar" && typeof last.value === "string")) {
+        rule.kind = "multi";
+        rule.key = last;
+        rule.ref = ref.slice(0, -1);
+      }
+    }
+    if (isDefault) {
+      if (!rule.value) throw this.map.error(start, "default rule must have a value");
+      rule.loc = this.loc(start);
+      return [rule];
+    }
+    rule.body = this.parseRuleBody(start);
+    rule.loc = this.loc(start);
+    let tail = rule;
+    while (this.isKw("else")) {
+      const es = this.next().start;
+      const elseRule: Rule = { ...rule, elseRule: undefined, value: undefined, body: [] };
+      if (this.isSym(":=") || this.isSym("=")) {
+        this.next();
+        elseRule.value = this.parseIn();
+      }
+      elseRule.body = this.parseRuleBody(es);
+      elseRule.loc = this.loc(es);
+      tail.elseRule = elseRule;
+      tail = elseRule;
+    }
+    return [rule];
+  }
+
+  /** `if { ... }`, `if literal`, `{ ... }` or nothing (an always-true body). */
+  private parseRuleBody(start: number): Body {
+    if (this.isKw("if")) {
+      this.next();
+      if (this.isSym("{")) return this.parseBlock();
+      return [this.parseLiteral()];
+    }
+    if (this.isSym("{") && !this.tok.newline) return this.parseBlock();
+    if (this.tok.kind !== "eof" && !this.tok.newline && !this.isKw("else")) {
+      throw this.unexpected();
+    }
+    void start;
+    return [];
+  }
+
+  private parseBlock(): Body {
+    this.expect("{");
+    const body = this.parseQuery("}");
+    this.expect("}");
+    if (body.length === 0) throw this.map.error(this.prevEnd() - 1, "found empty body");
+    return body;
+  }
+
+  parseStandaloneQuery(): Body {
+    const body = this.parseQuery();
+    if (body.length === 0) throw this.map.error(0, "empty query cannot be evaluated");
+    return body;
+  }
+}
+
+/** `a.b["c"]` → ["a", "b", "c"]; a package or import path. */
+function refToPath(t: Term, map: SourceMap, keepHead = false): string[] {
+  if (t.type === "var") return [t.name];
+  if (t.type !== "ref" || t.head.type !== "var") throw map.error(t.loc.start, "invalid path");
+  const out = [t.head.name];
+  for (const p of t.path) {
+    if (p.type !== "scalar" || typeof p.value !== "string") {
+      throw map.error(p.loc.start, "invalid path: path elements must be strings");
+    }
+    out.push(p.value);
+  }
+  void keepHead;
+  return out;
+}
+
+/** A rule head as a list of terms, its first a string naming the rule. */
+function headRef(t: Term, map: SourceMap): Term[] {
+  if (t.type === "var") return [{ type: "scalar", value: t.name, loc: t.loc }];
+  if (t.type === "ref" && t.head.type === "var") {
+    return [{ type: "scalar", value: t.head.name, loc: t.head.loc }, ...t.path];
+  }
+  throw map.error(t.loc.start, "rule head must be a reference");
+}
+
+/** Parses one module; throws RegoErrorList with a rego_parse_error. */
+export function parseModule(file: string, source: string, v0 = false): Module {
+  const map = new SourceMap(file, source);
+  try {
+    return new ModuleParser(map, v0).parseModule();
+  } catch (e) {
+    throw asErrorList(e);
+  }
+}
+
+/** Parses a query (literals separated by `;` or newlines). */
+export function parseQuery(source: string, file = "query"): Body {
+  const map = new SourceMap(file, source);
+  try {
+    return new ModuleParser(map, false).parseStandaloneQuery();
+  } catch (e) {
+    throw asErrorList(e);
+  }
+}
+
+/** Parses a single term (for `input_term`). */
+export function parseTermText(source: string, file = "term"): Term {
+  const body = parseQuery(source, file);
+  const first = body[0];
+  if (body.length !== 1 || !first || first.type !== "term") {
+    throw new RegoErrorList([new SourceMap(file, source).error(0, "expected a single term")]);
+  }
+  return first.term;
+}
+
+function asErrorList(e: unknown): unknown {
+  if (e instanceof RegoErrorList) return e;
+  if (e instanceof Error && e.name === "RegoError") return new RegoErrorList([e as never]);
+  return e;
+}
