@@ -1,0 +1,21 @@
+import type { Readable } from "node:stream";
+
+/** Streams and environment a command uses; injected so tests run commands in-process. */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  stdin: Readable;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Aborted to stop long-running commands (serve, interactive run). */
+  signal?: AbortSignal;
+}
+
+/** A CLI command: `run` returns the exit code (0 ok, 1 failure, 2 usage). */
+export interface Command {
+  name: string;
+  summary: string;
+  run(argv: string[], io: CliIo): Promise<number>;
+}
+
+/** Exit codes. */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

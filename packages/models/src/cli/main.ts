@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { serveCommand } from "./commands/serve.js";
+import { type CliIo, type Command, EXIT } from "./io.js";
+
+/** Every CLI command, by name. */
+export const COMMANDS: readonly Command[] = [serveCommand];
+
+function usage(): string {
+  const rows = COMMANDS.map((c) => `  ${c.name.padEnd(8)}${c.summary}`);
+  return ["Usage: llmsrv <command> [args]", "", "Commands:", ...rows, ""].join("\n");
+}
+
+/** Runs the CLI with injected streams; returns the exit code. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help" || name === "-h") {
+    (name ? io.stdout : io.stderr).write(usage());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`llmsrv: unknown command "${name}"\n${usage()}`);
+    return EXIT.usage;
+  }
+  return command.run(rest, io);
+}
+
+function isEntryPoint(): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? "") === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  const code = await main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+  });
+  process.exit(code);
+}

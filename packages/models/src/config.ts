@@ -1,0 +1,222 @@
+import { readFileSync } from "node:fs";
+import { availableParallelism, homedir } from "node:os";
+import { join } from "node:path";
+import { parseKeepAliveEnv } from "./duration.js";
+import { ConfigError } from "./errors.js";
+
+/** KV cache element types the server accepts. */
+export type KvCacheType = "f16" | "q8_0" | "q4_0";
+
+/** The server's validated, frozen configuration. */
+export interface LlmsrvConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly modelsDir: string;
+  /** Keep-alive in ms; `Infinity` = forever, 0 = unload when idle. */
+  readonly keepAliveMs: number;
+  readonly maxLoadedModels: number;
+  readonly numParallel: number;
+  readonly maxQueue: number;
+  readonly contextLength: number;
+  readonly flashAttention: boolean;
+  readonly kvCacheType: KvCacheType;
+  readonly numThread: number;
+  readonly physicalCores: number;
+  readonly apiKey: string | undefined;
+  readonly logLevel: string;
+}
+
+/** One row of the configuration table printed by `--help` and the README. */
+export interface ConfigVariable {
+  readonly name: string;
+  readonly meaning: string;
+  readonly default: string;
+}
+
+/** Every variable the server reads, with its meaning and default. */
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
+  {
+    name: "LLMSRV_HOST",
+    meaning:
+      "address the server listens on and the CLI talks to ([http://]host[:port]; port 0 = ephemeral)",
+    default: "127.0.0.1:11434",
+  },
+  {
+    name: "LLMSRV_MODELS",
+    meaning: "model store directory (manifests/ and blobs/)",
+    default: "~/.llmsrv/models",
+  },
+  {
+    name: "LLMSRV_KEEP_ALIVE",
+    meaning:
+      "time a model stays loaded after last use (5m, 1h, seconds; -1 forever; 0 unload at once)",
+    default: "5m",
+  },
+  {
+    name: "LLMSRV_MAX_LOADED_MODELS",
+    meaning: "max models loaded at once (least recently used idle one is evicted)",
+    default: "1 (CPU)",
+  },
+  {
+    name: "LLMSRV_NUM_PARALLEL",
+    meaning: "max parallel requests per model (context sequences)",
+    default: "1",
+  },
+  {
+    name: "LLMSRV_MAX_QUEUE",
+    meaning: "max requests waiting for a slot before 503",
+    default: "512",
+  },
+  {
+    name: "LLMSRV_CONTEXT_LENGTH",
+    meaning: "default context window (num_ctx) in tokens",
+    default: "2048",
+  },
+  { name: "LLMSRV_FLASH_ATTENTION", meaning: "1 enables flash attention", default: "off" },
+  {
+    name: "LLMSRV_KV_CACHE_TYPE",
+    meaning: "KV cache quantization: f16, q8_0, q4_0",
+    default: "f16",
+  },
+  {
+    name: "LLMSRV_NUM_THREAD",
+    meaning: "default CPU threads (num_thread); never more than the physical core count",
+    default: "physical core count",
+  },
+  {
+    name: "LLMSRV_API_KEY",
+    meaning: "when set, requests must carry Authorization: Bearer <key>",
+    default: "unset (no check)",
+  },
+  {
+    name: "LLMSRV_LOG_LEVEL",
+    meaning: "pino log level (fatal, error, warn, info, debug, trace, silent)",
+    default: "info",
+  },
+]);
+
+/**
+ * Number of physical CPU cores: distinct (physical id, core id) pairs of /proc/cpuinfo,
+ * falling back to the logical count where that file is absent.
+ */
+export function physicalCoreCount(): number {
+  try {
+    const text = readFileSync("/proc/cpuinfo", "utf8");
+    const cores = new Set<string>();
+    for (const block of text.split(/\n\s*\n/)) {
+      const phys = /physical id\s*:\s*(\d+)/.exec(block)?.[1];
+      const core = /core id\s*:\s*(\d+)/.exec(block)?.[1];
+      if (phys !== undefined && core !== undefined) cores.add(`${phys}:${core}`);
+    }
+    if (cores.size > 0) return Math.min(cores.size, availableParallelism());
+  } catch {
+    // not Linux: fall through
+  }
+  return availableParallelism();
+}
+
+/** Parses `[http://]host[:port]`, `:port` or `host`. */
+export function parseHostAddress(text: string): { host: string; port: number } | undefined {
+  let s = text
+    .trim()
+    .replace(/^http:\/\//, "")
+    .replace(/\/+$/, "");
+  if (s === "") return undefined;
+  if (s.startsWith(":")) s = `127.0.0.1${s}`;
+  const m = /^(\[[^\]]+\]|[^:/]+)(?::(\d+))?$/.exec(s);
+  if (!m?.[1]) return undefined;
+  const port = m[2] === undefined ? 11434 : Number(m[2]);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return undefined;
+  return { host: m[1].replace(/^\[|\]$/g, ""), port };
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, bad: string[]): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) {
+    bad.push(`${name}: expected an integer >= ${min}, got "${raw}"`);
+    return fallback;
+  }
+  return n;
+}
+
+function boolVar(env: Env, name: string, bad: string[]): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return false;
+  if (["1", "true", "t", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "f", "no", "off"].includes(raw)) return false;
+  bad.push(`${name}: expected 1/0 or true/false, got "${raw}"`);
+  return false;
+}
+
+function readHost(env: Env, bad: string[]): { host: string; port: number } {
+  const raw = env.LLMSRV_HOST;
+  if (raw === undefined || raw.trim() === "") return { host: "127.0.0.1", port: 11434 };
+  const addr = parseHostAddress(raw);
+  if (!addr) bad.push(`LLMSRV_HOST: expected host[:port], got "${raw}"`);
+  return addr ?? { host: "127.0.0.1", port: 11434 };
+}
+
+function readKeepAlive(env: Env, bad: string[]): number {
+  const raw = env.LLMSRV_KEEP_ALIVE;
+  if (raw === undefined || raw.trim() === "") return 5 * 60_000;
+  const ms = parseKeepAliveEnv(raw);
+  if (ms === undefined)
+    bad.push(`LLMSRV_KEEP_ALIVE: expected a duration like 5m, 1h, 30s, -1 or 0, got "${raw}"`);
+  return ms ?? 5 * 60_000;
+}
+
+function readKvCacheType(env: Env, bad: string[]): KvCacheType {
+  const raw = env.LLMSRV_KV_CACHE_TYPE?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return "f16";
+  if (raw === "f16" || raw === "q8_0" || raw === "q4_0") return raw;
+  bad.push(`LLMSRV_KV_CACHE_TYPE: expected f16, q8_0 or q4_0, got "${raw}"`);
+  return "f16";
+}
+
+function readThreads(env: Env, cores: number, bad: string[]): number {
+  const n = intVar(env, "LLMSRV_NUM_THREAD", cores, 1, bad);
+  if (n > cores) {
+    bad.push(`LLMSRV_NUM_THREAD: ${n} exceeds the physical core count ${cores}`);
+    return cores;
+  }
+  return n;
+}
+
+/**
+ * Reads and validates every LLMSRV_* variable once. Throws a ConfigError listing all
+ * invalid variables together, each message naming its variable.
+ */
+export function loadConfig(env: Env = process.env): LlmsrvConfig {
+  const bad: string[] = [];
+  const cores = physicalCoreCount();
+  const { host, port } = readHost(env, bad);
+  const modelsRaw = env.LLMSRV_MODELS?.trim();
+  const logLevel = env.LLMSRV_LOG_LEVEL?.trim() || "info";
+  if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
+    bad.push(`LLMSRV_LOG_LEVEL: unknown level "${logLevel}"`);
+  }
+  const config: LlmsrvConfig = {
+    host,
+    port,
+    modelsDir: modelsRaw
+      ? modelsRaw.replace(/^~(?=\/|$)/, homedir())
+      : join(homedir(), ".llmsrv", "models"),
+    keepAliveMs: readKeepAlive(env, bad),
+    maxLoadedModels: intVar(env, "LLMSRV_MAX_LOADED_MODELS", 1, 1, bad),
+    numParallel: intVar(env, "LLMSRV_NUM_PARALLEL", 1, 1, bad),
+    maxQueue: intVar(env, "LLMSRV_MAX_QUEUE", 512, 0, bad),
+    contextLength: intVar(env, "LLMSRV_CONTEXT_LENGTH", 2048, 16, bad),
+    flashAttention: boolVar(env, "LLMSRV_FLASH_ATTENTION", bad),
+    kvCacheType: readKvCacheType(env, bad),
+    numThread: readThreads(env, cores, bad),
+    physicalCores: cores,
+    apiKey: env.LLMSRV_API_KEY?.trim() || undefined,
+    logLevel,
+  };
+  if (bad.length > 0) throw new ConfigError(bad);
+  return Object.freeze(config);
+}

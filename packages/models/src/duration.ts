@@ -1,0 +1,76 @@
+/**
+ * Keep-alive durations as Ollama reads them: Go duration strings ("5m", "1h30m", "500ms"),
+ * numbers of seconds, and negative values meaning "forever". Results are milliseconds;
+ * `Infinity` stands for forever.
+ */
+
+const UNIT_MS: Readonly<Record<string, number>> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+const GO_DURATION = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/;
+const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g;
+
+/** Parses a Go duration string; returns undefined when it is not one. "0" is accepted. */
+export function parseGoDuration(text: string): number | undefined {
+  const s = text.trim();
+  if (s === "0" || s === "+0" || s === "-0") return 0;
+  const m = GO_DURATION.exec(s);
+  if (!m) return undefined;
+  let total = 0;
+  for (const part of s.matchAll(PART)) total += Number(part[1]) * (UNIT_MS[part[2] ?? "s"] ?? 0);
+  return m[1] === "-" ? -total : total;
+}
+
+/** Normalises a signed millisecond value: negative means forever. */
+function keepAliveFromMs(ms: number): number {
+  return ms < 0 ? Number.POSITIVE_INFINITY : ms;
+}
+
+/**
+ * Reads `LLMSRV_KEEP_ALIVE`: a Go duration or a plain number of seconds.
+ * Returns undefined when the value is neither.
+ */
+export function parseKeepAliveEnv(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (/^[+-]?\d+(\.\d+)?$/.test(trimmed)) return keepAliveFromMs(Number(trimmed) * 1000);
+  const ms = parseGoDuration(trimmed);
+  return ms === undefined ? undefined : keepAliveFromMs(ms);
+}
+
+/** Outcome of reading a request's `keep_alive`: absent, a value, or a problem to report. */
+export type KeepAliveField = { ms: number | undefined } | { error: string };
+
+/**
+ * Reads a request's `keep_alive`: a number of seconds or a Go duration string
+ * (a bare numeric string other than "0" is rejected, as Go's parser does).
+ */
+export function parseKeepAliveField(value: unknown): KeepAliveField {
+  if (value === undefined || value === null) return { ms: undefined };
+  if (typeof value === "number" && Number.isFinite(value)) {
+    return { ms: keepAliveFromMs(value * 1000) };
+  }
+  if (typeof value === "string") {
+    const ms = parseGoDuration(value);
+    if (ms !== undefined) return { ms: keepAliveFromMs(ms) };
+    if (/^[+-]?\d+(\.\d+)?$/.test(value.trim())) {
+      return { error: `time: missing unit in duration "${value}"` };
+    }
+    return { error: `time: invalid duration "${value}"` };
+  }
+  return { error: `Unsupported type: '${typeof value}' for keep_alive` };
+}
+
+/** Formats a keep-alive for display (`Forever`, `5m0s`-like text kept short). */
+export function formatKeepAlive(ms: number): string {
+  if (!Number.isFinite(ms)) return "forever";
+  if (ms % 3_600_000 === 0 && ms > 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`;
+  return `${ms / 1000}s`;
+}

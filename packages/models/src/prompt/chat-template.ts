@@ -1,0 +1,39 @@
+import { Template } from "@huggingface/jinja";
+import { LlmsrvError, messageOf } from "../errors.js";
+
+/** A message as templates see it. */
+export interface TemplateMessage {
+  role: string;
+  content: string;
+  tool_calls?: Array<{ function: { name: string; arguments: unknown } }>;
+  tool_name?: string;
+}
+
+const cache = new Map<string, Template>();
+
+/**
+ * Renders a GGUF `tokenizer.chat_template` (Jinja) with the conversation, the tools and
+ * `add_generation_prompt`, the way Hugging Face tokenizers do.
+ */
+export function renderChatTemplate(
+  source: string,
+  messages: readonly TemplateMessage[],
+  options: { tools?: unknown[]; bosToken?: string; eosToken?: string } = {},
+): string {
+  let template = cache.get(source);
+  try {
+    if (!template) {
+      template = new Template(source);
+      cache.set(source, template);
+    }
+    return template.render({
+      messages,
+      tools: options.tools && options.tools.length > 0 ? options.tools : undefined,
+      add_generation_prompt: true,
+      bos_token: options.bosToken ?? "",
+      eos_token: options.eosToken ?? "",
+    });
+  } catch (e) {
+    throw new LlmsrvError("internal", `chat template: ${messageOf(e)}`);
+  }
+}

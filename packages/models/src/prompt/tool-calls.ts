@@ -1,0 +1,76 @@
+/** A tool call in Ollama's shape: arguments are an object, not a JSON string. */
+export interface ToolCall {
+  function: { index?: number; name: string; arguments: Record<string, unknown> };
+}
+
+/** Tool definitions as requests send them. */
+export interface ToolDefinition {
+  type?: string;
+  function?: { name?: string; description?: string; parameters?: unknown };
+}
+
+function asCall(value: unknown, names: ReadonlySet<string>): ToolCall | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const inner = (typeof v.function === "object" && v.function !== null ? v.function : v) as Record<
+    string,
+    unknown
+  >;
+  const name = inner.name;
+  let args = inner.arguments ?? inner.parameters ?? {};
+  if (typeof args === "string") {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof name !== "string" || !names.has(name) || typeof args !== "object" || args === null)
+    return undefined;
+  return { function: { name, arguments: args as Record<string, unknown> } };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Finds tool calls in a model's answer: `<tool_call>{json}</tool_call>` blocks, or an answer
+ * that is as a whole a JSON object (or array of them) naming a declared tool. Returns the
+ * calls and the remaining content; names not declared in `tools` are left as text.
+ */
+export function extractToolCalls(
+  text: string,
+  tools: readonly ToolDefinition[],
+): { content: string; calls: ToolCall[] } {
+  const names = new Set(
+    tools.map((t) => t.function?.name).filter((n): n is string => typeof n === "string"),
+  );
+  if (names.size === 0) return { content: text, calls: [] };
+  const calls: ToolCall[] = [];
+  const content = text.replace(
+    /<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g,
+    (whole, body: string) => {
+      const call = asCall(parseJson(body), names);
+      if (!call) return whole;
+      calls.push(call);
+      return "";
+    },
+  );
+  if (calls.length > 0) return { content: content.trim(), calls: indexed(calls) };
+  const whole = parseJson(text.trim());
+  const list = Array.isArray(whole) ? whole : [whole];
+  const parsed = list.map((v) => asCall(v, names));
+  if (whole !== undefined && parsed.every((c) => c !== undefined)) {
+    return { content: "", calls: indexed(parsed as ToolCall[]) };
+  }
+  return { content: text, calls: [] };
+}
+
+function indexed(calls: ToolCall[]): ToolCall[] {
+  return calls.map((c, index) => ({ function: { index, ...c.function } }));
+}

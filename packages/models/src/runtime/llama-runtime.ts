@@ -1,0 +1,290 @@
+import { stat } from "node:fs/promises";
+import { freemem, totalmem } from "node:os";
+import {
+  getLlama,
+  type Llama,
+  LlamaCompletion,
+  type LlamaContext,
+  type LlamaEmbeddingContext,
+  type LlamaGrammar,
+  type LlamaModel,
+  type Token,
+} from "node-llama-cpp";
+import { LlmsrvError, messageOf } from "../errors.js";
+import type {
+  CompletionRequest,
+  CompletionResult,
+  EmbeddingResult,
+  LoadedModel,
+  LoadSpec,
+  ModelRuntime,
+  OutputFormat,
+} from "./model-runner.js";
+
+/** Options of the node-llama-cpp runtime. */
+export interface LlamaRuntimeOptions {
+  /** Upper bound on threads any context may use (the physical core count). */
+  maxThreads: number;
+  /** Bytes of memory available for a new model; defaults to the OS's free memory. */
+  availableMemory?: () => number;
+}
+
+const KV_TYPES = { f16: "F16", q8_0: "Q8_0", q4_0: "Q4_0" } as const;
+
+function gib(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+}
+
+/**
+ * The node-llama-cpp runtime: prebuilt CPU binaries only (never builds or downloads),
+ * one LlamaModel + one LlamaContext with `sequences` slots per loaded model.
+ */
+export class LlamaRuntime implements ModelRuntime {
+  private llama: Promise<Llama> | undefined;
+
+  constructor(private readonly options: LlamaRuntimeOptions) {}
+
+  private getLlama(): Promise<Llama> {
+    this.llama ??= getLlama({
+      build: "never",
+      gpu: false,
+      skipDownload: true,
+      usePrebuiltBinaries: true,
+      progressLogs: false,
+      logLevel: "error" as never,
+      maxThreads: this.options.maxThreads,
+    });
+    return this.llama;
+  }
+
+  async load(spec: LoadSpec): Promise<LoadedModel> {
+    const fileSize = (await stat(spec.modelPath)).size;
+    const available = (this.options.availableMemory ?? freemem)();
+    const kvGuess = spec.contextSize * spec.sequences * 64 * 1024; // coarse upper bound per token
+    const needed = fileSize + Math.min(kvGuess, totalmem() / 4);
+    if (needed > available) {
+      throw new LlmsrvError(
+        "insufficient_memory",
+        `model requires more system memory (${gib(needed)}) than is available (${gib(available)})`,
+      );
+    }
+    const llama = await this.getLlama();
+    let model: LlamaModel | undefined;
+    try {
+      model = await llama.loadModel({ modelPath: spec.modelPath, gpuLayers: 0, useMmap: true });
+      const context = await model.createContext({
+        contextSize: spec.contextSize,
+        sequences: spec.sequences,
+        threads: { ideal: spec.threads, min: 1 },
+        flashAttention: spec.flashAttention,
+        batchSize: Math.min(512, spec.contextSize),
+        experimentalKvCacheKeyType: KV_TYPES[spec.kvCacheType],
+        experimentalKvCacheValueType: KV_TYPES[spec.kvCacheType],
+      });
+      return new LlamaLoadedModel(llama, model, context, spec, fileSize);
+    } catch (e) {
+      await model?.dispose().catch(() => {});
+      if (e instanceof LlmsrvError) throw e;
+      const msg = messageOf(e);
+      const code = /memory|alloc/i.test(msg) ? "insufficient_memory" : "model_load_failed";
+      throw new LlmsrvError(code, `failed to load model: ${msg}`, { cause: e });
+    }
+  }
+
+  async close(): Promise<void> {
+    const llama = await this.llama?.catch(() => undefined);
+    await llama?.dispose();
+    this.llama = undefined;
+  }
+}
+
+/** A model in memory: one context whose sequences are the scheduler's slots. */
+class LlamaLoadedModel implements LoadedModel {
+  readonly sizeBytes: number;
+  private readonly completions: LlamaCompletion[];
+  private embedding: Promise<LlamaEmbeddingContext> | undefined;
+  private embedQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly llama: Llama,
+    private readonly model: LlamaModel,
+    private readonly context: LlamaContext,
+    readonly spec: LoadSpec,
+    fileSize: number,
+  ) {
+    this.completions = Array.from(
+      { length: spec.sequences },
+      () => new LlamaCompletion({ contextSequence: context.getSequence() }),
+    );
+    this.sizeBytes = fileSize + context.stateSize;
+  }
+
+  private vocabularySize(): number {
+    const meta = this.model.fileInfo.metadata as {
+      tokenizer?: { ggml?: { tokens?: readonly unknown[] } };
+    };
+    return meta.tokenizer?.ggml?.tokens?.length ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  tokenize(text: string): number[] {
+    return this.model.tokenize(text, true) as number[];
+  }
+
+  detokenize(tokens: readonly number[]): string {
+    return this.model.detokenize(tokens as Token[], true);
+  }
+
+  private async grammarFor(format: OutputFormat | undefined): Promise<LlamaGrammar | undefined> {
+    if (!format) return undefined;
+    try {
+      if (format.kind === "json") return await this.llama.getGrammarFor("json");
+      return await this.llama.createGrammarForJsonSchema(format.schema as never);
+    } catch (e) {
+      throw new LlmsrvError(
+        "bad_request",
+        `invalid format: ${messageOf(e)}; expected "json" or a valid JSON Schema object`,
+      );
+    }
+  }
+
+  async complete(
+    slot: number,
+    req: CompletionRequest,
+    onText: (text: string) => void,
+    signal: AbortSignal,
+  ): Promise<CompletionResult> {
+    const completion = this.completions[slot];
+    if (!completion) throw new LlmsrvError("internal", `no sequence slot ${slot}`);
+    const grammar = await this.grammarFor(req.format);
+    const bos = this.model.tokens.bos;
+    const vocab = this.vocabularySize();
+    const bad = req.prefixTokens?.find((t) => !Number.isInteger(t) || t < 0 || t >= vocab);
+    if (bad !== undefined)
+      throw new LlmsrvError(
+        "bad_request",
+        `context holds token ${bad}, outside the vocabulary (0-${vocab - 1})`,
+      );
+    const promptTokens = [...(req.prefixTokens ?? []), ...this.tokenize(req.prompt)];
+    const total = promptTokens.length + (bos === null ? 0 : 1);
+    if (total >= this.spec.contextSize) {
+      throw new LlmsrvError(
+        "bad_request",
+        `the prompt is ${total} tokens, which does not fit the context window of ${this.spec.contextSize}`,
+      );
+    }
+    const room = this.spec.contextSize - total;
+    const s = req.sampling;
+    const maxTokens = Math.min(s.numPredict ?? room, room);
+    const outputTokens: number[] = [];
+    const started = process.hrtime.bigint();
+    let firstToken: bigint | undefined;
+    if (maxTokens <= 0)
+      return this.result("", "length", promptTokens, outputTokens, started, started, false);
+    const usePenalty =
+      s.repeatLastN > 0 &&
+      (s.repeatPenalty !== 1 || s.presencePenalty !== 0 || s.frequencyPenalty !== 0);
+    const res = await completion.generateCompletionWithMeta(promptTokens as Token[], {
+      maxTokens,
+      temperature: s.temperature,
+      topK: s.topK,
+      topP: s.topP,
+      minP: s.minP > 0 ? s.minP : undefined,
+      seed: s.seed,
+      repeatPenalty: usePenalty
+        ? {
+            lastTokens: s.repeatLastN,
+            penalty: s.repeatPenalty,
+            presencePenalty: s.presencePenalty,
+            frequencyPenalty: s.frequencyPenalty,
+          }
+        : false,
+      grammar,
+      customStopTriggers: s.stop.length > 0 ? s.stop : undefined,
+      disableContextShift: true,
+      signal,
+      stopOnAbortSignal: true,
+      onToken: (tokens) => {
+        firstToken ??= process.hrtime.bigint();
+        outputTokens.push(...(tokens as number[]));
+      },
+      onTextChunk: onText,
+    });
+    const reason = res.metadata.stopReason === "maxTokens" ? "length" : "stop";
+    const aborted = res.metadata.stopReason === "abort" || signal.aborted;
+    return this.result(
+      res.response,
+      reason,
+      promptTokens,
+      outputTokens,
+      started,
+      firstToken ?? started,
+      aborted,
+    );
+  }
+
+  private result(
+    text: string,
+    doneReason: "stop" | "length",
+    promptTokens: number[],
+    outputTokens: number[],
+    started: bigint,
+    firstToken: bigint,
+    aborted: boolean,
+  ): CompletionResult {
+    const end = process.hrtime.bigint();
+    return {
+      text,
+      doneReason,
+      promptTokens,
+      outputTokens,
+      promptEvalNs: Number(firstToken - started),
+      evalNs: Number(end - firstToken),
+      aborted,
+    };
+  }
+
+  private embeddingContext(): Promise<LlamaEmbeddingContext> {
+    this.embedding ??= this.model.createEmbeddingContext({
+      contextSize: this.spec.contextSize,
+      threads: this.spec.threads,
+      batchSize: Math.min(512, this.spec.contextSize),
+    });
+    return this.embedding;
+  }
+
+  async embed(texts: string[], truncate: boolean, signal: AbortSignal): Promise<EmbeddingResult> {
+    const run = async (): Promise<EmbeddingResult> => {
+      const ctx = await this.embeddingContext();
+      const vectors: number[][] = [];
+      let promptTokens = 0;
+      for (const text of texts) {
+        if (signal.aborted) throw new LlmsrvError("request_canceled", "request canceled");
+        let tokens = this.tokenize(text);
+        const limit = this.spec.contextSize - 1;
+        if (tokens.length > limit) {
+          if (!truncate)
+            throw new LlmsrvError("bad_request", "the input length exceeds the context length");
+          tokens = tokens.slice(0, limit);
+        }
+        const bos = this.model.tokens.bos;
+        if (tokens.length === 0 && bos !== null) tokens = [bos];
+        promptTokens += tokens.length;
+        const e = await ctx.getEmbeddingFor(tokens as Token[]);
+        vectors.push([...e.vector]);
+      }
+      return { vectors, promptTokens };
+    };
+    // The embedding context has one sequence: batches take turns.
+    const next = this.embedQueue.then(run, run);
+    this.embedQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  async unload(): Promise<void> {
+    const emb = await this.embedding?.catch(() => undefined);
+    await emb?.dispose();
+    for (const c of this.completions) c.dispose({ disposeSequence: true });
+    await this.context.dispose();
+    await this.model.dispose();
+  }
+}

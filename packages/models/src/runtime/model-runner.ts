@@ -1,0 +1,93 @@
+/**
+ * The runtime contract the scheduler and routes use. Only `llama-runtime.ts` implements it
+ * with node-llama-cpp; nothing else imports that library.
+ */
+
+/** Settings fixed when a model is loaded; a request needing others forces a reload. */
+export interface LoadSpec {
+  modelPath: string;
+  /** Context window per sequence, in tokens (num_ctx). */
+  contextSize: number;
+  /** Parallel sequences (LLMSRV_NUM_PARALLEL). */
+  sequences: number;
+  threads: number;
+  flashAttention: boolean;
+  kvCacheType: "f16" | "q8_0" | "q4_0";
+}
+
+/** Sampling settings of one request, already validated and defaulted. */
+export interface SamplingOptions {
+  temperature: number;
+  /** A concrete seed (a random one is drawn upstream when the request asks for random). */
+  seed: number;
+  topK: number;
+  topP: number;
+  minP: number;
+  repeatPenalty: number;
+  /** Tokens considered for penalties; 0 disables them. */
+  repeatLastN: number;
+  presencePenalty: number;
+  frequencyPenalty: number;
+  /** Max tokens to generate; undefined = until the context is full. */
+  numPredict: number | undefined;
+  stop: string[];
+}
+
+/** Output constraint: JSON, or JSON matching a schema. */
+export type OutputFormat = { kind: "json" } | { kind: "schema"; schema: object };
+
+/** One generation. `prompt` is text that the runtime tokenizes (special tokens parsed). */
+export interface CompletionRequest {
+  prompt: string;
+  /** Token ids placed before the prompt (a previous exchange's `context`). */
+  prefixTokens?: number[];
+  sampling: SamplingOptions;
+  format?: OutputFormat;
+}
+
+/** Why generation ended, in Ollama's terms. */
+export type DoneReason = "stop" | "length";
+
+/** What a finished generation reports. */
+export interface CompletionResult {
+  text: string;
+  doneReason: DoneReason;
+  promptTokens: number[];
+  outputTokens: number[];
+  promptEvalNs: number;
+  evalNs: number;
+  /** True when the caller's signal stopped generation early. */
+  aborted: boolean;
+}
+
+/** Embeddings of a batch of texts. */
+export interface EmbeddingResult {
+  vectors: number[][];
+  promptTokens: number;
+}
+
+/** A model resident in memory with `sequences` slots. */
+export interface LoadedModel {
+  readonly spec: LoadSpec;
+  /** Estimated bytes held (weights + KV cache). */
+  readonly sizeBytes: number;
+  /** Generates on slot `slot` (0 <= slot < sequences), streaming text pieces. */
+  complete(
+    slot: number,
+    req: CompletionRequest,
+    onText: (text: string) => void,
+    signal: AbortSignal,
+  ): Promise<CompletionResult>;
+  /** Embeds texts; over-long inputs are cut when `truncate`, else rejected with 400. */
+  embed(texts: string[], truncate: boolean, signal: AbortSignal): Promise<EmbeddingResult>;
+  tokenize(text: string): number[];
+  detokenize(tokens: readonly number[]): string;
+  unload(): Promise<void>;
+}
+
+/** Loads models. */
+export interface ModelRuntime {
+  load(spec: LoadSpec): Promise<LoadedModel>;
+  /** Releases the runtime itself (after every model is unloaded). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,327 @@
+import { LlmsrvError, requestCanceled, serverBusy } from "../errors.js";
+import type { StoredModel } from "../store/model-store.js";
+import { AsyncLock, waitOrAbort } from "./async-lock.js";
+import type { LoadedModel, LoadSpec, ModelRuntime } from "./model-runner.js";
+
+/** Scheduler settings, from the server configuration. */
+export interface SchedulerSettings {
+  maxLoadedModels: number;
+  numParallel: number;
+  maxQueue: number;
+  keepAliveMs: number;
+  flashAttention: boolean;
+  kvCacheType: LoadSpec["kvCacheType"];
+}
+
+/** What a request asks of the scheduler. */
+export interface SlotRequest {
+  model: StoredModel;
+  numCtx: number;
+  numThread: number;
+  /** The request's keep_alive in ms (Infinity = forever); undefined keeps the current one. */
+  keepAliveMs: number | undefined;
+  signal: AbortSignal;
+}
+
+/** A held slot on a loaded model; `release` must be called exactly once. */
+export interface Lease {
+  loaded: LoadedModel;
+  slot: number;
+  /** Nanoseconds spent waiting for the model and a slot. */
+  loadNs: number;
+  release(): void;
+}
+
+/** A loaded model as `/api/ps` shows it. */
+export interface LoadedModelStatus {
+  model: StoredModel;
+  sizeBytes: number;
+  expiresAt: Date;
+  contextLength: number;
+  active: number;
+  queued: number;
+}
+
+/** A date far in the future, shown for "forever" keep-alive. */
+const FOREVER = new Date("2318-11-21T00:00:00Z");
+
+interface Waiter {
+  resolve(slot: number): void;
+  reject(e: unknown): void;
+}
+
+/** One model in memory with its slots and keep-alive timer. */
+class Instance {
+  readonly freeSlots: number[];
+  readonly waiters: Waiter[] = [];
+  active = 0;
+  lastUsed = Date.now();
+  timer: NodeJS.Timeout | undefined;
+  private idleResolvers: Array<() => void> = [];
+
+  constructor(
+    readonly model: StoredModel,
+    readonly loaded: LoadedModel,
+    public keepAliveMs: number,
+  ) {
+    this.freeSlots = Array.from({ length: loaded.spec.sequences }, (_, i) => i).reverse();
+  }
+
+  get idle(): boolean {
+    return this.active === 0 && this.waiters.length === 0;
+  }
+
+  whenIdle(): Promise<void> {
+    return this.idle ? Promise.resolve() : new Promise((r) => this.idleResolvers.push(r));
+  }
+
+  notifyIdle(): void {
+    const resolvers = this.idleResolvers;
+    this.idleResolvers = [];
+    for (const r of resolvers) r();
+  }
+
+  expiresAt(): Date {
+    if (!Number.isFinite(this.keepAliveMs)) return FOREVER;
+    const base = this.active > 0 ? Date.now() : this.lastUsed;
+    return new Date(base + this.keepAliveMs);
+  }
+}
+
+/**
+ * Owns loading and unloading. Every request waiting for a slot (for a model being loaded
+ * or one already loaded) counts against `maxQueue`; past it, requests get 503 at once.
+ * Idle models unload when their keep-alive expires; the least recently used idle model is
+ * evicted when `maxLoadedModels` is reached.
+ */
+export class Scheduler {
+  private readonly instances = new Map<string, Instance>();
+  private readonly pendingByModel = new Map<string, number>();
+  private pending = 0;
+  private readonly loadLock = new AsyncLock();
+
+  constructor(
+    private readonly runtime: ModelRuntime,
+    private readonly settings: SchedulerSettings,
+  ) {}
+
+  /** Requests currently waiting for a slot, across all models. */
+  get pendingCount(): number {
+    return this.pending;
+  }
+
+  /** Waits for a slot on the requested model, loading it (and evicting) as needed. */
+  async acquire(req: SlotRequest): Promise<Lease> {
+    const started = process.hrtime.bigint();
+    const key = req.model.modelDigest;
+    const spec = this.specFor(req);
+    const ready = this.instances.get(key);
+    if (
+      ready &&
+      sameSpec(ready.loaded.spec, spec) &&
+      ready.freeSlots.length > 0 &&
+      ready.waiters.length === 0
+    ) {
+      return this.lease(ready, this.takeSlot(ready, req), started);
+    }
+    if (this.pending >= this.settings.maxQueue) throw serverBusy();
+    this.pending++;
+    this.pendingByModel.set(key, (this.pendingByModel.get(key) ?? 0) + 1);
+    try {
+      const inst = await this.ensureLoaded(req, spec);
+      const slot = await this.waitForSlot(inst, req);
+      return this.lease(inst, slot, started);
+    } catch (e) {
+      if (req.signal.aborted) throw requestCanceled();
+      throw e;
+    } finally {
+      this.pending--;
+      const left = (this.pendingByModel.get(key) ?? 1) - 1;
+      if (left > 0) this.pendingByModel.set(key, left);
+      else this.pendingByModel.delete(key);
+    }
+  }
+
+  private specFor(req: SlotRequest): LoadSpec {
+    return {
+      modelPath: req.model.modelPath,
+      contextSize: req.numCtx,
+      sequences: this.settings.numParallel,
+      threads: req.numThread,
+      flashAttention: this.settings.flashAttention,
+      kvCacheType: this.settings.kvCacheType,
+    };
+  }
+
+  private takeSlot(inst: Instance, req: SlotRequest): number {
+    const slot = inst.freeSlots.pop();
+    if (slot === undefined) throw new LlmsrvError("internal", "no free slot");
+    this.markUsed(inst, req.keepAliveMs);
+    return slot;
+  }
+
+  private markUsed(inst: Instance, keepAliveMs: number | undefined): void {
+    if (keepAliveMs !== undefined) inst.keepAliveMs = keepAliveMs;
+    clearTimeout(inst.timer);
+    inst.timer = undefined;
+    inst.active++;
+    inst.lastUsed = Date.now();
+  }
+
+  private lease(inst: Instance, slot: number, started: bigint): Lease {
+    let released = false;
+    return {
+      loaded: inst.loaded,
+      slot,
+      loadNs: Number(process.hrtime.bigint() - started),
+      release: () => {
+        if (released) return;
+        released = true;
+        this.releaseSlot(inst, slot);
+      },
+    };
+  }
+
+  private waitForSlot(inst: Instance, req: SlotRequest): Promise<number> {
+    if (inst.freeSlots.length > 0 && inst.waiters.length === 0) {
+      return Promise.resolve(this.takeSlot(inst, req));
+    }
+    return new Promise<number>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: (slot) => {
+          req.signal.removeEventListener("abort", onAbort);
+          this.markUsed(inst, req.keepAliveMs);
+          resolve(slot);
+        },
+        reject,
+      };
+      const onAbort = () => {
+        const i = inst.waiters.indexOf(waiter);
+        if (i >= 0) inst.waiters.splice(i, 1);
+        reject(requestCanceled());
+        if (inst.idle) this.onIdle(inst);
+      };
+      if (req.signal.aborted) {
+        if (inst.idle) this.onIdle(inst);
+        return reject(requestCanceled());
+      }
+      req.signal.addEventListener("abort", onAbort, { once: true });
+      inst.waiters.push(waiter);
+    });
+  }
+
+  private releaseSlot(inst: Instance, slot: number): void {
+    inst.active--;
+    inst.lastUsed = Date.now();
+    const next = inst.waiters.shift();
+    if (next) {
+      next.resolve(slot);
+      return;
+    }
+    inst.freeSlots.push(slot);
+    if (inst.active === 0) this.onIdle(inst);
+  }
+
+  private onIdle(inst: Instance): void {
+    inst.notifyIdle();
+    clearTimeout(inst.timer);
+    inst.timer = undefined;
+    if (this.instances.get(inst.model.modelDigest) !== inst) return;
+    if (inst.keepAliveMs === 0) {
+      void this.unloadInstance(inst);
+    } else if (Number.isFinite(inst.keepAliveMs)) {
+      inst.timer = setTimeout(() => void this.unloadInstance(inst), inst.keepAliveMs);
+      inst.timer.unref();
+    }
+  }
+
+  private async ensureLoaded(req: SlotRequest, spec: LoadSpec): Promise<Instance> {
+    return this.loadLock.run(async () => {
+      const key = req.model.modelDigest;
+      const existing = this.instances.get(key);
+      if (existing && sameSpec(existing.loaded.spec, spec)) return existing;
+      if (existing) {
+        await waitOrAbort(existing.whenIdle(), req.signal);
+        await this.unloadInstance(existing);
+      }
+      while (this.instances.size >= this.settings.maxLoadedModels) {
+        const victim = this.lruIdle();
+        if (victim) await this.unloadInstance(victim);
+        else
+          await waitOrAbort(
+            Promise.race([...this.instances.values()].map((i) => i.whenIdle())),
+            req.signal,
+          );
+      }
+      if (req.signal.aborted) throw requestCanceled();
+      const loaded = await this.runtime.load(spec);
+      const inst = new Instance(req.model, loaded, req.keepAliveMs ?? this.settings.keepAliveMs);
+      this.instances.set(key, inst);
+      return inst;
+    }, req.signal);
+  }
+
+  private lruIdle(): Instance | undefined {
+    return [...this.instances.values()]
+      .filter((i) => i.idle)
+      .sort((a, b) => a.lastUsed - b.lastUsed)[0];
+  }
+
+  private async unloadInstance(inst: Instance): Promise<void> {
+    if (this.instances.get(inst.model.modelDigest) !== inst) return;
+    this.instances.delete(inst.model.modelDigest);
+    clearTimeout(inst.timer);
+    await inst.loaded.unload().catch(() => {});
+  }
+
+  /**
+   * Sets a model's keep-alive to 0: unloaded now when idle, else when its requests finish.
+   * Returns false when the model was not loaded.
+   */
+  async stop(model: StoredModel): Promise<boolean> {
+    const inst = this.instances.get(model.modelDigest);
+    if (!inst) return false;
+    inst.keepAliveMs = 0;
+    if (inst.idle) await this.unloadInstance(inst);
+    return true;
+  }
+
+  /** True when the model is resident. */
+  isLoaded(model: StoredModel): boolean {
+    return this.instances.has(model.modelDigest);
+  }
+
+  /** Loaded models, longest remaining keep-alive first, with their queue and active counts. */
+  status(): LoadedModelStatus[] {
+    return [...this.instances.values()]
+      .map((i) => ({
+        model: i.model,
+        sizeBytes: i.loaded.sizeBytes,
+        expiresAt: i.expiresAt(),
+        contextLength: i.loaded.spec.contextSize,
+        active: i.active,
+        queued: this.pendingByModel.get(i.model.modelDigest) ?? 0,
+      }))
+      .sort((a, b) => b.expiresAt.getTime() - a.expiresAt.getTime());
+  }
+
+  /** Unloads everything and releases the runtime. */
+  async shutdown(): Promise<void> {
+    for (const inst of [...this.instances.values()]) {
+      for (const w of inst.waiters.splice(0)) w.reject(requestCanceled());
+      await this.unloadInstance(inst);
+    }
+    await this.runtime.close();
+  }
+}
+
+function sameSpec(a: LoadSpec, b: LoadSpec): boolean {
+  return (
+    a.modelPath === b.modelPath &&
+    a.contextSize === b.contextSize &&
+    a.sequences === b.sequences &&
+    a.threads === b.threads &&
+    a.flashAttention === b.flashAttention &&
+    a.kvCacheType === b.kvCacheType
+  );
+}

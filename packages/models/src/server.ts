@@ -1,0 +1,67 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import type { LlmsrvConfig } from "./config.js";
+import { createApp } from "./http/app.js";
+import { ROUTES } from "./http/routes.js";
+import { LlamaRuntime } from "./runtime/llama-runtime.js";
+import type { ModelRuntime } from "./runtime/model-runner.js";
+import { Scheduler } from "./runtime/scheduler.js";
+import type { ServerDeps } from "./service/deps.js";
+import { ensureDemoModel } from "./store/demo-setup.js";
+import { ModelStore } from "./store/model-store.js";
+
+/** A running server. */
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly deps: ServerDeps;
+  close(): Promise<void>;
+}
+
+/** Start-up options beyond the configuration. */
+export interface StartOptions {
+  ensureDemo?: boolean;
+  /** A runtime to use instead of node-llama-cpp's (tests that must make loading fail). */
+  runtime?: ModelRuntime;
+}
+
+/** Opens the store, optionally registers the demo model, and listens. */
+export async function startServer(
+  config: LlmsrvConfig,
+  log: Logger,
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const store = new ModelStore(config.modelsDir);
+  if (options.ensureDemo) {
+    const demo = await ensureDemoModel(store);
+    log.info({ model: demo.display, digest: demo.digest }, "demo model ready");
+  }
+  const runtime = options.runtime ?? new LlamaRuntime({ maxThreads: config.physicalCores });
+  const scheduler = new Scheduler(runtime, {
+    maxLoadedModels: config.maxLoadedModels,
+    numParallel: config.numParallel,
+    maxQueue: config.maxQueue,
+    keepAliveMs: config.keepAliveMs,
+    flashAttention: config.flashAttention,
+    kvCacheType: config.kvCacheType,
+  });
+  const deps: ServerDeps = { config, store, scheduler, log };
+  const server: Server = createApp(ROUTES, deps);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    deps,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await scheduler.shutdown();
+    },
+  };
+}

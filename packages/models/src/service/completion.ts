@@ -1,0 +1,115 @@
+import type { CompletionResult, OutputFormat } from "../runtime/model-runner.js";
+import { resolveOptions } from "../runtime/options.js";
+import type { StoredModel } from "../store/model-store.js";
+import type { ServerDeps } from "./deps.js";
+
+/** One generation to run through the scheduler. */
+export interface CompletionJob {
+  model: StoredModel;
+  /** The rendered prompt. */
+  prompt: string;
+  /** The request's `options` object (validated here, before anything is streamed). */
+  options: unknown;
+  keepAliveMs: number | undefined;
+  format?: OutputFormat;
+  /** Tokens of a previous exchange (`context`), placed before the prompt. */
+  prefixTokens?: number[];
+  signal: AbortSignal;
+  onText?: (text: string) => void;
+}
+
+/** A finished generation with the time spent waiting for the model. */
+export interface CompletionOutcome {
+  result: CompletionResult;
+  loadNs: number;
+  totalNs: number;
+}
+
+function optionsFor(deps: ServerDeps, model: StoredModel, options: unknown) {
+  return resolveOptions(model.params, options, {
+    numCtx: deps.config.contextLength,
+    numThread: deps.config.numThread,
+    maxThreads: deps.config.physicalCores,
+  });
+}
+
+/** Validates options, takes a slot (loading the model if needed), generates, releases. */
+export async function runCompletion(
+  deps: ServerDeps,
+  job: CompletionJob,
+): Promise<CompletionOutcome> {
+  const started = process.hrtime.bigint();
+  const opts = optionsFor(deps, job.model, job.options);
+  const lease = await deps.scheduler.acquire({
+    model: job.model,
+    numCtx: opts.numCtx,
+    numThread: opts.numThread,
+    keepAliveMs: job.keepAliveMs,
+    signal: job.signal,
+  });
+  try {
+    const result = await lease.loaded.complete(
+      lease.slot,
+      {
+        prompt: job.prompt,
+        prefixTokens: job.prefixTokens,
+        sampling: opts.sampling,
+        format: job.format,
+      },
+      job.onText ?? (() => {}),
+      job.signal,
+    );
+    return { result, loadNs: lease.loadNs, totalNs: Number(process.hrtime.bigint() - started) };
+  } finally {
+    lease.release();
+  }
+}
+
+/** Loads a model without generating (empty prompt); returns the nanoseconds it took. */
+export async function loadOnly(
+  deps: ServerDeps,
+  model: StoredModel,
+  options: unknown,
+  keepAliveMs: number | undefined,
+  signal: AbortSignal,
+): Promise<number> {
+  const opts = optionsFor(deps, model, options);
+  const lease = await deps.scheduler.acquire({
+    model,
+    numCtx: opts.numCtx,
+    numThread: opts.numThread,
+    keepAliveMs,
+    signal,
+  });
+  lease.release();
+  return lease.loadNs;
+}
+
+/** Embeds texts through the scheduler; vectors are raw (not normalised). */
+export async function runEmbedding(
+  deps: ServerDeps,
+  model: StoredModel,
+  texts: string[],
+  opts: {
+    options: unknown;
+    keepAliveMs: number | undefined;
+    truncate: boolean;
+    signal: AbortSignal;
+  },
+): Promise<{ vectors: number[][]; promptTokens: number; loadNs: number; totalNs: number }> {
+  const started = process.hrtime.bigint();
+  const resolved = optionsFor(deps, model, opts.options);
+  const lease = await deps.scheduler.acquire({
+    model,
+    numCtx: resolved.numCtx,
+    numThread: resolved.numThread,
+    keepAliveMs: opts.keepAliveMs,
+    signal: opts.signal,
+  });
+  try {
+    const r = await lease.loaded.embed(texts, opts.truncate, opts.signal);
+    return { ...r, loadNs: lease.loadNs, totalNs: Number(process.hrtime.bigint() - started) };
+  } finally {
+    lease.release();
+  }
+}

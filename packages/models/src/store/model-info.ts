@@ -1,0 +1,117 @@
+import { FILE_TYPE_NAMES, GGML_TYPE_NAMES } from "./gguf-format.js";
+import type { GgufInfo, GgufValue } from "./gguf-reader.js";
+
+/** Capabilities a model may advertise (`/api/show`), per the spec plus `embedding`/`insert`. */
+export type Capability =
+  | "completion"
+  | "vision"
+  | "audio"
+  | "tools"
+  | "thinking"
+  | "insert"
+  | "embedding";
+
+/** The `details` object of listings. */
+export interface ModelDetails {
+  parent_model: string;
+  format: string;
+  family: string;
+  families: string[];
+  parameter_size: string;
+  quantization_level: string;
+}
+
+/** Facts derived from a GGUF header, used by listings, show and the runtime. */
+export interface ModelFacts {
+  architecture: string;
+  parameterCount: number;
+  contextLength: number | undefined;
+  embeddingLength: number | undefined;
+  quantization: string;
+  chatTemplate: string | undefined;
+  capabilities: Capability[];
+  details: ModelDetails;
+  /** Metadata minus general.name and the chat template; long arrays shown as []. */
+  modelInfo: Record<string, unknown>;
+}
+
+/** Ollama-style parameter size: "3.2B", "137M", "260K". */
+export function formatParameterCount(n: number): string {
+  const fmt = (v: number, unit: string) =>
+    `${v >= 100 ? Math.round(v) : Number(v.toFixed(1))}${unit}`;
+  if (n >= 1e9) return fmt(n / 1e9, "B");
+  if (n >= 1e6) return fmt(n / 1e6, "M");
+  if (n >= 1e3) return fmt(n / 1e3, "K");
+  return String(n);
+}
+
+function numberOf(v: GgufValue | undefined): number | undefined {
+  return typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : undefined;
+}
+
+function quantizationOf(info: GgufInfo): string {
+  const fileType = numberOf(info.metadata.get("general.file_type"));
+  if (fileType !== undefined && FILE_TYPE_NAMES[fileType]) return FILE_TYPE_NAMES[fileType];
+  const counts = new Map<number, number>();
+  for (const t of info.tensors) {
+    const n = t.dims.reduce((a, b) => a * b, 1);
+    counts.set(t.type, (counts.get(t.type) ?? 0) + n);
+  }
+  const top = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
+  return top ? (GGML_TYPE_NAMES[top[0]] ?? `type ${top[0]}`) : "unknown";
+}
+
+function capabilitiesOf(info: GgufInfo, arch: string, template: string | undefined): Capability[] {
+  const caps: Capability[] = [];
+  const poolingType = numberOf(info.metadata.get(`${arch}.pooling_type`));
+  const isEmbeddingOnly = arch === "bert" || arch === "nomic-bert" || (poolingType ?? 0) > 0;
+  caps.push(isEmbeddingOnly ? "embedding" : "completion");
+  if (template && /\btools\b/.test(template)) caps.push("tools");
+  if (template && /<think>|enable_thinking|reasoning_content/.test(template)) caps.push("thinking");
+  if (
+    info.metadata.has("tokenizer.ggml.fim_pre_token_id") ||
+    info.metadata.has("tokenizer.ggml.prefix_token_id")
+  ) {
+    caps.push("insert");
+  }
+  return caps;
+}
+
+function jsonValue(v: GgufValue): unknown {
+  if (typeof v === "bigint") return Number(v);
+  if (Array.isArray(v)) return v.map(jsonValue);
+  if (typeof v === "object") return [];
+  return v;
+}
+
+/** Derives listing/show facts from a GGUF header. */
+export function factsFromGguf(info: GgufInfo): ModelFacts {
+  const arch = String(info.metadata.get("general.architecture") ?? "unknown");
+  const templateValue = info.metadata.get("tokenizer.chat_template");
+  const chatTemplate = typeof templateValue === "string" ? templateValue : undefined;
+  const quantization = quantizationOf(info);
+  const modelInfo: Record<string, unknown> = {};
+  for (const [k, v] of info.metadata) {
+    if (k === "general.name" || k === "tokenizer.chat_template") continue;
+    modelInfo[k] = jsonValue(v);
+  }
+  modelInfo["general.parameter_count"] = info.parameterCount;
+  return {
+    architecture: arch,
+    parameterCount: info.parameterCount,
+    contextLength: numberOf(info.metadata.get(`${arch}.context_length`)),
+    embeddingLength: numberOf(info.metadata.get(`${arch}.embedding_length`)),
+    quantization,
+    chatTemplate,
+    capabilities: capabilitiesOf(info, arch, chatTemplate),
+    details: {
+      parent_model: "",
+      format: "gguf",
+      family: arch,
+      families: [arch],
+      parameter_size: formatParameterCount(info.parameterCount),
+      quantization_level: quantization,
+    },
+    modelInfo,
+  };
+}
