@@ -155,12 +155,12 @@ function templateMatch(args: Value[]): Value {
   const close = asString(fn, args[3] as Value, 4);
   if (open.length !== 1) {
     throw new BuiltinError(
-      `start delimiter has to be exactly one character long but is ${open.length} long`,
+      `${fn}: start delimiter has to be exactly one character long but is ${open.length} long`,
     );
   }
   if (close.length !== 1) {
     throw new BuiltinError(
-      `end delimiter has to be exactly one character long but is ${close.length} long`,
+      `${fn}: end delimiter has to be exactly one character long but is ${close.length} long`,
     );
   }
   return compileRegex(fn, templatePattern(template, open, close)).test(value);
