@@ -45,11 +45,11 @@ describe("sum and product", () => {
     );
     assert.throws(
       () => callBuiltin("product", [[1, "2"]]),
-      typeError("product: operand 1 must be array of number but got array containing string"),
+      typeError("product: operand 1 must be array of numbers but got array containing string"),
     );
     assert.throws(
       () => callBuiltin("sum", [set(1, null)]),
-      typeError("sum: operand 1 must be set of number but got set containing null"),
+      typeError("sum: operand 1 must be set of numbers but got set containing null"),
     );
   });
 });

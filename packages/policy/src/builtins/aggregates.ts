@@ -4,10 +4,11 @@
  * policies load; the compiler decides whether a module may call them).
  */
 import { BuiltinTypeError } from "../errors.js";
-import { isNumber, type RegoNumber } from "../value/number.js";
+import { isInteger, isNumber, type RegoNumber } from "../value/number.js";
 import { compare, equal, RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
 import { oneOfError } from "./args.js";
-import { addNumbers, multiplyNumbers } from "./numeric.js";
+import { addBig, multiplyBig } from "./big-float.js";
+import { addNumbers, foldFloats, multiplyNumbers } from "./numeric.js";
 import { childAt } from "./objects.js";
 import type { BuiltinDef } from "./registry-types.js";
 
@@ -18,27 +19,29 @@ function members(fn: string, v: Value, kinds: string[]): Value[] {
   throw oneOfError(fn, 1, kinds, v);
 }
 
-/** OPA's element error: `operand 1 must be array of number but got array containing string`. */
+/** OPA's element error: `operand 1 must be array of numbers but got array containing string`. */
 function elementError(fn: string, container: Value, got: Value, want: string): BuiltinTypeError {
   const kind = typeName(container);
   return new BuiltinTypeError(
-    `${fn}: operand 1 must be ${kind} of ${want} but got ${kind} containing ${typeName(got)}`,
+    `${fn}: operand 1 must be ${kind} of ${want}s but got ${kind} containing ${typeName(got)}`,
   );
 }
 
-/** Folds the numbers of an array or set with `op`, starting from `start`. */
-function foldNumbers(
-  fn: string,
-  v: Value,
-  start: RegoNumber,
-  op: (a: RegoNumber, b: RegoNumber, fn: string) => RegoNumber,
-): RegoNumber {
-  let acc = start;
+/**
+ * Folds the numbers of an array or set: exactly when all are integers, otherwise on big
+ * floats rounded once at the end (as OPA's sum and product do).
+ */
+function foldNumbers(fn: string, v: Value, start: RegoNumber, kind: "sum" | "product"): RegoNumber {
+  const xs: RegoNumber[] = [];
   for (const x of members(fn, v, ["set", "array"])) {
     if (!isNumber(x)) throw elementError(fn, v, x, "number");
-    acc = op(acc, x, fn);
+    xs.push(x);
   }
-  return acc;
+  if (xs.every(isInteger)) {
+    const op = kind === "sum" ? addNumbers : multiplyNumbers;
+    return xs.reduce<RegoNumber>((acc, x) => op(acc, x, fn), start);
+  }
+  return foldFloats(fn, start, xs, kind === "sum" ? addBig : multiplyBig);
 }
 
 /** Number of elements, keys, members, or Unicode code points of a string. */
@@ -99,13 +102,13 @@ export const aggregatesBuiltins: BuiltinDef[] = [
     name: "sum",
     args: [numbers],
     result: "number",
-    impl: ([v]) => foldNumbers("sum", v as Value, 0, addNumbers),
+    impl: ([v]) => foldNumbers("sum", v as Value, 0, "sum"),
   },
   {
     name: "product",
     args: [numbers],
     result: "number",
-    impl: ([v]) => foldNumbers("product", v as Value, 1, multiplyNumbers),
+    impl: ([v]) => foldNumbers("product", v as Value, 1, "product"),
   },
   {
     name: "max",

@@ -1,10 +1,45 @@
 /**
- * Exact Rego arithmetic on `RegoNumber`s. Integers stay exact at any size (bigint beyond the
- * safe range, as OPA's big integers); as soon as a float is involved the result is a float.
- * Every result goes through `normalizeNumber` so that safe integers are never bigints.
+ * Rego arithmetic on `RegoNumber`s, as OPA computes it. Integers stay exact at any size
+ * (bigint beyond the safe range); as soon as a float is involved the operation runs on OPA's
+ * 64-bit-mantissa big floats (big-float.ts) and the result becomes a double. Every result goes
+ * through `normalizeNumber` so that safe integers are never bigints.
  */
 import { BuiltinError } from "../errors.js";
-import { isInteger, normalizeNumber, type RegoNumber, toBigInt, toFloat } from "../value/number.js";
+import { isInteger, normalizeNumber, type RegoNumber, toBigInt } from "../value/number.js";
+import {
+  addBig,
+  type BigFloat,
+  divideBig,
+  multiplyBig,
+  negateBig,
+  toBigFloat,
+  toDouble,
+} from "./big-float.js";
+
+/** Applies a big-float operation to two numbers and rounds the result to a double. */
+function floatOp(
+  fn: string,
+  a: RegoNumber,
+  b: RegoNumber,
+  op: (x: BigFloat, y: BigFloat) => BigFloat,
+): RegoNumber {
+  return finite(fn, toDouble(op(toBigFloat(a), toBigFloat(b))));
+}
+
+/**
+ * Folds numbers with `op` the way OPA's sum and product do when a float is present: the
+ * running value stays a big float and is rounded to a double once, at the end.
+ */
+export function foldFloats(
+  fn: string,
+  start: RegoNumber,
+  xs: RegoNumber[],
+  op: (x: BigFloat, y: BigFloat) => BigFloat,
+): RegoNumber {
+  let acc = toBigFloat(start);
+  for (const x of xs) acc = op(acc, toBigFloat(x));
+  return finite(fn, toDouble(acc));
+}
 
 /** A float result, refused when it overflows (OPA's big floats never become Infinity). */
 function finite(fn: string, x: number): RegoNumber {
@@ -36,7 +71,7 @@ export function addNumbers(a: RegoNumber, b: RegoNumber, fn = "plus"): RegoNumbe
       (x, y) => x + y,
     );
   }
-  return finite(fn, toFloat(a) + toFloat(b));
+  return floatOp(fn, a, b, addBig);
 }
 
 /** `a - b`, exact for integers. */
@@ -49,7 +84,7 @@ export function subtractNumbers(a: RegoNumber, b: RegoNumber, fn = "minus"): Reg
       (x, y) => x - y,
     );
   }
-  return finite(fn, toFloat(a) - toFloat(b));
+  return floatOp(fn, a, b, (x, y) => addBig(x, negateBig(y)));
 }
 
 /** `a * b`, exact for integers. */
@@ -62,7 +97,7 @@ export function multiplyNumbers(a: RegoNumber, b: RegoNumber, fn = "mul"): RegoN
       (x, y) => x * y,
     );
   }
-  return finite(fn, toFloat(a) * toFloat(b));
+  return floatOp(fn, a, b, multiplyBig);
 }
 
 function isZero(n: RegoNumber): boolean {
@@ -75,12 +110,15 @@ function isZero(n: RegoNumber): boolean {
  */
 export function divideNumbers(a: RegoNumber, b: RegoNumber, fn = "div"): RegoNumber {
   if (isZero(b)) throw new BuiltinError(`${fn}: divide by zero`);
+  if (typeof a === "number" && typeof b === "number" && isInteger(a) && isInteger(b)) {
+    if (a % b === 0 && Number.isSafeInteger(a)) return a / b || 0;
+  }
   if (isInteger(a) && isInteger(b) && (typeof a === "bigint" || typeof b === "bigint")) {
     const x = toBigInt(a);
     const y = toBigInt(b);
     if (x % y === 0n) return normalizeNumber(x / y);
   }
-  return finite(fn, toFloat(a) / toFloat(b));
+  return floatOp(fn, a, b, divideBig);
 }
 
 /**

@@ -111,7 +111,7 @@ describe("object.union and object.union_n", () => {
     assert.throws(
       () => callBuiltin("object.union_n", [[{ foo: 1 }, "baz"]]),
       typeError(
-        "object.union_n: operand 1 must be array of object but got array containing string",
+        "object.union_n: operand 1 must be array of objects but got array containing string",
       ),
     );
     assert.throws(

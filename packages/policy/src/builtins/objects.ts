@@ -62,7 +62,7 @@ function unionN(v: Value): RegoObject {
   for (const x of asArray(fn, v, 1)) {
     if (!(x instanceof RegoObject)) {
       throw new BuiltinTypeError(
-        `${fn}: operand 1 must be array of object but got array containing ${typeName(x)}`,
+        `${fn}: operand 1 must be array of objects but got array containing ${typeName(x)}`,
       );
     }
     out = mergeObjects(out, x);

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import {
+  addBig,
+  divideBig,
+  multiplyBig,
+  negateBig,
+  parseDecimal,
+  toBigFloat,
+  toDouble,
+} from "./big-float.js";
+import { callBuiltin } from "./testing/call-builtin.js";
+
+describe("64-bit big floats", () => {
+  test("decimal text rounds to a 64-bit mantissa, ties to even", () => {
+    // 0.1 = 0xCCCCCCCCCCCCCCCD × 2^-67 at 64 bits (53 bits would end in ...CCCD differently).
+    assert.deepEqual(parseDecimal("0.1"), { neg: false, mant: 0xcccccccccccccccdn, exp: -67 });
+    assert.deepEqual(parseDecimal("-2"), { neg: true, mant: 1n << 63n, exp: -62 });
+    // 2^64 + 1 needs 65 bits: the tie rounds down to the even mantissa.
+    assert.deepEqual(toBigFloat((1n << 64n) + 1n), { neg: false, mant: 1n << 63n, exp: 1 });
+    assert.deepEqual(toBigFloat((1n << 64n) + 3n), { neg: false, mant: (1n << 63n) + 2n, exp: 1 });
+  });
+
+  test("round-trips doubles that need no rounding", () => {
+    for (const x of [0, 1, -1, 0.5, 2.75, 1e300, -1e-300, 123456.789]) {
+      assert.equal(toDouble(toBigFloat(x)), x);
+    }
+  });
+
+  test("arithmetic rounds at 64 bits, so decimal sums come out as written", () => {
+    const big = (x: number) => toBigFloat(x);
+    assert.equal(toDouble(addBig(big(0.1), big(0.2))), 0.3);
+    assert.equal(toDouble(multiplyBig(big(1.1), big(1.1))), 1.21);
+    assert.equal(toDouble(addBig(big(0.3), negateBig(big(0.1)))), 0.2);
+    assert.equal(toDouble(divideBig(big(1), big(3))), 1 / 3);
+    assert.equal(toDouble(addBig(big(1e300), big(1e-300))), 1e300);
+  });
+});
+
+describe("float arithmetic builtins follow OPA", () => {
+  test("0.1 + 0.2 is 0.3 and 1.1 * 1.1 is 1.21", () => {
+    assert.equal(callBuiltin("plus", [0.1, 0.2]), 0.3);
+    assert.equal(callBuiltin("mul", [1.1, 1.1]), 1.21);
+    assert.equal(callBuiltin("mul", [0.1, 3]), 0.3);
+    assert.equal(callBuiltin("minus", [0.3, 0.1]), 0.2);
+  });
+
+  test("sum and product accumulate floats before rounding", () => {
+    assert.equal(callBuiltin("sum", [[0.1, 0.2, 0.3]]), 0.6);
+    assert.equal(callBuiltin("product", [[1.1, 1.1, 2]]), 2.42);
+  });
+});

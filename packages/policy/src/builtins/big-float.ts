@@ -1,0 +1,131 @@
+/**
+ * Float arithmetic the way OPA does it: OPA keeps numbers as decimal text and computes with
+ * Go's big.Float, which parses the text into a 64-bit mantissa (not a double's 53 bits) and
+ * rounds every result to 64 bits. That is why `0.1 + 0.2 == 0.3` and `1.1 * 1.1 == 1.21`
+ * hold in OPA while plain doubles disagree. We redo those steps exactly with bigints, starting
+ * from a number's shortest decimal text (what a Rego literal was written as), and only round
+ * to a double at the end.
+ */
+
+/** Mantissa width of Go's big.Float when parsed from text with default precision. */
+const PRECISION = 64;
+
+/** A binary float: (-1)^neg × mant × 2^exp, mant either 0 or exactly PRECISION bits wide. */
+export interface BigFloat {
+  readonly neg: boolean;
+  readonly mant: bigint;
+  readonly exp: number;
+}
+
+const ZERO: BigFloat = { neg: false, mant: 0n, exp: 0 };
+
+/** Number of bits of a non-negative bigint (hex digits are cheaper to produce than binary). */
+function bitLength(n: bigint): number {
+  if (n === 0n) return 0;
+  const hex = n.toString(16);
+  return (hex.length - 1) * 4 + (32 - Math.clz32(Number.parseInt(hex[0] as string, 16)));
+}
+
+const powersOfTen: bigint[] = [1n];
+
+/** 10^k, memoised: decimal exponents repeat a lot. */
+function powerOfTen(k: number): bigint {
+  for (let i = powersOfTen.length; i <= k; i++)
+    powersOfTen.push((powersOfTen[i - 1] as bigint) * 10n);
+  return powersOfTen[k] as bigint;
+}
+
+/** Rounds num/den × 2^exp2 (num, den > 0) to PRECISION bits, ties to even. */
+function roundRational(neg: boolean, num: bigint, den: bigint, exp2: number): BigFloat {
+  if (num === 0n) return ZERO;
+  // Scale so that the integer quotient has PRECISION or PRECISION + 1 bits.
+  const shift = PRECISION - (bitLength(num) - bitLength(den));
+  const n = shift >= 0 ? num << BigInt(shift) : num;
+  let d = shift >= 0 ? den : den << BigInt(-shift);
+  let q = n / d;
+  let r = n % d;
+  let exp = exp2 - shift;
+  if (bitLength(q) > PRECISION) {
+    // Halve: the dropped low bit joins the remainder, value = q' + r'/(2d).
+    r += (q & 1n) * d;
+    d *= 2n;
+    q >>= 1n;
+    exp += 1;
+  }
+  const twice = 2n * r;
+  if (twice > d || (twice === d && (q & 1n) === 1n)) {
+    q += 1n;
+    if (bitLength(q) > PRECISION) {
+      q >>= 1n;
+      exp += 1;
+    }
+  }
+  return { neg, mant: q, exp };
+}
+
+/** Parses decimal number text (as JS prints numbers) into a 64-bit big float. */
+export function parseDecimal(text: string): BigFloat {
+  const m = /^(-)?(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
+  if (!m) throw new RangeError(`not a decimal number: ${text}`);
+  const [, sign, whole = "", frac = "", exp = "0"] = m;
+  const digits = BigInt(`${whole}${frac}` || "0");
+  const exp10 = Number(exp) - frac.length;
+  if (exp10 >= 0) return roundRational(sign === "-", digits * powerOfTen(exp10), 1n, 0);
+  return roundRational(sign === "-", digits, powerOfTen(-exp10), 0);
+}
+
+/** A number (double or big integer) as OPA would hold it: its decimal text, parsed. */
+export function toBigFloat(x: number | bigint): BigFloat {
+  if (typeof x === "bigint") return roundRational(x < 0n, x < 0n ? -x : x, 1n, 0);
+  return parseDecimal(String(x));
+}
+
+/** The nearest double (overflow gives ±Infinity, which callers refuse). */
+export function toDouble(x: BigFloat): number {
+  if (x.mant === 0n) return 0;
+  let v = Number(x.mant);
+  let e = x.exp;
+  // Scale in steps so that intermediate powers of two stay representable.
+  while (e > 0) {
+    const step = Math.min(e, 1000);
+    v *= 2 ** step;
+    e -= step;
+  }
+  while (e < 0) {
+    const step = Math.max(e, -1000);
+    v *= 2 ** step;
+    e -= step;
+  }
+  return x.neg ? -v : v;
+}
+
+function signed(x: BigFloat, shift: number): bigint {
+  const m = x.mant << BigInt(shift);
+  return x.neg ? -m : m;
+}
+
+/** a + b, rounded to 64 bits. */
+export function addBig(a: BigFloat, b: BigFloat): BigFloat {
+  if (a.mant === 0n) return b;
+  if (b.mant === 0n) return a;
+  const exp = Math.min(a.exp, b.exp);
+  const sum = signed(a, a.exp - exp) + signed(b, b.exp - exp);
+  return sum < 0n ? roundRational(true, -sum, 1n, exp) : roundRational(false, sum, 1n, exp);
+}
+
+/** -a. */
+export function negateBig(a: BigFloat): BigFloat {
+  return a.mant === 0n ? a : { ...a, neg: !a.neg };
+}
+
+/** a × b, rounded to 64 bits. */
+export function multiplyBig(a: BigFloat, b: BigFloat): BigFloat {
+  if (a.mant === 0n || b.mant === 0n) return ZERO;
+  return roundRational(a.neg !== b.neg, a.mant * b.mant, 1n, a.exp + b.exp);
+}
+
+/** a ÷ b (b non-zero), rounded to 64 bits. */
+export function divideBig(a: BigFloat, b: BigFloat): BigFloat {
+  if (a.mant === 0n) return ZERO;
+  return roundRational(a.neg !== b.neg, a.mant, b.mant, a.exp - b.exp);
+}
