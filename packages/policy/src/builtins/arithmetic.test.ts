@@ -23,6 +23,13 @@ describe("arithmetic operators", () => {
     assert.equal(callJSON("minus", 28857836529306024611913n, 1), "28857836529306024611912");
   });
 
+  test("zero results are never negative zero", () => {
+    assert.ok(Object.is(callBuiltin("mul", [0, -5]), 0));
+    assert.ok(Object.is(callBuiltin("rem", [-4, 2]), 0));
+    assert.ok(Object.is(callBuiltin("div", [0, -5]), 0));
+    assert.ok(Object.is(callBuiltin("mul", [0.0, -2.5]), 0));
+  });
+
   test("results that come back into the safe range become plain numbers", () => {
     assert.equal(callBuiltin("minus", [9007199254740993n, 9007199254740990n]), 3);
   });

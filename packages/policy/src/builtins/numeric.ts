@@ -56,7 +56,7 @@ function integerOp(
 ): RegoNumber {
   if (typeof a === "number" && typeof b === "number") {
     const r = fast(a, b);
-    if (Number.isSafeInteger(r)) return r;
+    if (Number.isSafeInteger(r)) return r || 0; // 0 * -1 is -0 in JS, 0 in Rego
   }
   return normalizeNumber(big(toBigInt(a), toBigInt(b)));
 }
@@ -130,7 +130,7 @@ export function remainderNumbers(a: RegoNumber, b: RegoNumber, fn = "rem"): Rego
     throw new BuiltinError(`${fn}: modulo on floating-point number`);
   }
   if (isZero(b)) throw new BuiltinError(`${fn}: modulo by zero`);
-  if (typeof a === "number" && typeof b === "number") return a % b;
+  if (typeof a === "number" && typeof b === "number") return a % b || 0;
   return normalizeNumber(toBigInt(a) % toBigInt(b));
 }
 
