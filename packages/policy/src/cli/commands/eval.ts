@@ -1,0 +1,128 @@
+/**
+ * `rego eval [flags] <query>`: loads policies and data, evaluates a query and prints the
+ * results as `opa eval` does. Exit 0 ok; 1 when --fail/--fail-defined trips; 2 on any error.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { parseGoDuration } from "../../builtins/time/go-duration.js";
+import { buildEngine } from "../../loader/build-engine.js";
+import { parseDataText } from "../../loader/data-document.js";
+import type { Value } from "../../value/value.js";
+import type { CliIO, Command } from "../cli-io.js";
+import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
+import { EVAL_FORMATS, type EvalFormat, formatEvalResults } from "../eval-output.js";
+import { asUsage, UsageError } from "../parse-flags.js";
+
+const USAGE = `Usage: rego eval [flags] <query>
+
+Flags:
+  -d, --data <path>            policy or data file or directory (repeatable)
+  -i, --input <file>           input document (JSON or YAML)
+  -I, --stdin-input            read the input document from stdin
+      --stdin                  read the query from stdin
+  -f, --format <fmt>           json (default), values, bindings, pretty or raw
+      --fail                   exit 1 when the result is undefined or empty
+      --fail-defined           exit 1 when the result is defined
+      --timeout <duration>     bound evaluation time (Go duration, e.g. 5s)
+      --v0-compatible          parse policies as Rego v0
+      --strict-builtin-errors  builtin errors halt evaluation
+`;
+
+const OPTIONS = {
+  data: { type: "string", short: "d", multiple: true },
+  input: { type: "string", short: "i" },
+  "stdin-input": { type: "boolean", short: "I" },
+  stdin: { type: "boolean" },
+  format: { type: "string", short: "f", default: "json" },
+  fail: { type: "boolean" },
+  "fail-defined": { type: "boolean" },
+  timeout: { type: "string" },
+  "v0-compatible": { type: "boolean" },
+  "strict-builtin-errors": { type: "boolean" },
+} as const;
+
+interface EvalRequest {
+  query: string;
+  input: Value | undefined;
+  format: EvalFormat;
+  timeoutMs: number | undefined;
+}
+
+function parseEvalArgs(argv: string[]) {
+  return asUsage(() =>
+    parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
+  );
+}
+
+type EvalFlags = ReturnType<typeof parseEvalArgs>["values"];
+
+async function readRequest(
+  values: EvalFlags,
+  positionals: string[],
+  io: CliIO,
+): Promise<EvalRequest> {
+  const format = values.format as EvalFormat;
+  if (!EVAL_FORMATS.includes(format))
+    throw new UsageError(`unknown format "${values.format}" (expected ${EVAL_FORMATS.join(", ")})`);
+  if (values.fail && values["fail-defined"])
+    throw new UsageError("specify --fail or --fail-defined, not both");
+  if (values.input && values["stdin-input"])
+    throw new UsageError("specify --input or --stdin-input, not both");
+  const query = values.stdin ? (await io.readStdin()).trim() : positionals.join(" ");
+  if (query === "" || (values.stdin && positionals.length > 0))
+    throw new UsageError("specify exactly one query argument (or --stdin)");
+  let input: Value | undefined;
+  if (values.input) input = parseDataText(values.input, readFileSync(values.input, "utf8"));
+  else if (values["stdin-input"]) input = parseDataText("stdin.json", await io.readStdin());
+  let timeoutMs: number | undefined;
+  if (values.timeout) {
+    try {
+      timeoutMs = Number(parseGoDuration(values.timeout) / 1_000_000n);
+    } catch (e) {
+      throw new UsageError(`--timeout: ${(e as Error).message}`);
+    }
+  }
+  return { query, input, format, timeoutMs };
+}
+
+async function runEval(argv: string[], io: CliIO): Promise<number> {
+  let parsed: ReturnType<typeof parseEvalArgs>;
+  let request: EvalRequest;
+  try {
+    parsed = parseEvalArgs(argv);
+    request = await readRequest(parsed.values, parsed.positionals, io);
+  } catch (e) {
+    if (!(e instanceof UsageError)) {
+      io.stderr(describeFailure(e));
+      return 2;
+    }
+    io.stderr(`error: ${e.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values } = parsed;
+  try {
+    const { engine } = buildEngine(values.data ?? [], { v0Compatible: values["v0-compatible"] });
+    const results = engine.query(request.query, {
+      input: request.input,
+      strictBuiltinErrors: values["strict-builtin-errors"],
+      timeoutMs: request.timeoutMs,
+      print: (message) => io.stderr(`${message}\n`),
+    });
+    io.stdout(formatEvalResults(results, request.format));
+    const defined = results.length > 0;
+    if ((values.fail && !defined) || (values["fail-defined"] && defined)) return 1;
+    return 0;
+  } catch (e) {
+    if (!isExpectedFailure(e)) throw e;
+    if (request.format === "json") io.stdout(failureJson(e));
+    else io.stderr(describeFailure(e));
+    return 2;
+  }
+}
+
+export const evalCommand: Command = {
+  name: "eval",
+  summary: "Evaluate a Rego query",
+  usage: USAGE,
+  run: runEval,
+};

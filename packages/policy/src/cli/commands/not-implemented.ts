@@ -1,0 +1,27 @@
+/** Commands of OPA's CLI that this engine does not have yet: they say so and exit 2. */
+import type { Command } from "../cli-io.js";
+
+function notImplemented(name: string, summary: string): Command {
+  return {
+    name,
+    summary: `${summary} (not implemented yet)`,
+    usage: `Usage: rego ${name} ... (not implemented yet)\n`,
+    run: async (_argv, io) => {
+      io.stderr(`error: rego ${name} is not implemented yet\n`);
+      return 2;
+    },
+  };
+}
+
+/** bench, build, capabilities, completion, deps, exec, fmt, sign and test. */
+export const notImplementedCommands: Command[] = [
+  notImplemented("bench", "Benchmark a query"),
+  notImplemented("build", "Build a bundle"),
+  notImplemented("capabilities", "Print the capabilities of this engine"),
+  notImplemented("completion", "Print a shell completion script"),
+  notImplemented("deps", "Analyze the dependencies of a query"),
+  notImplemented("exec", "Run decisions over input files"),
+  notImplemented("fmt", "Format policy files"),
+  notImplemented("sign", "Sign a bundle"),
+  notImplemented("test", "Run policy tests"),
+];

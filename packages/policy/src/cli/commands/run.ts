@@ -1,0 +1,152 @@
+/**
+ * `rego run --server [--addr host:port] <path>...`: loads every path (files or directories,
+ * recursively), compiles all or nothing, then serves OPA's REST API until SIGTERM/SIGINT.
+ * Start-up errors are listed with file:line:col and the exit code is 1.
+ */
+import { parseArgs } from "node:util";
+import { pino } from "pino";
+import { addrProblem, loadConfig } from "../../config.js";
+import { buildEngine } from "../../loader/build-engine.js";
+import { startPolicyServer } from "../../server/app.js";
+import { consoleDecisionLogger } from "../../server/decision-log.js";
+import type { CliIO, Command } from "../cli-io.js";
+import { describeFailure, isExpectedFailure } from "../error-report.js";
+import { asUsage, UsageError } from "../parse-flags.js";
+import { shutdownSignal, whenAborted } from "../shutdown-signal.js";
+
+const USAGE = `Usage: rego run --server [flags] <path>...
+
+Paths are .rego files, data files, or directories loaded recursively (data.json and
+data.yaml merge into data at their directory's path below the directory given).
+
+Flags:
+  -s, --server                   serve the REST API (required: there is no REPL)
+  -a, --addr <host:port>         listen address (default $REGO_ADDR or localhost:8181)
+      --set <key=value>          config override (repeatable); supported:
+                                   decision_logs.console=true|false
+                                   server.decoding.max_length=<bytes>
+      --shutdown-grace-period <s> seconds in-flight requests get on shutdown
+  -l, --log-level <level>        debug, info or error
+      --v0-compatible            parse policies as Rego v0 (default address :8181)
+`;
+
+const OPTIONS = {
+  server: { type: "boolean", short: "s" },
+  addr: { type: "string", short: "a", multiple: true },
+  set: { type: "string", multiple: true },
+  "shutdown-grace-period": { type: "string" },
+  "log-level": { type: "string", short: "l" },
+  "v0-compatible": { type: "boolean" },
+} as const;
+
+interface RunSettings {
+  addr: string;
+  decisionLogs: boolean;
+  maxBodyBytes: number;
+  graceMs: number;
+  logLevel: string;
+  evalTimeoutMs: number;
+}
+
+function applySet(settings: RunSettings, assignment: string): void {
+  const [key, value] = assignment.split("=", 2);
+  if (key === "decision_logs.console" && (value === "true" || value === "false")) {
+    settings.decisionLogs = value === "true";
+  } else if (key === "server.decoding.max_length" && /^[1-9]\d*$/.test(value ?? "")) {
+    settings.maxBodyBytes = Number(value);
+  } else {
+    throw new UsageError(`--set ${assignment}: unsupported key or value (see rego help run)`);
+  }
+}
+
+function readSettings(
+  argv: string[],
+  io: CliIO,
+): { settings: RunSettings; paths: string[]; v0: boolean } {
+  const { values, positionals } = asUsage(() =>
+    parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
+  );
+  if (!values.server)
+    throw new UsageError("the interactive shell is not implemented; use --server");
+  const config = loadConfig(io.env);
+  const addrFlag = values.addr?.at(-1);
+  const settings: RunSettings = {
+    addr: addrFlag ?? (values["v0-compatible"] && !io.env.REGO_ADDR ? ":8181" : config.addr),
+    decisionLogs: config.decisionLogs,
+    maxBodyBytes: config.maxBodyBytes,
+    graceMs: config.shutdownGraceMs,
+    logLevel: values["log-level"] ?? config.logLevel,
+    evalTimeoutMs: config.evalTimeoutMs,
+  };
+  const bad = addrProblem("--addr", settings.addr);
+  if (bad) throw new UsageError(bad);
+  for (const assignment of values.set ?? []) applySet(settings, assignment);
+  const grace = values["shutdown-grace-period"];
+  if (grace !== undefined) {
+    if (!/^\d+$/.test(grace)) throw new UsageError("--shutdown-grace-period must be whole seconds");
+    settings.graceMs = Number(grace) * 1000;
+  }
+  if (!["debug", "info", "error"].includes(settings.logLevel))
+    throw new UsageError("--log-level must be debug, info or error");
+  return { settings, paths: positionals, v0: values["v0-compatible"] ?? false };
+}
+
+async function runServer(argv: string[], io: CliIO): Promise<number> {
+  let parsed: ReturnType<typeof readSettings>;
+  try {
+    parsed = readSettings(argv, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`error: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.stderr(describeFailure(e));
+    return 1;
+  }
+  const { settings, paths } = parsed;
+  const log = pino(
+    { level: settings.logLevel, base: { component: "policy" } },
+    { write: (line: string) => io.stderr(line) },
+  );
+  let engine: ReturnType<typeof buildEngine>["engine"];
+  try {
+    engine = buildEngine(paths, { v0Compatible: parsed.v0 }).engine;
+  } catch (e) {
+    if (!isExpectedFailure(e)) throw e;
+    io.stderr(describeFailure(e, true));
+    return 1;
+  }
+  const server = await startPolicyServer(
+    {
+      engine,
+      maxBodyBytes: settings.maxBodyBytes,
+      evalTimeoutMs: settings.evalTimeoutMs,
+      decisionLogger: settings.decisionLogs
+        ? consoleDecisionLogger((line) => io.stdout(line))
+        : undefined,
+      onInternalError: (error) => log.error({ err: error }, "request failed"),
+    },
+    settings.addr,
+  ).catch((e: Error) => {
+    io.stderr(`error: cannot listen on ${settings.addr}: ${e.message}\n`);
+    return undefined;
+  });
+  if (!server) return 1;
+  log.info(
+    { addrs: [settings.addr], url: server.url, modules: engine.modules().length },
+    "Initializing server.",
+  );
+  io.onListening?.(server.url);
+  await whenAborted(io.signal ?? shutdownSignal());
+  log.info({ graceMs: settings.graceMs }, "Shutting down...");
+  await server.close(settings.graceMs);
+  log.info("Server shutdown.");
+  return 0;
+}
+
+export const runCommand: Command = {
+  name: "run",
+  summary: "Start the policy server (OPA REST API)",
+  usage: USAGE,
+  run: runServer,
+};

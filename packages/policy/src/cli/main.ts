@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+/**
+ * `rego`: the command-line tool of the policy engine. A dispatch table of subcommands, each
+ * in `commands/<verb>.ts`; results go to stdout, diagnostics to stderr; exit 0 ok,
+ * 1 failure, 2 usage (and, as in OPA, 2 for any `eval` error).
+ */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { configTable } from "../config.js";
+import { type CliIO, type Command, processIO } from "./cli-io.js";
+import { checkCommand } from "./commands/check.js";
+import { evalCommand } from "./commands/eval.js";
+import { inspectCommand } from "./commands/inspect.js";
+import { notImplementedCommands } from "./commands/not-implemented.js";
+import { parseCommand } from "./commands/parse.js";
+import { runCommand } from "./commands/run.js";
+import { versionCommand } from "./commands/version.js";
+
+const implemented: Command[] = [
+  evalCommand,
+  runCommand,
+  inspectCommand,
+  checkCommand,
+  parseCommand,
+  versionCommand,
+];
+
+/** Every subcommand by name (help is added below, as it lists the others). */
+const commands = new Map<string, Command>(
+  [...implemented, ...notImplementedCommands].map((c) => [c.name, c]),
+);
+
+function overview(): string {
+  const names = [...commands.values(), helpCommand].sort((a, b) => a.name.localeCompare(b.name));
+  const width = Math.max(...names.map((c) => c.name.length));
+  const env = configTable.map(
+    ([name, meaning, def]) => `  ${name.padEnd(24)} ${meaning} (default: ${def})`,
+  );
+  return [
+    "rego: a Rego policy engine and OPA-compatible policy server",
+    "",
+    "Usage: rego <command> [flags] [args]",
+    "",
+    "Commands:",
+    ...names.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Environment:",
+    ...env,
+    "",
+    'Run "rego help <command>" for the flags of a command.',
+    "",
+  ].join("\n");
+}
+
+const helpCommand: Command = {
+  name: "help",
+  summary: "Show help for rego or one of its commands",
+  usage: "Usage: rego help [command]\n",
+  run: async (argv, io) => {
+    const name = argv[0];
+    if (name === undefined) {
+      io.stdout(overview());
+      return 0;
+    }
+    const command = name === "help" ? helpCommand : commands.get(name);
+    if (!command) {
+      io.stderr(`error: unknown command "${name}"\n`);
+      return 2;
+    }
+    io.stdout(command.usage);
+    return 0;
+  },
+};
+commands.set("help", helpCommand);
+
+/** Runs `rego` with `argv` (without the node and script names); resolves to the exit code. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h") {
+    io.stdout(overview());
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands.get(name);
+  if (!command) {
+    io.stderr(`error: unknown command "${name}"\n\n${overview()}`);
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout(command.usage);
+    return 0;
+  }
+  return command.run(rest, io);
+}
+
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
+  main(process.argv.slice(2), processIO()).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 1;
+    },
+  );
+}

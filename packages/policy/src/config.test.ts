@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ConfigError, configTable, loadConfig } from "./config.js";
+
+describe("loadConfig", () => {
+  it("gives the documented defaults for an empty environment", () => {
+    const c = loadConfig({});
+    assert.deepEqual(
+      { ...c },
+      {
+        addr: "localhost:8181",
+        maxBodyBytes: 1048576,
+        decisionLogs: false,
+        evalTimeoutMs: 0,
+        shutdownGraceMs: 10000,
+        logLevel: "info",
+      },
+    );
+    assert.ok(Object.isFrozen(c));
+    for (const [name, , def] of configTable) assert.ok(def.length > 0, name);
+  });
+
+  it("reads every REGO_* variable", () => {
+    const c = loadConfig({
+      REGO_ADDR: "0.0.0.0:9000",
+      REGO_MAX_BODY_BYTES: "2048",
+      REGO_DECISION_LOGS: "console",
+      REGO_EVAL_TIMEOUT_MS: "500",
+      REGO_SHUTDOWN_GRACE_MS: "0",
+      REGO_LOG_LEVEL: "error",
+    });
+    assert.equal(c.addr, "0.0.0.0:9000");
+    assert.equal(c.maxBodyBytes, 2048);
+    assert.equal(c.decisionLogs, true);
+    assert.equal(c.evalTimeoutMs, 500);
+    assert.equal(c.shutdownGraceMs, 0);
+    assert.equal(c.logLevel, "error");
+  });
+
+  it("reports all bad variables at once, each by name", () => {
+    try {
+      loadConfig({
+        REGO_ADDR: "nowhere",
+        REGO_MAX_BODY_BYTES: "-1",
+        REGO_DECISION_LOGS: "yes",
+        REGO_LOG_LEVEL: "loud",
+      });
+      assert.fail("expected ConfigError");
+    } catch (e) {
+      assert.ok(e instanceof ConfigError);
+      assert.equal(e.problems.length, 4);
+      for (const name of [
+        "REGO_ADDR",
+        "REGO_MAX_BODY_BYTES",
+        "REGO_DECISION_LOGS",
+        "REGO_LOG_LEVEL",
+      ]) {
+        assert.ok(
+          e.problems.some((p) => p.startsWith(name)),
+          name,
+        );
+      }
+    }
+  });
+});

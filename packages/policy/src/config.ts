@@ -1,0 +1,118 @@
+/**
+ * The only reader of the environment for the policy package. Every REGO_* variable is read
+ * and validated once; all problems are reported together, each naming its variable.
+ * Command-line flags win over these values (the CLI applies them on top).
+ */
+
+/** Settings of the policy server and CLI. */
+export interface RegoConfig {
+  /** host:port `rego run --server` listens on when --addr is not given. */
+  readonly addr: string;
+  /** Largest accepted request body, in bytes (after gzip decoding). */
+  readonly maxBodyBytes: number;
+  /** Log every decision as one JSON line on stdout. */
+  readonly decisionLogs: boolean;
+  /** Bound on one evaluation in milliseconds; 0 means no bound. */
+  readonly evalTimeoutMs: number;
+  /** How long in-flight requests get to finish on SIGTERM/SIGINT. */
+  readonly shutdownGraceMs: number;
+  /** Level of the server's own log lines (stderr). */
+  readonly logLevel: "debug" | "info" | "error";
+}
+
+/** A bad environment: every problem found, one per line. */
+export class ConfigError extends Error {
+  readonly code = "config_error";
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Name, meaning and default of every variable, for `--help` and the README. */
+export const configTable = [
+  [
+    "REGO_ADDR",
+    "address (host:port) `rego run --server` listens on without --addr",
+    "localhost:8181",
+  ],
+  ["REGO_MAX_BODY_BYTES", "largest request body accepted; larger bodies get 413", "1048576"],
+  [
+    "REGO_DECISION_LOGS",
+    "`console` logs each decision as a JSON line on stdout (as --set decision_logs.console=true)",
+    "off",
+  ],
+  ["REGO_EVAL_TIMEOUT_MS", "bound on one evaluation (eval_cancel_error past it); 0 = none", "0"],
+  ["REGO_SHUTDOWN_GRACE_MS", "time in-flight requests get to finish on SIGTERM/SIGINT", "10000"],
+  ["REGO_LOG_LEVEL", "server log level on stderr: debug, info or error", "info"],
+] as const;
+
+/** Checks `host:port` (host may be empty or a bracketed IPv6 literal); a problem or undefined. */
+export function addrProblem(name: string, value: string): string | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]*):(\d{1,5})$/.exec(value);
+  if (!match || Number(match[2]) > 65535) {
+    return `${name} must be host:port with a port 0-65535, got "${value}"`;
+  }
+  return undefined;
+}
+
+function readWholeNumber(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  bad: string[],
+): number {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  if (!/^\d+$/.test(text)) {
+    bad.push(`${name} must be a whole number, got "${text}"`);
+    return fallback;
+  }
+  return Number(text);
+}
+
+function readChoice<T extends string>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  choices: readonly T[],
+  fallback: T,
+  bad: string[],
+): T {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  if (!(choices as readonly string[]).includes(text)) {
+    bad.push(`${name} must be one of ${choices.join(", ")}, got "${text}"`);
+    return fallback;
+  }
+  return text as T;
+}
+
+/** Reads and validates the REGO_* variables; throws ConfigError listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): RegoConfig {
+  const bad: string[] = [];
+  const addr = env.REGO_ADDR || "localhost:8181";
+  const addrBad = addrProblem("REGO_ADDR", addr);
+  if (addrBad) bad.push(addrBad);
+  const maxBodyBytes = readWholeNumber(env, "REGO_MAX_BODY_BYTES", 1024 * 1024, bad);
+  if (maxBodyBytes === 0) bad.push("REGO_MAX_BODY_BYTES must be at least 1");
+  const decisionLogs =
+    readChoice(env, "REGO_DECISION_LOGS", ["off", "console"] as const, "off", bad) === "console";
+  const evalTimeoutMs = readWholeNumber(env, "REGO_EVAL_TIMEOUT_MS", 0, bad);
+  const shutdownGraceMs = readWholeNumber(env, "REGO_SHUTDOWN_GRACE_MS", 10_000, bad);
+  const logLevel = readChoice(
+    env,
+    "REGO_LOG_LEVEL",
+    ["debug", "info", "error"] as const,
+    "info",
+    bad,
+  );
+  if (bad.length > 0) throw new ConfigError(bad);
+  return Object.freeze({
+    addr,
+    maxBodyBytes,
+    decisionLogs,
+    evalTimeoutMs,
+    shutdownGraceMs,
+    logLevel,
+  });
+}

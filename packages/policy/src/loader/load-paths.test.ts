@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, describe, it } from "node:test";
+import { toJSON } from "../value/value.js";
+import { LoadError } from "./load-error.js";
+import { loadPaths } from "./load-paths.js";
+
+const root = mkdtempSync(join(tmpdir(), "rego-loader-"));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+function tree(name: string, files: Record<string, string>): string {
+  const dir = join(root, name);
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), content);
+  }
+  return dir;
+}
+
+function problemsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof LoadError, String(e));
+    return e.problems;
+  }
+  return assert.fail("expected a LoadError");
+}
+
+describe("loadPaths", () => {
+  it("merges data files at their directory's path and finds policies recursively", () => {
+    const dir = tree("basic", {
+      "data.json": '{"top": true}',
+      "a/b/data.json": '{"k": 1}',
+      "a/data.yaml": "y: [1, 2]\n",
+      "a/other.json": '{"ignored": true}',
+      "p/x.rego": "package x\n",
+      "p/q/y.rego": "package y\n",
+      "notes.txt": "not loaded",
+    });
+    const loaded = loadPaths([dir]);
+    assert.deepEqual(toJSON(loaded.data), { top: true, a: { b: { k: 1 }, y: [1, 2] } });
+    assert.deepEqual(
+      loaded.modules.map((m) => m.file.slice(dir.length + 1)),
+      ["p/q/y.rego", "p/x.rego"],
+    );
+  });
+
+  it("merges a data file named directly at the root, and keeps big integers exact", () => {
+    const dir = tree("direct", { "input.json": '{"n": 123456789012345678901}' });
+    const loaded = loadPaths([join(dir, "input.json")]);
+    assert.equal(loaded.data.get("n"), 123456789012345678901n);
+  });
+
+  it("reads a file once when a directory is named inside another", () => {
+    const dir = tree("twice", { "data.json": '{"a": 1}', "policies/p.rego": "package p\n" });
+    const loaded = loadPaths([dir, join(dir, "policies")]);
+    assert.equal(loaded.modules.length, 1);
+  });
+
+  it("reports every problem together", () => {
+    const dir = tree("bad", {
+      "one/data.json": "{nope",
+      "two/data.json": "[1]",
+      "x/data.json": '{"k": 1}',
+      "data.json": '{"x": {"k": 2}}',
+    });
+    const array = tree("array", { "list.json": "[1]" });
+    const problems = problemsOf(() =>
+      loadPaths([dir, join(root, "missing"), join(array, "list.json")]),
+    );
+    assert.ok(problems.some((p) => p.includes("missing: no such file or directory")));
+    assert.ok(problems.some((p) => p.includes("one/data.json")));
+    assert.ok(problems.some((p) => p.includes("merge error: conflicting values at data.x.k")));
+    assert.ok(problems.some((p) => p.includes("unsupported document type")));
+  });
+
+  it("refuses files of unknown kinds named directly", () => {
+    const dir = tree("kinds", { "readme.md": "# hi" });
+    const problems = problemsOf(() => loadPaths([join(dir, "readme.md")]));
+    assert.match(problems[0] ?? "", /unsupported file type/);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * Reads the paths given on the command line: `.rego` files are policies; in directories
+ * (walked recursively) `data.json`, `data.yaml` and `data.yml` are merged into `data` at the
+ * path of their directory relative to the directory given; a data file named directly on
+ * the command line merges at the root of `data`. Every problem is collected and reported
+ * together, so nothing is half-loaded.
+ */
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, extname, join, relative, sep } from "node:path";
+import { RegoObject, type Value } from "../value/value.js";
+import { mergeAt, parseDataText } from "./data-document.js";
+import { LoadError } from "./load-error.js";
+
+/** A policy file's name (as reached from the argument) and source text. */
+export interface PolicySource {
+  readonly file: string;
+  readonly source: string;
+}
+
+/** Everything read from the paths. */
+export interface LoadedFiles {
+  readonly modules: PolicySource[];
+  /** The merged base document (`data`). */
+  readonly data: RegoObject;
+  /** Data files read, with the path they were merged at. */
+  readonly dataFiles: { file: string; path: string[] }[];
+}
+
+const DATA_FILE_NAMES = new Set(["data.json", "data.yaml", "data.yml"]);
+const DATA_EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
+
+interface Found {
+  kind: "rego" | "data";
+  file: string;
+  dataPath: string[];
+}
+
+/** Files of a directory tree that matter, in a stable (sorted) order. */
+function walk(root: string, dir: string, out: Found[]): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) walk(root, full, out);
+    else if (entry.name.endsWith(".rego")) out.push({ kind: "rego", file: full, dataPath: [] });
+    else if (DATA_FILE_NAMES.has(entry.name)) {
+      const rel = relative(root, dir);
+      out.push({ kind: "data", file: full, dataPath: rel === "" ? [] : rel.split(sep) });
+    }
+  }
+}
+
+function findFiles(paths: string[], problems: string[]): Found[] {
+  const found: Found[] = [];
+  for (const path of paths) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch {
+      problems.push(`${path}: no such file or directory`);
+      continue;
+    }
+    if (isDir) walk(path, path, found);
+    else if (path.endsWith(".rego")) found.push({ kind: "rego", file: path, dataPath: [] });
+    else if (DATA_EXTENSIONS.has(extname(path).toLowerCase()))
+      found.push({ kind: "data", file: path, dataPath: [] });
+    else problems.push(`${path}: unsupported file type (expected .rego, .json, .yaml or .yml)`);
+  }
+  return found;
+}
+
+function readText(file: string, problems: string[]): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    problems.push(`${file}: ${(e as Error).message}`);
+    return undefined;
+  }
+}
+
+function mergeDataFile(data: RegoObject, f: Found, text: string, problems: string[]): RegoObject {
+  let value: Value;
+  try {
+    value = parseDataText(basename(f.file), text);
+  } catch (e) {
+    problems.push(`${f.file}: ${(e as Error).message}`);
+    return data;
+  }
+  if (f.dataPath.length === 0 && !(value instanceof RegoObject)) {
+    problems.push(`${f.file}: unsupported document type: the root of data must be an object`);
+    return data;
+  }
+  try {
+    return mergeAt(data, f.dataPath, value);
+  } catch (e) {
+    problems.push(`${f.file}: ${(e as Error).message}`);
+    return data;
+  }
+}
+
+/** Reads policies and data from `paths`; throws LoadError listing every problem. */
+export function loadPaths(paths: string[]): LoadedFiles {
+  const problems: string[] = [];
+  const modules: PolicySource[] = [];
+  const dataFiles: { file: string; path: string[] }[] = [];
+  let data = new RegoObject();
+  const seen = new Set<string>();
+  for (const f of findFiles(paths, problems)) {
+    // The spec's form `<data_dir> <policies_dir>` may name a directory twice (once inside
+    // the other); each file is read once, at its first place.
+    const real = realpathSync(f.file);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    const text = readText(f.file, problems);
+    if (text === undefined) continue;
+    if (f.kind === "rego") modules.push({ file: f.file, source: text });
+    else {
+      data = mergeDataFile(data, f, text, problems);
+      dataFiles.push({ file: f.file, path: f.dataPath });
+    }
+  }
+  if (problems.length > 0) throw new LoadError(problems);
+  return { modules, data, dataFiles };
+}

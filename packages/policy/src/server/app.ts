@@ -1,0 +1,141 @@
+/**
+ * The HTTP server: one route table, a dispatcher that parses the request target, and a
+ * single error path through `toHttpError`. Built on node:http for speed; no framework.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { methodNotAllowed, routeNotFound } from "./api-error.js";
+import { handleData } from "./data-handler.js";
+import { toHttpError } from "./error-response.js";
+import { handleHealth } from "./health-handler.js";
+import { handleQuery } from "./query-handler.js";
+import { sendJson } from "./respond.js";
+import type { Handler, RequestTarget, ServerContext } from "./server-context.js";
+
+/** A route: a path prefix (exact or followed by `/`) and a handler per method. */
+interface Route {
+  readonly prefix: string;
+  readonly methods: Readonly<Partial<Record<string, Handler>>>;
+}
+
+/** Every route the server knows. Other methods on these paths get 405; other paths 404. */
+const ROUTES: readonly Route[] = [
+  { prefix: "/v1/data", methods: { GET: handleData, POST: handleData } },
+  { prefix: "/health", methods: { GET: handleHealth } },
+  { prefix: "/v1/query", methods: { GET: handleQuery, POST: handleQuery } },
+  { prefix: "/v0/data", methods: {} },
+  { prefix: "/v1/policies", methods: {} },
+];
+
+/** The route of a path and the rest of the path below its prefix. */
+function findRoute(pathname: string): { route: Route; rest: string } | undefined {
+  for (const route of ROUTES) {
+    if (pathname === route.prefix) return { route, rest: "" };
+    if (pathname.startsWith(route.prefix) && pathname[route.prefix.length] === "/") {
+      return { route, rest: pathname.slice(route.prefix.length) };
+    }
+  }
+  return undefined;
+}
+
+function answerError(res: ServerResponse, error: unknown, onInternal: (e: unknown) => void): void {
+  const answer = toHttpError(error);
+  if (answer.status >= 500) onInternal(error);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (answer.body) sendJson(res, answer.status, answer.body);
+  else if (answer.text !== undefined) {
+    res.writeHead(answer.status, { "content-type": "text/plain; charset=utf-8" });
+    res.end(answer.text);
+  } else {
+    res.writeHead(answer.status, { "content-length": 0 });
+    res.end();
+  }
+}
+
+/** Options of the policy HTTP server. */
+export interface PolicyServerOptions extends ServerContext {
+  /** Called with internal (500) errors, for the server log. */
+  onInternalError?: (error: unknown) => void;
+}
+
+/** The request listener: routes, runs the handler, answers errors. */
+export function createRequestListener(
+  options: PolicyServerOptions,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const onInternal = options.onInternalError ?? (() => {});
+  return (req, res) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const pathname = q < 0 ? url : url.slice(0, q);
+    const found = findRoute(pathname);
+    const handler = found?.route.methods[req.method ?? "GET"];
+    if (!found || !handler) {
+      req.resume();
+      answerError(res, found ? methodNotAllowed() : routeNotFound(), onInternal);
+      return;
+    }
+    const target: RequestTarget = {
+      pathname: found.rest,
+      params: new URLSearchParams(q < 0 ? "" : url.slice(q + 1)),
+    };
+    try {
+      const pending = handler(options, req, res, target);
+      if (pending) pending.catch((e: unknown) => answerError(res, e, onInternal));
+    } catch (e) {
+      answerError(res, e, onInternal);
+    }
+  };
+}
+
+/** A started server and how to stop it. */
+export interface RunningServer {
+  readonly server: Server;
+  /** `http://host:port` actually bound (port resolved when 0 was asked). */
+  readonly url: string;
+  /** Stops accepting, lets in-flight requests finish for up to `graceMs`, then cuts. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Splits `host:port`; an empty host means all interfaces, `[v6]` loses its brackets. */
+export function splitAddr(addr: string): { host: string | undefined; port: number } {
+  const i = addr.lastIndexOf(":");
+  const host = addr.slice(0, i).replace(/^\[(.*)\]$/, "$1");
+  return { host: host === "" ? undefined : host, port: Number(addr.slice(i + 1)) };
+}
+
+/** Starts the policy server on `addr` (host:port). */
+export function startPolicyServer(
+  options: PolicyServerOptions,
+  addr: string,
+): Promise<RunningServer> {
+  const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener(options));
+  const { host, port } = splitAddr(addr);
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const a = server.address() as AddressInfo;
+      const shown = a.family === "IPv6" ? `[${a.address}]` : a.address;
+      resolve({
+        server,
+        url: `http://${shown}:${a.port}`,
+        close: (graceMs = 10_000) => closeServer(server, graceMs),
+      });
+    });
+  });
+}
+
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

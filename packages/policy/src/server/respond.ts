@@ -1,0 +1,13 @@
+/** Writing JSON answers: status, content type and Go-encoder-like text. */
+import type { ServerResponse } from "node:http";
+import { jsonText } from "./json-text.js";
+
+/** Sends plain JSON data (bigints allowed) with `status`. */
+export function sendJson(res: ServerResponse, status: number, data: unknown, pretty = false): void {
+  const text = jsonText(data, pretty);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  res.end(text);
+}

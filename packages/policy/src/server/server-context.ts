@@ -1,0 +1,28 @@
+/** What every handler needs: the compiled engine, limits and the optional decision log. */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { PolicyEngine } from "../engine.js";
+import type { DecisionLogger } from "./decision-log.js";
+
+export interface ServerContext {
+  readonly engine: PolicyEngine;
+  /** Largest accepted request body, in bytes. */
+  readonly maxBodyBytes: number;
+  /** Bound on one evaluation; 0 means none. */
+  readonly evalTimeoutMs: number;
+  /** Present when decision logging is on. */
+  readonly decisionLogger?: DecisionLogger;
+}
+
+/** A parsed request target: the path below the route prefix and the query parameters. */
+export interface RequestTarget {
+  readonly pathname: string;
+  readonly params: URLSearchParams;
+}
+
+/** A route handler; throws ApiError/RegoError for `error-response.ts` to answer. */
+export type Handler = (
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: RequestTarget,
+) => Promise<void> | void;

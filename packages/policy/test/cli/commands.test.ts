@@ -1,0 +1,135 @@
+/** `rego inspect`, `check`, `parse`, `version`, `help` and the commands not implemented yet. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { EXAMPLES_DIR, tempTree } from "../fixtures.js";
+import { rego } from "./cli-harness.js";
+
+const files = tempTree({
+  "bad/one.rego": "package one\n\np if {\n",
+  "bad/two.rego": "package two\n\nq := x\n",
+  "good/a.rego": "package a.b\n\np := 1\n",
+  "good/more/a2.rego": "package a.b\n\nq := 2\n",
+});
+after(() => files.remove());
+
+describe("rego inspect", () => {
+  it("lists the namespaces of the examples with their files", async () => {
+    const run = await rego(["inspect", EXAMPLES_DIR]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^NAMESPACES:\n/);
+    for (const pkg of ["limits", "permissions", "simple"]) {
+      assert.match(run.stdout, new RegExp(`\\| data\\.${pkg} +\\| .*policies/${pkg}\\.rego +\\|`));
+    }
+  });
+
+  it("groups files of one package in JSON", async () => {
+    const run = await rego(["inspect", "-f", "json", join(files.dir, "good")]);
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { namespaces: Record<string, string[]> };
+    assert.deepEqual(Object.keys(out.namespaces), ["data.a.b"]);
+    assert.equal(out.namespaces["data.a.b"]?.length, 2);
+  });
+
+  it("fails with the errors of invalid policies", async () => {
+    const run = await rego(["inspect", join(files.dir, "bad")]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /one\.rego:\d+: rego_parse_error/);
+  });
+
+  it("wants exactly one path", async () => {
+    assert.equal((await rego(["inspect"])).code, 2);
+    assert.equal((await rego(["inspect", "a", "b"])).code, 2);
+  });
+});
+
+describe("rego check", () => {
+  it("is silent on valid policies", async () => {
+    const run = await rego(["check", EXAMPLES_DIR]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout + run.stderr, "");
+  });
+
+  it("lists compile errors and exits 1", async () => {
+    const run = await rego(["check", join(files.dir, "bad", "two.rego")]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /two\.rego:3: rego_unsafe_var_error: var x is unsafe/);
+  });
+});
+
+describe("rego parse", () => {
+  it("prints the syntax tree of a module as JSON", async () => {
+    const run = await rego(["parse", join(files.dir, "good", "a.rego")]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(JSON.parse(run.stdout));
+    assert.match(run.stdout, /"p"/);
+  });
+
+  it("reports parse errors and exits 1", async () => {
+    const run = await rego(["parse", join(files.dir, "bad", "one.rego")]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /rego_parse_error/);
+  });
+});
+
+describe("rego version, help and unknown commands", () => {
+  it("prints version lines", async () => {
+    const run = await rego(["version"]);
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /^Version: \d+\.\d+\.\d+\n/);
+    assert.match(run.stdout, /Rego Version: v1\n/);
+  });
+
+  it("lists every command and the environment variables", async () => {
+    const run = await rego(["help"]);
+    assert.equal(run.code, 0);
+    for (const name of [
+      "bench",
+      "build",
+      "capabilities",
+      "check",
+      "completion",
+      "deps",
+      "eval",
+      "exec",
+      "fmt",
+      "help",
+      "inspect",
+      "parse",
+      "run",
+      "sign",
+      "test",
+      "version",
+    ]) {
+      assert.match(run.stdout, new RegExp(`\\n  ${name} `), name);
+    }
+    assert.match(run.stdout, /REGO_MAX_BODY_BYTES/);
+    const one = await rego(["help", "eval"]);
+    assert.match(one.stdout, /--fail-defined/);
+  });
+
+  it("says which commands are not implemented yet, with exit 2", async () => {
+    for (const name of [
+      "bench",
+      "build",
+      "capabilities",
+      "completion",
+      "deps",
+      "exec",
+      "fmt",
+      "sign",
+      "test",
+    ]) {
+      const run = await rego([name]);
+      assert.equal(run.code, 2, name);
+      assert.equal(run.stderr, `error: rego ${name} is not implemented yet\n`);
+    }
+  });
+
+  it("answers an unknown command or none with usage and exit 2", async () => {
+    const unknown = await rego(["frobnicate"]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown command "frobnicate"/);
+    assert.equal((await rego([])).code, 2);
+  });
+});

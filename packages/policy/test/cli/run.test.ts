@@ -1,0 +1,139 @@
+/** `rego run --server`: serving, decision logs, graceful stop and all-or-nothing start-up. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { CliIO } from "../../src/cli/cli-io.js";
+import { main } from "../../src/cli/main.js";
+import { EXAMPLES_DIR, tempTree } from "../fixtures.js";
+
+const files = tempTree({
+  "policies/bad1.rego": "package bad1\n\np := := 1\n",
+  "policies/bad2.rego": "package bad2\n\nq if {\n",
+  "policies/good.rego": "package good\n\nr := 1\n",
+  "data/data.json": '{"a": 1}',
+  "data/nested/data.json": '{"b": 2}',
+});
+after(() => files.remove());
+
+interface Started {
+  url: Promise<string>;
+  done: Promise<number>;
+  stop(): void;
+  out: { stdout: string; stderr: string };
+}
+
+function startRun(argv: string[], env: NodeJS.ProcessEnv = {}): Started {
+  const controller = new AbortController();
+  const out = { stdout: "", stderr: "" };
+  let listening: (url: string) => void = () => {};
+  const url = new Promise<string>((resolve) => {
+    listening = resolve;
+  });
+  const io: CliIO = {
+    stdout: (t) => {
+      out.stdout += t;
+    },
+    stderr: (t) => {
+      out.stderr += t;
+    },
+    env,
+    readStdin: async () => "",
+    signal: controller.signal,
+    onListening: (u) => listening(u),
+  };
+  const done = main(["run", ...argv], io);
+  return { url, done, stop: () => controller.abort(), out };
+}
+
+describe("rego run --server", () => {
+  it("serves the examples and stops cleanly when signalled", async () => {
+    const run = startRun(["--server", "--addr", "127.0.0.1:0", EXAMPLES_DIR]);
+    const url = await Promise.race([
+      run.url,
+      run.done.then((c) => assert.fail(`exited ${c}: ${run.out.stderr}`)),
+    ]);
+    const health = await fetch(`${url}/health`);
+    assert.equal(health.status, 200);
+    const res = await fetch(`${url}/v1/data/limits`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ input: { name: "alice" } }),
+    });
+    assert.deepEqual(await res.json(), { result: { allow: true, role: "admin", limit: 10000.5 } });
+    run.stop();
+    assert.equal(await run.done, 0);
+    assert.match(run.out.stderr, /"msg":"Initializing server."/);
+    assert.match(run.out.stderr, /"msg":"Server shutdown."/);
+    await assert.rejects(fetch(`${url}/health`));
+  });
+
+  it("accepts the spec's form <data_dir> <policies_dir> and merges nested data files", async () => {
+    const run = startRun([
+      "--server",
+      "--addr",
+      "127.0.0.1:0",
+      join(files.dir, "data"),
+      join(EXAMPLES_DIR, "policies"),
+    ]);
+    const url = await run.url;
+    const res = await fetch(`${url}/v1/data`, { method: "POST", body: "{}" });
+    const body = (await res.json()) as { result: Record<string, unknown> };
+    assert.equal(body.result.a, 1);
+    assert.deepEqual(body.result.nested, { b: 2 });
+    assert.deepEqual(body.result.simple, { allow: false, env: "dev" });
+    run.stop();
+    assert.equal(await run.done, 0);
+  });
+
+  it("logs decisions on stdout with --set decision_logs.console=true", async () => {
+    const run = startRun([
+      "--server",
+      "-a",
+      "127.0.0.1:0",
+      "--set",
+      "decision_logs.console=true",
+      EXAMPLES_DIR,
+    ]);
+    const url = await run.url;
+    const res = await fetch(`${url}/v1/data/simple`, {
+      method: "POST",
+      body: '{"input":{"name":"alice"}}',
+    });
+    const body = (await res.json()) as { decision_id: string };
+    run.stop();
+    await run.done;
+    const line = JSON.parse(run.out.stdout.trim()) as { decision_id: string };
+    assert.equal(line.decision_id, body.decision_id);
+  });
+
+  it("refuses to start with every parse error listed as file:line:col, exit 1", async () => {
+    const run = startRun(["--server", "--addr", "127.0.0.1:0", join(files.dir, "policies")]);
+    assert.equal(await run.done, 1);
+    assert.match(run.out.stderr, /^2 errors occurred:\n/);
+    assert.match(run.out.stderr, /bad1\.rego:3:\d+: rego_parse_error: /);
+    assert.match(run.out.stderr, /bad2\.rego:\d+:\d+: rego_parse_error: /);
+    assert.doesNotMatch(run.out.stderr, /Initializing server/);
+  });
+
+  it("refuses a missing path and bad flags", async () => {
+    const missing = startRun(["--server", "--addr", "127.0.0.1:0", join(files.dir, "nope")]);
+    assert.equal(await missing.done, 1);
+    assert.match(missing.out.stderr, /no such file or directory/);
+    const noServer = startRun([EXAMPLES_DIR]);
+    assert.equal(await noServer.done, 2);
+    const badAddr = startRun(["--server", "--addr", "localhost", EXAMPLES_DIR]);
+    assert.equal(await badAddr.done, 2);
+    const badSet = startRun(["--server", "--set", "plugins.x=1", EXAMPLES_DIR]);
+    assert.equal(await badSet.done, 2);
+  });
+
+  it("reports bad REGO_* variables together", async () => {
+    const run = startRun(["--server", EXAMPLES_DIR], {
+      REGO_MAX_BODY_BYTES: "lots",
+      REGO_LOG_LEVEL: "loud",
+    });
+    assert.equal(await run.done, 1);
+    assert.match(run.out.stderr, /REGO_MAX_BODY_BYTES/);
+    assert.match(run.out.stderr, /REGO_LOG_LEVEL/);
+  });
+});

@@ -1,0 +1,136 @@
+/** Health, pretty printing, metrics, decision logs and the query API. */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { EXAMPLES_DIR } from "../fixtures.js";
+import { type Harness, startHarness } from "./server-harness.js";
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe("a server without decision logs", () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness([EXAMPLES_DIR]);
+  });
+  after(async () => {
+    await h.server.close(1000);
+  });
+
+  it("reports health as 200 {}", async () => {
+    const res = await h.get("/health");
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), "{}\n");
+  });
+
+  it("reports an undefined health rule as 500", async () => {
+    const res = await h.get("/health/live");
+    assert.equal(res.status, 500);
+    assert.deepEqual(await res.json(), {
+      error: "health check (data.system.health.live) was undefined",
+    });
+  });
+
+  it("indents the body with ?pretty and ends it with a newline", async () => {
+    const res = await h.post(
+      "/v1/data/simple?pretty",
+      JSON.stringify({ input: { name: "alice" } }),
+    );
+    assert.equal(
+      await res.text(),
+      '{\n  "result": {\n    "allow": true,\n    "env": "dev"\n  }\n}\n',
+    );
+    const compact = await h.post(
+      "/v1/data/simple?pretty=false",
+      JSON.stringify({ input: { name: "alice" } }),
+    );
+    assert.equal(await compact.text(), '{"result":{"allow":true,"env":"dev"}}\n');
+  });
+
+  it("adds nanosecond timers with ?metrics", async () => {
+    const res = await h.post(
+      "/v1/data/limits?metrics=true",
+      JSON.stringify({ input: { name: "bob" } }),
+    );
+    const body = (await res.json()) as { metrics: Record<string, number>; result: unknown };
+    for (const key of [
+      "timer_rego_input_parse_ns",
+      "timer_rego_query_eval_ns",
+      "timer_server_handler_ns",
+    ]) {
+      assert.ok(Number.isInteger(body.metrics[key]) && (body.metrics[key] as number) >= 0, key);
+    }
+    assert.deepEqual(body.result, { allow: true, role: "user", limit: 1000.75 });
+  });
+
+  it("has no decision_id when decision logging is off", async () => {
+    const res = await h.post("/v1/data/simple", JSON.stringify({ input: { name: "alice" } }));
+    assert.equal("decision_id" in ((await res.json()) as object), false);
+  });
+
+  it("answers the query API with bindings per solution", async () => {
+    const q = encodeURIComponent("x := data.limits_by_roles[r]; x > 4000");
+    const res = await h.get(`/v1/query?q=${q}`);
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { result: Record<string, unknown>[] };
+    const sorted = body.result.sort((a, b) => String(a.r).localeCompare(String(b.r)));
+    assert.deepEqual(sorted, [
+      { r: "admin", x: 10000.5 },
+      { r: "manager", x: 5000.25 },
+    ]);
+    const post = await h.post(
+      "/v1/query",
+      JSON.stringify({ query: "data.simple.allow", input: { name: "alice" } }),
+    );
+    assert.equal(post.status, 200);
+    const missing = await h.get("/v1/query");
+    assert.equal(missing.status, 400);
+    assert.equal(((await missing.json()) as { message: string }).message, "missing parameter 'q'");
+  });
+
+  it("answers a query that does not parse with 400 and the parse error", async () => {
+    const res = await h.get(`/v1/query?q=${encodeURIComponent("x := := 1")}`);
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as {
+      code: string;
+      message: string;
+      errors: { code: string }[];
+    };
+    assert.equal(body.code, "invalid_parameter");
+    assert.equal(body.message, "error(s) occurred while parsing query");
+    assert.equal(body.errors[0]?.code, "rego_parse_error");
+  });
+});
+
+describe("a server with decision logs", () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness([EXAMPLES_DIR], { decisionLogs: true });
+  });
+  after(async () => {
+    await h.server.close(1000);
+  });
+
+  it("returns a UUIDv4 decision_id and logs one JSON line per decision", async () => {
+    const before = h.logLines.length;
+    const res = await h.post("/v1/data/limits", JSON.stringify({ input: { name: "alice" } }));
+    const body = (await res.json()) as { decision_id: string; result: unknown };
+    assert.match(body.decision_id, UUID_V4);
+    assert.equal(h.logLines.length, before + 1);
+    const line = h.logLines.at(-1) as string;
+    assert.ok(line.endsWith("\n") && !line.slice(0, -1).includes("\n"));
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    assert.equal(entry.decision_id, body.decision_id);
+    assert.equal(entry.path, "limits");
+    assert.deepEqual(entry.input, { name: "alice" });
+    assert.deepEqual(entry.result, body.result);
+    assert.equal(entry.msg, "Decision Log");
+  });
+
+  it("gives every decision its own id", async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const res = await h.post("/v1/data/simple", JSON.stringify({ input: { name: "bob" } }));
+      ids.add(((await res.json()) as { decision_id: string }).decision_id);
+    }
+    assert.equal(ids.size, 5);
+  });
+});

@@ -1,0 +1,51 @@
+/** Starts a real policy server on an ephemeral port for HTTP tests. */
+import { buildEngine } from "../../src/loader/build-engine.js";
+import { type RunningServer, startPolicyServer } from "../../src/server/app.js";
+import { consoleDecisionLogger } from "../../src/server/decision-log.js";
+
+export interface Harness {
+  server: RunningServer;
+  /** Decision log lines written so far (when logging is on). */
+  logLines: string[];
+  post(path: string, body: string, headers?: Record<string, string>): Promise<Response>;
+  get(path: string): Promise<Response>;
+  request(method: string, path: string): Promise<Response>;
+}
+
+/** Loads `paths`, starts a server on 127.0.0.1:0 and returns helpers to call it. */
+export async function startHarness(
+  paths: string[],
+  options: { decisionLogs?: boolean; maxBodyBytes?: number } = {},
+): Promise<Harness> {
+  const { engine } = buildEngine(paths);
+  const logLines: string[] = [];
+  const server = await startPolicyServer(
+    {
+      engine,
+      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+      evalTimeoutMs: 0,
+      decisionLogger: options.decisionLogs
+        ? consoleDecisionLogger((line) => logLines.push(line))
+        : undefined,
+    },
+    "127.0.0.1:0",
+  );
+  const call = (
+    method: string,
+    path: string,
+    body?: string,
+    headers: Record<string, string> = {},
+  ) =>
+    fetch(`${server.url}${path}`, {
+      method,
+      body,
+      headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+    });
+  return {
+    server,
+    logLines,
+    post: (path, body, headers) => call("POST", path, body, headers),
+    get: (path) => call("GET", path),
+    request: (method, path) => call(method, path),
+  };
+}
