@@ -3,7 +3,7 @@
  * queries or data references many times.
  */
 import type { Body, Module, Term } from "./ast/nodes.js";
-import { shallowExprVars } from "./ast/walk.js";
+import { displayName, shallowExprVars } from "./ast/walk.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
 import { Evaluator } from "./eval/evaluator.js";
 import type { FunctionTable } from "./eval/functions.js";
@@ -127,7 +127,7 @@ export class PolicyEngine {
     const names = new Set<string>();
     for (const e of body) shallowExprVars(e, names);
     const visible = [...names].filter(
-      (n) => n !== "input" && n !== "data" && !n.startsWith("_") && !n.includes("$"),
+      (n) => n !== "input" && n !== "data" && !displayName(n).startsWith("_"),
     );
     const results: QueryResult[] = [];
     const env: Env = new Map();
@@ -135,7 +135,7 @@ export class PolicyEngine {
       const bindings = new Map<string, Value>();
       for (const n of visible) {
         const v = env.get(n);
-        if (v !== undefined) bindings.set(n, v);
+        if (v !== undefined) bindings.set(displayName(n), v);
       }
       results.push({ expressions: this.expressionValues(ev, body, env, query), bindings });
       return false;

@@ -78,7 +78,11 @@ export class Compiler {
       });
       for (const r of m.rules) resolver.resolveRule(r);
     }
-    for (const m of modules) for (const r of m.rules) this.place(m, r);
+    for (const m of modules) {
+      let n = this.root;
+      for (const key of m.pkg) n = n.child(key);
+      for (const r of m.rules) this.place(m, r);
+    }
     this.classify(this.root);
     const safety = new SafetyChecker(this.arity, this.errors);
     for (const m of modules) for (const r of m.rules) this.checkRuleSafety(safety, r);

@@ -15,10 +15,8 @@ function refTargets(root: RuleNode, path: (string | undefined)[], out: Set<RuleN
       out.add(node);
       return;
     }
-    if (key === undefined) {
-      collectAll(node, out);
-      return;
-    }
+    // A computed key: the target is only known at run time, where recursion is caught.
+    if (key === undefined) return;
     const next = node.children.get(key);
     if (!next) return;
     node = next;
@@ -33,13 +31,15 @@ function collectAll(node: RuleNode, out: Set<RuleNode>): void {
 
 function dependencies(root: RuleNode, node: RuleNode): Set<RuleNode> {
   const out = new Set<RuleNode>();
+  const heads = new WeakSet<Term>();
   const visit = (t: Term) => {
+    if (t.type === "ref") heads.add(t.head);
     if (t.type === "ref" && t.head.type === "var" && t.head.name === "data") {
       const path = t.path.map((p) =>
         p.type === "scalar" && typeof p.value === "string" ? p.value : undefined,
       );
       refTargets(root, path, out);
-    } else if (t.type === "var" && t.name === "data") {
+    } else if (t.type === "var" && t.name === "data" && !heads.has(t)) {
       collectAll(root, out);
     } else if (t.type === "call" && t.name.startsWith("data.")) {
       const target = root.find(t.name.split(".").slice(1));

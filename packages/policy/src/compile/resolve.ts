@@ -73,7 +73,9 @@ export class Resolver {
     } else if (checkAssigned && scope.used.has(v.name)) {
       this.ctx.errors.push(err(v.loc, `var ${v.name} referenced above`));
     }
-    const name = scope.nested ? this.fresh(v.name) : v.name;
+    // Every declaration gets a unique name, so that a var of the same name used before the
+    // declaration (say, inside a comprehension) stays a different var.
+    const name = v.name.includes("$") ? v.name : this.fresh(v.name);
     scope.declared.set(v.name, name);
     return { ...v, name };
   }

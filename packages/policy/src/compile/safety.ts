@@ -66,6 +66,18 @@ export class SafetyChecker {
     this.nestedTerm(t, bound, bound);
   }
 
+  /** True for a `with` value that names a function or builtin rather than a value. */
+  private namesFunction(t: Term): boolean {
+    if (t.type === "var") return this.arity(t.name) !== undefined;
+    if (t.type !== "ref" || t.head.type !== "var") return false;
+    const parts = [t.head.name];
+    for (const p of t.path) {
+      if (p.type !== "scalar" || typeof p.value !== "string") return false;
+      parts.push(p.value);
+    }
+    return this.arity(parts.join(".")) !== undefined;
+  }
+
   /** Vars an expression binds; adds the vars it needs but lacks to `missing`. */
   private exprNeeds(
     e: Expr,
@@ -74,7 +86,8 @@ export class SafetyChecker {
     missing: Set<string>,
   ): Set<string> {
     const out = new Set<string>();
-    for (const w of e.with) this.inputs(w.value, b, outer, missing);
+    for (const w of e.with)
+      if (!this.namesFunction(w.value)) this.inputs(w.value, b, outer, missing);
     switch (e.type) {
       case "some":
         return out;
@@ -117,10 +130,9 @@ export class SafetyChecker {
     }
     const n = this.arity(t.name);
     const inArgs = n !== undefined && t.args.length === n + 1 ? t.args.slice(0, n) : t.args;
-    for (const a of inArgs) {
-      this.inputs(a, b, outer, missing);
-      this.refOutputs(a, out);
-    }
+    for (const a of inArgs) this.refOutputs(a, out);
+    const available = new Set([...b, ...out]);
+    for (const a of inArgs) this.inputs(a, available, outer, missing);
     if (inArgs.length < t.args.length)
       this.pattern(t.args[n as number] as Term, b, outer, missing, out);
   }
@@ -213,7 +225,11 @@ export class SafetyChecker {
         return;
       case "ref":
         this.inputs(t.head, b, outer, missing);
-        for (const p of t.path) if (p.type !== "var") this.inputs(p, b, outer, missing);
+        for (const p of t.path) {
+          if (p.type === "array" || p.type === "object")
+            this.pattern(p, b, outer, missing, new Set());
+          else if (p.type !== "var") this.inputs(p, b, outer, missing);
+        }
         return;
       case "arraycompr":
       case "setcompr":
@@ -241,6 +257,7 @@ export class SafetyChecker {
       this.refOutputs(t.head, out);
       for (const p of t.path) {
         if (p.type === "var") out.add(p.name);
+        else if (p.type === "array" || p.type === "object") allVars(p, out);
         else this.refOutputs(p, out);
       }
       return;

@@ -117,7 +117,7 @@ export class Evaluator extends TermEvaluator {
     }
     if (node?.hasRules) {
       if (node.isFunction) return false;
-      const v = this.nodeValue(node);
+      const v = base !== undefined ? base : this.nodeValue(node);
       return v === undefined ? false : this.walkValue(v, path, i, env, k);
     }
     if (i === path.length) {
@@ -126,8 +126,13 @@ export class Evaluator extends TermEvaluator {
     }
     const p = path[i] as Term;
     const step = (key: Value): boolean => {
-      const child = typeof key === "string" ? node?.children.get(key) : undefined;
-      const childBase = base === undefined ? undefined : indexValue(base, key);
+      const name =
+        typeof key === "string" ? key : typeof key === "number" ? String(key) : undefined;
+      const child = name === undefined ? undefined : node?.children.get(name);
+      let childBase = base === undefined ? undefined : indexValue(base, key);
+      if (childBase === undefined && name !== undefined && base instanceof RegoObject) {
+        childBase = base.get(name);
+      }
       const childPrefix = child ? child.path : [...prefix, String(key)];
       return this.walkData(child, childBase, childPrefix, path, i + 1, env, k);
     };
@@ -170,7 +175,10 @@ export class Evaluator extends TermEvaluator {
       const o = this.overrideAt(prefix);
       if (o !== undefined) return o;
     }
-    if (node?.hasRules) return node.isFunction ? undefined : this.nodeValue(node);
+    if (node?.hasRules) {
+      if (node.isFunction) return undefined;
+      return base !== undefined ? base : this.nodeValue(node);
+    }
     if (
       !node ||
       (node.children.size === 0 && base !== undefined && !(base instanceof RegoObject))
@@ -251,23 +259,30 @@ export class Evaluator extends TermEvaluator {
   }
 
   /** Evaluates a single-value rule (and else chain), emitting each value it produces. */
-  private evalRuleChain(cr: CompiledRule, env: Env, emit: (v: Value, rule: Rule) => void): void {
+  private evalRuleChain(
+    cr: CompiledRule,
+    env: Env,
+    emit: (v: Value, rule: Rule) => void,
+    guard: (k: K) => boolean = (k) => k(),
+  ): void {
     let found = false;
     const valueTerm = cr.rule.value ?? TRUE;
     const constant = constantValue(valueTerm);
-    this.evalBody(cr.rule.body, 0, env, () => {
-      found = true;
-      if (constant !== undefined) {
-        emit(constant, cr.rule);
-        return true;
-      }
-      this.evalTerm(valueTerm, env, (v) => {
-        emit(v, cr.rule);
+    this.evalBody(cr.rule.body, 0, env, () =>
+      guard(() => {
+        found = true;
+        if (constant !== undefined) {
+          emit(constant, cr.rule);
+          return true;
+        }
+        this.evalTerm(valueTerm, env, (v) => {
+          emit(v, cr.rule);
+          return false;
+        });
         return false;
-      });
-      return false;
-    });
-    if (!found && cr.elseRule) this.evalRuleChain(cr.elseRule, env, emit);
+      }),
+    );
+    if (!found && cr.elseRule) this.evalRuleChain(cr.elseRule, env, emit, guard);
   }
 
   private defaultValue(rule: Rule): Value | undefined {
@@ -415,19 +430,34 @@ export class Evaluator extends TermEvaluator {
     for (const cr of node.rules) {
       const env: Env = new Map();
       const params = cr.rule.args ?? [];
-      const bindArgs = (i: number, kk: K): boolean =>
-        i === params.length
-          ? kk()
-          : this.unifyValue(params[i] as Term, args[i] as Value, env, () => bindArgs(i + 1, kk));
-      bindArgs(0, () => {
-        this.evalRuleChain(cr, env, (v, rule) => {
-          if (result === undefined) result = v;
-          else if (!equal(result, v)) {
-            throw conflict(rule, "functions must not produce multiple outputs for same inputs");
-          }
-        });
-        return false;
-      });
+      // Operands written as templates or calls depend on the body: unified after it.
+      const late = params.map((p) => p.type === "template" || p.type === "call");
+      const bindArgs = (i: number, kk: K, lateOnes: boolean): boolean => {
+        if (i === params.length) return kk();
+        if (late[i] !== lateOnes) return bindArgs(i + 1, kk, lateOnes);
+        return this.unifyValue(params[i] as Term, args[i] as Value, env, () =>
+          bindArgs(i + 1, kk, lateOnes),
+        );
+      };
+      const hasLate = late.some(Boolean);
+      bindArgs(
+        0,
+        () => {
+          this.evalRuleChain(
+            cr,
+            env,
+            (v, rule) => {
+              if (result === undefined) result = v;
+              else if (!equal(result, v)) {
+                throw conflict(rule, "functions must not produce multiple outputs for same inputs");
+              }
+            },
+            hasLate ? (kk) => bindArgs(0, kk, true) : undefined,
+          );
+          return false;
+        },
+        false,
+      );
     }
     if (result === undefined && node.defaultRule) result = this.defaultValue(node.defaultRule);
     void t;
@@ -461,7 +491,7 @@ export class Evaluator extends TermEvaluator {
     const collect = (i: number): boolean => {
       if (i === withs.length) return this.runWith(withs, values, inner, k);
       const w = withs[i] as WithModifier;
-      const fnRep = this.functionReplacement(w);
+      const fnRep = this.functionReplacement(w, env);
       if (fnRep) {
         values[i] = fnRep;
         return collect(i + 1);
@@ -475,16 +505,17 @@ export class Evaluator extends TermEvaluator {
   }
 
   /** For a `with` whose target is a function: what replaces it. */
-  private functionReplacement(w: WithModifier): FunctionReplacement | undefined {
+  private functionReplacement(w: WithModifier, env: Env): FunctionReplacement | undefined {
     const name = targetFunctionName(w.target, this.root);
     if (!name) return undefined;
     const v = w.value;
-    const valueName = v.type === "var" ? v.name : v.type === "ref" ? refName(v) : undefined;
+    const valueName =
+      v.type === "var" && !env.has(v.name) ? v.name : v.type === "ref" ? refName(v) : undefined;
     if (valueName && resolveFunction(this.functions, this.root, valueName)) {
       return { kind: "func", name: valueName };
     }
     let value: Value | undefined;
-    this.evalTerm(v, new Map(), (x) => {
+    this.evalTerm(v, env, (x) => {
       value = x;
       return true;
     });

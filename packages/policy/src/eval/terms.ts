@@ -29,6 +29,23 @@ export function locOf(t: { loc: { file: string; row: number; col: number } }) {
   return { file: t.loc.file, row: t.loc.row, col: t.loc.col };
 }
 
+/** Value pairs of two object terms with the same constant keys; undefined otherwise. */
+function objectPairs(a: [Term, Term][], b: [Term, Term][]): [Term, Term][] | undefined {
+  if (a.length !== b.length) return undefined;
+  const out: [Term, Term][] = [];
+  for (const [ka, va] of a) {
+    const ca = constantValue(ka);
+    if (ca === undefined) return undefined;
+    const match = b.find(([kb]) => {
+      const cb = constantValue(kb);
+      return cb !== undefined && equal(ca, cb);
+    });
+    if (!match) return undefined;
+    out.push([va, match[1]]);
+  }
+  return out;
+}
+
 export abstract class TermEvaluator {
   abstract overrides: Overrides;
   abstract cache: DocCache;
@@ -96,7 +113,7 @@ export abstract class TermEvaluator {
     let domainDefined = false;
     let holds = true;
     this.evalTerm(e.domain, env, (coll) => {
-      domainDefined = true;
+      domainDefined = typeof coll === "object" && coll !== null;
       forEachElement(coll, (key, value) => {
         const ok = e.key
           ? this.unifyValue(e.key, key, env, () =>
@@ -216,6 +233,12 @@ export abstract class TermEvaluator {
 
   /** Evaluates terms left to right, calling `k` with each combination of values. */
   evalTerms(terms: Term[], env: Env, k: (vals: Value[]) => boolean): boolean {
+    const deferred = terms.some(
+      (t) => t.type === "var" && this.varValue(t.name, env) === undefined,
+    );
+    if (deferred && terms.some((t) => t.type !== "var" && t.type !== "scalar")) {
+      return this.evalTermsVarsLast(terms, env, k);
+    }
     const vals: Value[] = new Array(terms.length);
     const step = (i: number): boolean => {
       if (i === terms.length) return k(vals);
@@ -233,6 +256,23 @@ export abstract class TermEvaluator {
       return this.evalTerm(t, env, (v) => {
         vals[i] = v;
         return step(i + 1);
+      });
+    };
+    return step(0);
+  }
+
+  /** Evaluates the non-var terms first: they may bind vars that other operands use. */
+  private evalTermsVarsLast(terms: Term[], env: Env, k: (vals: Value[]) => boolean): boolean {
+    const order = terms
+      .map((_, i) => i)
+      .sort((a, b) => Number(terms[a]?.type === "var") - Number(terms[b]?.type === "var"));
+    const vals: Value[] = new Array(terms.length);
+    const step = (j: number): boolean => {
+      if (j === order.length) return k(vals);
+      const i = order[j] as number;
+      return this.evalTerm(terms[i] as Term, env, (v) => {
+        vals[i] = v;
+        return step(j + 1);
       });
     };
     return step(0);
@@ -316,6 +356,16 @@ export abstract class TermEvaluator {
           ? k()
           : this.unify(a.items[i] as Term, b.items[i] as Term, env, () => pairs(i + 1));
       return pairs(0);
+    }
+    if (a.type === "object" && b.type === "object") {
+      const pairs = objectPairs(a.entries, b.entries);
+      if (pairs) {
+        const step = (i: number): boolean =>
+          i === pairs.length
+            ? k()
+            : this.unify(pairs[i]?.[0] as Term, pairs[i]?.[1] as Term, env, () => step(i + 1));
+        return step(0);
+      }
     }
     if (this.isPattern(a, env)) return this.evalTerm(b, env, (v) => this.unifyValue(a, v, env, k));
     return this.evalTerm(a, env, (v) => this.unifyValue(b, v, env, k));

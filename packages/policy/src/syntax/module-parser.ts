@@ -19,7 +19,7 @@ class ModuleParser extends ExprParser {
   }
 
   parseModule(): Module {
-    if (!this.isKw("package")) throw this.map.error(this.tok.start, "package expected");
+    if (this.tok.text !== "package") throw this.map.error(this.tok.start, "package expected");
     const pkgStart = this.next().start;
     const pkgTerm = this.parseTerm();
     const pkg = refToPath(pkgTerm, this.map);
@@ -125,7 +125,17 @@ class ModuleParser extends ExprParser {
   private parseRuleBody(start: number): Body {
     if (this.isKw("if")) {
       this.next();
-      if (this.isSym("{")) return this.parseBlock();
+      if (this.isSym("{")) {
+        const save = this.pos;
+        try {
+          return this.parseBlock();
+        } catch (e) {
+          this.pos = save;
+          const literal = this.parseLiteral();
+          void e;
+          return [literal];
+        }
+      }
       return [this.parseLiteral()];
     }
     if (this.isSym("{") && !this.tok.newline) return this.parseBlock();

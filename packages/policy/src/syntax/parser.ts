@@ -70,8 +70,11 @@ export class ExprParser {
     return t.kind === "symbol" && t.text === text;
   }
 
-  protected isKw(word: string, t = this.tok): boolean {
-    return t.kind === "ident" && t.text === word && this.isKeywordOn(word);
+  protected isKw(word: string): boolean {
+    const t = this.tok;
+    if (t.kind !== "ident" || t.text !== word || !this.isKeywordOn(word)) return false;
+    const after = this.peek();
+    return !(after.kind === "symbol" && after.text === "." && after.start === t.end);
   }
 
   protected isKeywordOn(word: string): boolean {
@@ -392,6 +395,7 @@ export class ExprParser {
   private parseIdent(): Term {
     const t = this.next();
     const loc = this.loc(t.start);
+    if (this.isSym(".") && this.tok.start === t.end) return { type: "var", name: t.text, loc };
     if (t.text === "true") return { type: "scalar", value: true, loc };
     if (t.text === "false") return { type: "scalar", value: false, loc };
     if (t.text === "null") return { type: "scalar", value: null, loc };
