@@ -74,9 +74,20 @@ function integerRange(fn: string, from: RegoNumber, to: RegoNumber, step: RegoNu
   if (span / s + 1n > BigInt(MAX_RANGE_LENGTH)) {
     throw new BuiltinError(`${fn}: range too large (more than ${MAX_RANGE_LENGTH} elements)`);
   }
+  if (typeof from === "number" && typeof to === "number" && typeof step === "number") {
+    return numberRange(from, to, step);
+  }
   const out: Value[] = [];
   if (a <= b) for (let i = a; i <= b; i += s) out.push(normalizeNumber(i));
   else for (let i = a; i >= b; i -= s) out.push(normalizeNumber(i));
+  return out;
+}
+
+/** The same range on safe integers, without bigint arithmetic per element. */
+function numberRange(from: number, to: number, step: number): number[] {
+  const out: number[] = [];
+  if (from <= to) for (let i = from; i <= to; i += step) out.push(i);
+  else for (let i = from; i >= to; i -= step) out.push(i);
   return out;
 }
 
