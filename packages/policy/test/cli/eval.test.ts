@@ -101,8 +101,8 @@ describe("rego eval", () => {
       },
     );
     assert.equal(run.stdout, "true\n");
-    const q = await rego(["eval", "--stdin", "--format", "raw"], { stdin: "1 + 2\n" });
-    assert.equal(q.stdout, "3\n");
+    const q = await rego(["eval", "--stdin", "--format", "bindings"], { stdin: "x := 3\n" });
+    assert.deepEqual(JSON.parse(q.stdout), { x: 3 });
   });
 
   it("reports every parse error of the loaded policies and exits 2", async () => {

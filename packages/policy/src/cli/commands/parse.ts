@@ -4,7 +4,6 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { jsonText } from "../../server/json-text.js";
 import { parseModule } from "../../syntax/module-parser.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
@@ -21,6 +20,27 @@ const OPTIONS = {
   format: { type: "string", short: "f", default: "json" },
   "v0-compatible": { type: "boolean" },
 } as const;
+
+/**
+ * The tree as indented JSON: back-references (a rule's `module`) are left out, big integers
+ * keep their digits.
+ */
+export function astJson(tree: unknown): string {
+  const ancestors: object[] = [];
+  const text = JSON.stringify(
+    tree,
+    function (this: unknown, _key: string, value: unknown) {
+      if (typeof value === "bigint") return `\u0000big:${value}`;
+      if (value === null || typeof value !== "object") return value;
+      while (ancestors.length > 0 && ancestors.at(-1) !== this) ancestors.pop();
+      if (ancestors.includes(value)) return undefined;
+      ancestors.push(value);
+      return value;
+    },
+    2,
+  );
+  return `${text.replace(/"\\u0000big:(-?\d+)"/g, "$1")}\n`;
+}
 
 async function runParse(argv: string[], io: CliIO): Promise<number> {
   let file: string;
@@ -44,7 +64,7 @@ async function runParse(argv: string[], io: CliIO): Promise<number> {
     return 1;
   }
   try {
-    io.stdout(jsonText(parseModule(file, source, values["v0-compatible"] ?? false), true));
+    io.stdout(astJson(parseModule(file, source, values["v0-compatible"] ?? false)));
     return 0;
   } catch (e) {
     if (!isExpectedFailure(e)) throw e;
