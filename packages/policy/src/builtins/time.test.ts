@@ -193,3 +193,16 @@ describe("time.add_date and time.diff", () => {
     );
   });
 });
+
+describe("test.sleep", () => {
+  it("waits for a Go duration and returns null", () => {
+    const start = process.hrtime.bigint();
+    assert.equal(call("test.sleep", "5ms"), null);
+    assert.ok(process.hrtime.bigint() - start >= 4_000_000n);
+  });
+  it("rejects a bad duration", () => {
+    assert.throws(() => call("test.sleep", "soon"), {
+      message: 'test.sleep: time: invalid duration "soon"',
+    });
+  });
+});

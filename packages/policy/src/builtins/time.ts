@@ -217,4 +217,20 @@ export const timeBuiltins: BuiltinDef[] = [
     impl: ([a, b]) =>
       dateDiff(zonedTime("time.diff", a as Value, 1), zonedTime("time.diff", b as Value, 2)),
   },
+  {
+    // OPA registers test.sleep for its own test suites; the compliance cases use it to show
+    // that time.now_ns stays fixed within one query.
+    name: "test.sleep",
+    args: ["string"],
+    result: "null",
+    nondeterministic: true,
+    impl: ([duration]) => {
+      const name = "test.sleep";
+      const ns = guarded(name, () => parseGoDuration(asString(name, duration as Value, 1)));
+      const ms = Number(ns / 1_000_000n);
+      if (ms > 0)
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(ms, 60_000));
+      return null;
+    },
+  },
 ];
