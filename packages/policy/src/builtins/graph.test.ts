@@ -79,7 +79,7 @@ describe("graph.reachable", () => {
     );
     assert.throws(
       () => callBuiltin("graph.reachable", [{ a: [] }, "a"]),
-      typeError("graph.reachable: operand 2 must be one of {set, array} but got string"),
+      typeError("graph.reachable: operand 2 must be {array, set} but got string"),
     );
   });
 });

@@ -3,7 +3,7 @@
  * `graph.reachable` / `graph.reachable_paths` over an adjacency object `{node: neighbours}`.
  */
 import { RegoObject, RegoSet, type Value } from "../value/value.js";
-import { asObject, oneOfError } from "./args.js";
+import { asObject, operandError } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 /** Every `[path, value]` pair in `doc`, the document itself first (path `[]`). */
@@ -18,11 +18,11 @@ function* walk(doc: Value, path: Value[] = []): Generator<Value> {
   }
 }
 
-/** Elements of an array or set operand. */
+/** Elements of an array or set operand (OPA words this error as `must be {array, set}`). */
 function nodesOperand(fn: string, v: Value, pos: number): Value[] {
   if (Array.isArray(v)) return v;
   if (v instanceof RegoSet) return v.sorted();
-  throw oneOfError(fn, pos, ["set", "array"], v);
+  throw operandError(fn, pos, "{array, set}", v);
 }
 
 /** Neighbours listed for a node: an array or set; anything else (e.g. null) has none. */
