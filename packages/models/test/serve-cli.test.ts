@@ -66,7 +66,10 @@ describe("llmsrv serve as a child process (the vector store's path)", { timeout:
 
   it("returns a 2048-dimension embedding for demo:latest through the OpenAI client", async () => {
     const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "dummy" });
-    const res = await client.embeddings.create({ model: "demo:latest", input: "a note about vectors" });
+    const res = await client.embeddings.create({
+      model: "demo:latest",
+      input: "a note about vectors",
+    });
     assert.equal(res.data.length, 1);
     assert.equal(res.data[0]?.embedding.length, 2048);
     assert.ok(res.data[0]?.embedding.every((x) => Number.isFinite(x)));
@@ -77,7 +80,10 @@ describe("llmsrv serve as a child process (the vector store's path)", { timeout:
     const a = await client.embeddings.create({ model: "demo:latest", input: ["first", "second"] });
     const b = await client.embeddings.create({ model: "demo:latest", input: "second" });
     assert.equal(a.data.length, 2);
-    assert.deepEqual(a.data.map((d) => d.index), [0, 1]);
+    assert.deepEqual(
+      a.data.map((d) => d.index),
+      [0, 1],
+    );
     const second = a.data[1]?.embedding ?? [];
     const again = b.data[0]?.embedding ?? [];
     assert.ok(second.every((x, i) => Math.abs(x - (again[i] ?? Number.NaN)) < 1e-5));

@@ -19,3 +19,23 @@ export interface Command {
 
 /** Exit codes. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** Parses argv with node:util parseArgs; usage errors print and return undefined. */
+export function tryParse<T>(io: CliIo, usage: string, parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch (e) {
+    io.stderr.write(`${(e as Error).message}\n${usage}\n`);
+    return undefined;
+  }
+}
+
+/** Runs a command body, printing `Error: <message>` and returning 1 on failure. */
+export async function reportFailure(io: CliIo, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (e) {
+    io.stderr.write(`Error: ${(e as Error).message}\n`);
+    return EXIT.failure;
+  }
+}

@@ -1,11 +1,29 @@
 #!/usr/bin/env node
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { cpCommand } from "./commands/cp.js";
+import { createCommand } from "./commands/create.js";
+import { listCommand } from "./commands/list.js";
+import { psCommand } from "./commands/ps.js";
+import { rmCommand } from "./commands/rm.js";
+import { runCommand } from "./commands/run.js";
 import { serveCommand } from "./commands/serve.js";
+import { showCommand } from "./commands/show.js";
+import { stopCommand } from "./commands/stop.js";
 import { type CliIo, type Command, EXIT } from "./io.js";
 
 /** Every CLI command, by name. */
-export const COMMANDS: readonly Command[] = [serveCommand];
+export const COMMANDS: readonly Command[] = [
+  serveCommand,
+  createCommand,
+  listCommand,
+  psCommand,
+  showCommand,
+  runCommand,
+  stopCommand,
+  rmCommand,
+  cpCommand,
+];
 
 function usage(): string {
   const rows = COMMANDS.map((c) => `  ${c.name.padEnd(8)}${c.summary}`);

@@ -1,4 +1,7 @@
 import type { Route } from "./router.js";
+import { headBlobHandler, postBlobHandler } from "./routes/blobs.js";
+import { chatHandler } from "./routes/chat.js";
+import { createHandler } from "./routes/create.js";
 import { embeddingsHandler, embedHandler } from "./routes/embed.js";
 import { generateHandler } from "./routes/generate.js";
 import {
@@ -10,7 +13,10 @@ import {
   tagsHandler,
   versionHandler,
 } from "./routes/models.js";
+import { openaiChatHandler } from "./routes/openai-chat.js";
+import { openaiCompletionsHandler } from "./routes/openai-completions.js";
 import { openaiEmbeddingsHandler } from "./routes/openai-embeddings.js";
+import { openaiModelHandler, openaiModelsHandler } from "./routes/openai-models.js";
 
 /** Every route of the server, in one table. */
 export const ROUTES: readonly Route[] = [
@@ -21,8 +27,16 @@ export const ROUTES: readonly Route[] = [
   { method: "POST", path: "/api/show", handler: showHandler },
   { method: "POST", path: "/api/copy", handler: copyHandler },
   { method: "DELETE", path: "/api/delete", handler: deleteHandler },
+  { method: "POST", path: "/api/create", handler: createHandler },
+  { method: "HEAD", path: "/api/blobs/:digest", handler: headBlobHandler },
+  { method: "POST", path: "/api/blobs/:digest", handler: postBlobHandler },
   { method: "POST", path: "/api/generate", handler: generateHandler },
+  { method: "POST", path: "/api/chat", handler: chatHandler },
   { method: "POST", path: "/api/embed", handler: embedHandler },
   { method: "POST", path: "/api/embeddings", handler: embeddingsHandler },
   { method: "POST", path: "/v1/embeddings", handler: openaiEmbeddingsHandler, openai: true },
+  { method: "POST", path: "/v1/chat/completions", handler: openaiChatHandler, openai: true },
+  { method: "POST", path: "/v1/completions", handler: openaiCompletionsHandler, openai: true },
+  { method: "GET", path: "/v1/models", handler: openaiModelsHandler, openai: true },
+  { method: "GET", path: "/v1/models/:model", handler: openaiModelHandler, openai: true },
 ];

@@ -121,7 +121,10 @@ export async function deleteHandler(ctx: RequestContext): Promise<void> {
     throw new LlmsrvError("invalid_model_name", `name "${String(nameField ?? "")}" is invalid`);
   }
   const model = await ctx.deps.store.get(nameField);
-  await ctx.deps.scheduler.stop(model);
   await ctx.deps.store.delete(model);
+  // Copies share the weights blob: unload only when no other name still uses it.
+  const remaining = await ctx.deps.store.list();
+  if (!remaining.some((m) => m.modelDigest === model.modelDigest))
+    await ctx.deps.scheduler.stop(model);
   ctx.res.writeHead(200).end();
 }

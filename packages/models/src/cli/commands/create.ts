@@ -1,0 +1,62 @@
+import { createReadStream, existsSync, readFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, resolve } from "node:path";
+import { Readable } from "node:stream";
+import { parseArgs } from "node:util";
+import { digestOfFile } from "../../store/blob-store.js";
+import { parseModelfile } from "../../store/modelfile.js";
+import { type ApiClient, clientFor } from "../api-client.js";
+import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
+
+const USAGE = "Usage: llmsrv create MODEL [-f Modelfile]";
+
+/** Uploads a local GGUF as a blob unless the server has it; returns its digest. */
+async function uploadBlob(client: ApiClient, path: string): Promise<string> {
+  const digest = await digestOfFile(path);
+  const head = await client.request("HEAD", `/api/blobs/${digest}`);
+  if (head.status === 404) {
+    const body = Readable.toWeb(createReadStream(path)) as ReadableStream;
+    await client.request("POST", `/api/blobs/${digest}`, undefined, body);
+  }
+  return digest;
+}
+
+/** `llmsrv create MODEL -f Modelfile`: parses the Modelfile here, uploads the GGUF, creates. */
+export const createCommand: Command = {
+  name: "create",
+  summary: "Create a model from a Modelfile",
+  async run(argv, io) {
+    const parsed = tryParse(io, USAGE, () =>
+      parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: { file: { type: "string", short: "f" } },
+      }),
+    );
+    const model = parsed?.positionals[0];
+    if (!parsed || !model) {
+      if (parsed) io.stderr.write(`${USAGE}\n`);
+      return EXIT.usage;
+    }
+    return reportFailure(io, async () => {
+      const file = resolve(parsed.values.file ?? "Modelfile");
+      const mf = parseModelfile(readFileSync(file, "utf8"));
+      const client = clientFor(io.env);
+      const fromPath = isAbsolute(mf.from) ? mf.from : resolve(dirname(file), mf.from);
+      const request: Record<string, unknown> = {
+        model,
+        parameters: Object.keys(mf.parameters).length > 0 ? mf.parameters : undefined,
+        template: mf.template,
+        system: mf.system,
+        license: mf.license.length > 0 ? mf.license : undefined,
+        messages: mf.messages.length > 0 ? mf.messages : undefined,
+      };
+      if (existsSync(fromPath)) {
+        io.stderr.write(`uploading ${basename(fromPath)}\n`);
+        request.files = { [basename(fromPath)]: await uploadBlob(client, fromPath) };
+      } else request.from = mf.from;
+      for await (const p of client.stream<{ status: string }>("/api/create", request))
+        io.stderr.write(`${p.status}\n`);
+      return EXIT.ok;
+    });
+  },
+};

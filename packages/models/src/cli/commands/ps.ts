@@ -1,0 +1,49 @@
+import { parseArgs } from "node:util";
+import { clientFor } from "../api-client.js";
+import { formatBytes, formatRelative, formatTable } from "../format.js";
+import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
+
+/** A row of `/api/ps`. */
+export interface PsEntry {
+  name: string;
+  digest: string;
+  size: number;
+  expires_at: string;
+  context_length: number;
+  active?: number;
+  queued?: number;
+}
+
+function until(expires: string): string {
+  const date = new Date(expires);
+  return date.getUTCFullYear() > 2200 ? "Forever" : formatRelative(date);
+}
+
+/** `llmsrv ps`: loaded models, with their active and queued requests. */
+export const psCommand: Command = {
+  name: "ps",
+  summary: "List loaded models",
+  async run(argv, io) {
+    if (!tryParse(io, "Usage: llmsrv ps", () => parseArgs({ args: argv }))) return EXIT.usage;
+    return reportFailure(io, async () => {
+      const ps = await clientFor(io.env).json<{ models: PsEntry[] }>("GET", "/api/ps");
+      const rows = ps.models.map((m) => [
+        m.name,
+        m.digest.slice(0, 12),
+        formatBytes(m.size),
+        "100% CPU",
+        String(m.context_length),
+        String(m.active ?? 0),
+        String(m.queued ?? 0),
+        until(m.expires_at),
+      ]);
+      io.stdout.write(
+        formatTable(
+          ["NAME", "ID", "SIZE", "PROCESSOR", "CONTEXT", "ACTIVE", "QUEUED", "UNTIL"],
+          rows,
+        ),
+      );
+      return EXIT.ok;
+    });
+  },
+};

@@ -1,0 +1,89 @@
+import {
+  type ChatOutcome,
+  checkChatCapabilities,
+  parseMessages,
+  parseTools,
+  runChat,
+} from "../../service/chat.js";
+import { loadOnly } from "../../service/completion.js";
+import { nowTimestamp, parseFormat, parseKeepAlive } from "../../service/request-fields.js";
+import { requireModelName } from "../../store/model-name.js";
+import { NdjsonWriter } from "../ndjson.js";
+import { optionalBool } from "../request-body.js";
+import type { RequestContext } from "../router.js";
+
+function finalBody(model: string, content: string, chat: ChatOutcome) {
+  const r = chat.outcome.result;
+  return {
+    model,
+    created_at: nowTimestamp(),
+    message: {
+      role: "assistant",
+      content,
+      ...(chat.toolCalls.length > 0 ? { tool_calls: chat.toolCalls } : {}),
+    },
+    done: true,
+    done_reason: r.doneReason,
+    total_duration: chat.outcome.totalNs,
+    load_duration: chat.outcome.loadNs,
+    prompt_eval_count: r.promptTokens.length,
+    prompt_eval_duration: r.promptEvalNs,
+    eval_count: r.outputTokens.length,
+    eval_duration: r.evalNs,
+  };
+}
+
+/** `POST /api/chat`: a chat turn rendered with the model's template; NDJSON unless `stream: false`. */
+export async function chatHandler(ctx: RequestContext): Promise<void> {
+  const body = await ctx.body();
+  requireModelName(body.model);
+  const model = await ctx.deps.store.get(body.model as string);
+  const messages = parseMessages(body.messages);
+  const tools = parseTools(body.tools);
+  const stream = optionalBool(body, "stream") ?? true;
+  const keepAliveMs = parseKeepAlive(body.keep_alive);
+  const format = parseFormat(body.format);
+  checkChatCapabilities({ model, messages, tools });
+  if (messages.length === 0) {
+    const unload = keepAliveMs === 0;
+    if (unload) await ctx.deps.scheduler.stop(model);
+    else await loadOnly(ctx.deps, model, body.options, keepAliveMs, ctx.signal);
+    const message = { role: "assistant", content: "" };
+    return ctx.json(200, {
+      model: model.display,
+      created_at: nowTimestamp(),
+      message,
+      done: true,
+      done_reason: unload ? "unload" : "load",
+    });
+  }
+  const input = {
+    model,
+    messages,
+    tools,
+    format,
+    options: body.options,
+    keepAliveMs,
+    signal: ctx.signal,
+  };
+  if (!stream) {
+    const chat = await runChat(ctx.deps, input);
+    return ctx.json(200, finalBody(model.display, chat.content, chat));
+  }
+  const out = new NdjsonWriter(ctx.res);
+  try {
+    const chat = await runChat(ctx.deps, input, (text) => {
+      out.write({
+        model: model.display,
+        created_at: nowTimestamp(),
+        message: { role: "assistant", content: text },
+        done: false,
+      });
+    });
+    out.write(finalBody(model.display, "", chat));
+  } catch (e) {
+    if (!out.headersSent) throw e;
+    out.writeError(e);
+  }
+  out.end();
+}

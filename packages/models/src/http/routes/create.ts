@@ -1,0 +1,120 @@
+import { existsSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { LlmsrvError } from "../../errors.js";
+import { resolveOptions } from "../../runtime/options.js";
+import { parseMessages } from "../../service/chat.js";
+import { normalizeDigest } from "../../store/blob-store.js";
+import { requireModelName } from "../../store/model-name.js";
+import type { ModelRecipe, ModelStore, StoredModel } from "../../store/model-store.js";
+import { NdjsonWriter } from "../ndjson.js";
+import { optionalBool, optionalString } from "../request-body.js";
+import type { RequestContext } from "../router.js";
+
+async function modelBlobFromFiles(store: ModelStore, files: unknown): Promise<string> {
+  if (typeof files !== "object" || files === null || Array.isArray(files)) {
+    throw new LlmsrvError("bad_request", `field "files" must be an object of file name to digest`);
+  }
+  const entries = Object.entries(files as Record<string, unknown>);
+  if (entries.length !== 1)
+    throw new LlmsrvError("bad_request", "files must name exactly one GGUF file");
+  const [fileName, digest] = entries[0] as [string, unknown];
+  if (isAbsolute(fileName) || fileName.split(/[\\/]/).includes("..")) {
+    throw new LlmsrvError("bad_request", "file path must be relative");
+  }
+  if (typeof digest !== "string")
+    throw new LlmsrvError("bad_request", `digest of "${fileName}" must be a string`);
+  const d = normalizeDigest(digest);
+  if (!(await store.blobs.has(d)))
+    throw new LlmsrvError("bad_request", `blob ${d} for "${fileName}" has not been uploaded`);
+  return d;
+}
+
+/** FROM as an existing model name, or (an llmsrv extension) an absolute GGUF path on the server. */
+async function resolveFrom(
+  store: ModelStore,
+  from: string,
+): Promise<{ model?: StoredModel; digest?: string }> {
+  if (isAbsolute(from)) {
+    if (!existsSync(from))
+      throw new LlmsrvError("bad_request", `file ${from} does not exist on the server`);
+    return { digest: await store.blobs.putFile(from) };
+  }
+  try {
+    return { model: await store.get(from) };
+  } catch (e) {
+    if (e instanceof LlmsrvError && e.code === "model_not_found")
+      throw new LlmsrvError("model_not_found", `model '${from}' not found`);
+    throw e;
+  }
+}
+
+function parseLicense(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value as string[];
+  throw new LlmsrvError("bad_request", `field "license" must be a string or an array of strings`);
+}
+
+function parseParameters(ctx: RequestContext, value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value))
+    throw new LlmsrvError("bad_request", `field "parameters" must be an object`);
+  const c = ctx.deps.config;
+  resolveOptions(value as Record<string, unknown>, undefined, {
+    numCtx: c.contextLength,
+    numThread: c.numThread,
+    maxThreads: c.physicalCores,
+  });
+  return value as Record<string, unknown>;
+}
+
+/** Builds the recipe from the request, validating everything before any progress is sent. */
+async function recipeFor(ctx: RequestContext, body: Record<string, unknown>): Promise<ModelRecipe> {
+  if (body.quantize !== undefined && body.quantize !== null) {
+    throw new LlmsrvError("bad_request", "quantization is not supported by this server");
+  }
+  const from = optionalString(body, "from");
+  const recipe: ModelRecipe = {
+    template: optionalString(body, "template"),
+    system: optionalString(body, "system"),
+    license: parseLicense(body.license),
+    parameters: parseParameters(ctx, body.parameters),
+    messages:
+      body.messages === undefined
+        ? undefined
+        : parseMessages(body.messages).map(({ role, content }) => ({ role, content })),
+  };
+  if (body.files !== undefined && body.files !== null)
+    recipe.modelDigest = await modelBlobFromFiles(ctx.deps.store, body.files);
+  else if (from)
+    Object.assign(
+      recipe,
+      await resolveFrom(ctx.deps.store, from).then((r) => ({
+        from: r.model,
+        modelDigest: r.digest,
+      })),
+    );
+  else throw new LlmsrvError("bad_request", "neither 'from' or 'files' was specified");
+  if (recipe.modelDigest) ctx.deps.store.factsFor(recipe.modelDigest); // 400 when not GGUF
+  return recipe;
+}
+
+/** `POST /api/create`: a model from a GGUF blob or an existing model plus settings. */
+export async function createHandler(ctx: RequestContext): Promise<void> {
+  const body = await ctx.body();
+  const name = requireModelName(body.model ?? body.name);
+  const stream = optionalBool(body, "stream") ?? true;
+  const recipe = await recipeFor(ctx, body);
+  if (!stream) {
+    await ctx.deps.store.create(name, recipe);
+    return ctx.json(200, { status: "success" });
+  }
+  const out = new NdjsonWriter(ctx.res);
+  try {
+    await ctx.deps.store.create(name, recipe, (status) => out.write({ status }));
+    out.write({ status: "success" });
+  } catch (e) {
+    out.writeError(e);
+  }
+  out.end();
+}

@@ -1,0 +1,166 @@
+import { LlmsrvError } from "../errors.js";
+import type { ToolCall } from "../prompt/tool-calls.js";
+import type { DoneReason, OutputFormat } from "../runtime/model-runner.js";
+import type { ChatMessage } from "../service/chat.js";
+import { parseFormat } from "../service/request-fields.js";
+
+/** Fingerprint reported in OpenAI responses. */
+export const SYSTEM_FINGERPRINT = "fp_llmsrv";
+
+let counter = 0;
+
+/** A short unique id with OpenAI's prefix (`chatcmpl-`, `cmpl-`). */
+export function completionId(prefix: string): string {
+  counter = (counter + 1) % 1_000_000;
+  return `${prefix}-${Date.now().toString(36)}${counter}`;
+}
+
+function imageFromUrl(url: unknown): string {
+  if (typeof url !== "string")
+    throw new LlmsrvError("bad_request", "image_url must carry a url string");
+  const m = /^data:(?:image\/(?:jpeg|jpg|png|webp|gif))?;base64,(.*)$/s.exec(url);
+  if (!m)
+    throw new LlmsrvError(
+      "bad_request",
+      "image URLs are not currently supported, please use base64 encoded data instead",
+    );
+  return m[1] as string;
+}
+
+function contentParts(parts: unknown[], i: number): { text: string; images: string[] } {
+  let text = "";
+  const images: string[] = [];
+  for (const part of parts) {
+    const p = part as Record<string, unknown>;
+    if (p.type === "text" && typeof p.text === "string") text += p.text;
+    else if (p.type === "image_url") {
+      const iu = p.image_url as { url?: unknown } | string;
+      images.push(imageFromUrl(typeof iu === "string" ? iu : iu?.url));
+    } else if (p.type === "input_audio") {
+      const data = (p.input_audio as { data?: unknown } | undefined)?.data;
+      if (typeof data !== "string")
+        throw new LlmsrvError("bad_request", `messages[${i}]: input_audio needs base64 data`);
+      images.push(data);
+    } else
+      throw new LlmsrvError(
+        "bad_request",
+        `messages[${i}]: unsupported content part type ${JSON.stringify(p.type)}`,
+      );
+  }
+  return { text, images };
+}
+
+function toolCallsIn(value: unknown): ChatMessage["tool_calls"] {
+  if (!Array.isArray(value)) return undefined;
+  return value.map((c) => {
+    const fn = (c as { function?: { name?: unknown; arguments?: unknown } }).function ?? {};
+    let args: unknown = fn.arguments ?? {};
+    if (typeof args === "string") {
+      try {
+        args = JSON.parse(args || "{}");
+      } catch {
+        throw new LlmsrvError("bad_request", "invalid tool call arguments");
+      }
+    }
+    return { function: { name: String(fn.name ?? ""), arguments: args } };
+  });
+}
+
+/** Converts OpenAI chat messages to native ones (parts → text + images, tool ids → names). */
+export function nativeMessages(value: unknown): ChatMessage[] {
+  if (!Array.isArray(value) || value.length === 0)
+    throw new LlmsrvError("bad_request", "[] is too short - 'messages'");
+  const toolNames = new Map<string, string>();
+  return value.map((raw, i) => {
+    const m = raw as Record<string, unknown>;
+    if (typeof m?.role !== "string")
+      throw new LlmsrvError("bad_request", `messages[${i}].role must be a string`);
+    const msg: ChatMessage = { role: m.role, content: "" };
+    if (typeof m.content === "string") msg.content = m.content;
+    else if (Array.isArray(m.content)) {
+      const { text, images } = contentParts(m.content, i);
+      msg.content = text;
+      if (images.length > 0) msg.images = images;
+    } else if (m.content !== undefined && m.content !== null) {
+      throw new LlmsrvError(
+        "bad_request",
+        `messages[${i}].content must be a string or an array of parts`,
+      );
+    }
+    const calls = toolCallsIn(m.tool_calls);
+    if (calls) {
+      msg.tool_calls = calls;
+      for (const [k, c] of (m.tool_calls as Array<{ id?: string }>).entries()) {
+        if (c.id) toolNames.set(c.id, calls[k]?.function.name ?? "");
+      }
+    }
+    if (m.role === "tool") {
+      const name =
+        typeof m.name === "string" ? m.name : toolNames.get(String(m.tool_call_id ?? ""));
+      if (name) msg.tool_name = name;
+    }
+    return msg;
+  });
+}
+
+function num(body: Record<string, unknown>, key: string): number | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number") throw new LlmsrvError("bad_request", `${key} must be a number`);
+  return v;
+}
+
+/** Native options from OpenAI sampling fields (absent temperature and top_p mean 1.0). */
+export function nativeOptions(body: Record<string, unknown>): Record<string, unknown> {
+  const options: Record<string, unknown> = {
+    temperature: num(body, "temperature") ?? 1.0,
+    top_p: num(body, "top_p") || 1.0,
+  };
+  const maxTokens = num(body, "max_tokens") ?? num(body, "max_completion_tokens");
+  if (maxTokens !== undefined) options.num_predict = maxTokens;
+  for (const key of ["seed", "frequency_penalty", "presence_penalty"]) {
+    const v = num(body, key);
+    if (v !== undefined) options[key] = v;
+  }
+  const stop = body.stop;
+  if (typeof stop === "string") options.stop = [stop];
+  else if (Array.isArray(stop)) options.stop = stop;
+  else if (stop !== undefined && stop !== null)
+    throw new LlmsrvError("bad_request", "stop must be a string or an array of strings");
+  return options;
+}
+
+/** `response_format` → native format. */
+export function nativeFormat(value: unknown): OutputFormat | undefined {
+  if (value === undefined || value === null) return undefined;
+  const rf = value as { type?: unknown; json_schema?: { schema?: unknown } };
+  if (rf.type === "text") return undefined;
+  if (rf.type === "json_object") return { kind: "json" };
+  if (rf.type === "json_schema") return parseFormat(rf.json_schema?.schema ?? "json");
+  throw new LlmsrvError("bad_request", `invalid response_format type ${JSON.stringify(rf.type)}`);
+}
+
+/** OpenAI finish reason for a native done reason. */
+export function finishReason(reason: DoneReason, toolCalls: readonly ToolCall[]): string {
+  if (reason === "length") return "length";
+  return toolCalls.length > 0 ? "tool_calls" : "stop";
+}
+
+/** OpenAI tool calls: arguments as a JSON string, with ids. */
+export function openaiToolCalls(calls: readonly ToolCall[]) {
+  return calls.map((c, index) => ({
+    id: `call_${Date.now().toString(36)}_${index}`,
+    index,
+    type: "function" as const,
+    function: { name: c.function.name, arguments: JSON.stringify(c.function.arguments) },
+  }));
+}
+
+/** OpenAI usage object. */
+export function usage(promptTokens: number, completionTokens: number) {
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
+}

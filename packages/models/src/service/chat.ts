@@ -1,0 +1,102 @@
+import { LlmsrvError } from "../errors.js";
+import { buildChatPrompt } from "../prompt/build-prompt.js";
+import type { TemplateMessage } from "../prompt/chat-template.js";
+import { extractToolCalls, type ToolCall, type ToolDefinition } from "../prompt/tool-calls.js";
+import type { OutputFormat } from "../runtime/model-runner.js";
+import type { StoredModel } from "../store/model-store.js";
+import { type CompletionOutcome, runCompletion } from "./completion.js";
+import type { ServerDeps } from "./deps.js";
+import { rejectImagesUnlessSupported, requireCapability } from "./request-fields.js";
+
+/** A native chat message after validation. */
+export interface ChatMessage extends TemplateMessage {
+  images?: string[];
+}
+
+/** A chat request after parsing (native or translated from OpenAI). */
+export interface ChatInput {
+  model: StoredModel;
+  messages: ChatMessage[];
+  tools: ToolDefinition[];
+  format: OutputFormat | undefined;
+  options: unknown;
+  keepAliveMs: number | undefined;
+  signal: AbortSignal;
+}
+
+/** A finished chat turn. */
+export interface ChatOutcome {
+  content: string;
+  toolCalls: ToolCall[];
+  outcome: CompletionOutcome;
+}
+
+/** Validates `messages`: an array of `{role, content, images?, tool_calls?, tool_name?}`. */
+export function parseMessages(value: unknown): ChatMessage[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value))
+    throw new LlmsrvError("bad_request", `field "messages" must be an array`);
+  return value.map((m, i) => {
+    if (typeof m !== "object" || m === null)
+      throw new LlmsrvError("bad_request", `messages[${i}] must be an object`);
+    const { role, content, images, tool_calls, tool_name } = m as Record<string, unknown>;
+    if (typeof role !== "string" || role === "") {
+      throw new LlmsrvError("bad_request", `messages[${i}].role must be a non-empty string`);
+    }
+    if (content !== undefined && content !== null && typeof content !== "string") {
+      throw new LlmsrvError("bad_request", `messages[${i}].content must be a string`);
+    }
+    const msg: ChatMessage = { role, content: (content as string | undefined) ?? "" };
+    if (images !== undefined && images !== null) msg.images = images as string[];
+    if (Array.isArray(tool_calls)) msg.tool_calls = tool_calls as ChatMessage["tool_calls"];
+    if (typeof tool_name === "string") msg.tool_name = tool_name;
+    return msg;
+  });
+}
+
+/** Validates `tools`: an array of `{type: "function", function: {name, ...}}`. */
+export function parseTools(value: unknown): ToolDefinition[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new LlmsrvError("bad_request", `field "tools" must be an array`);
+  for (const [i, t] of value.entries()) {
+    const name = (t as ToolDefinition | null)?.function?.name;
+    if (typeof name !== "string" || name === "") {
+      throw new LlmsrvError("bad_request", `tools[${i}].function.name must be a non-empty string`);
+    }
+  }
+  return value as ToolDefinition[];
+}
+
+/** Checks capabilities the request needs: completion, tools when given, vision for images. */
+export function checkChatCapabilities(
+  input: Pick<ChatInput, "model" | "messages" | "tools">,
+): void {
+  requireCapability(input.model, "completion");
+  if (input.tools.length > 0) requireCapability(input.model, "tools");
+  for (const m of input.messages) rejectImagesUnlessSupported(input.model, m.images);
+}
+
+/**
+ * Runs one chat turn. Text is streamed through `onDelta` unless tools were offered: then
+ * the answer is held back and parsed for tool calls when complete.
+ */
+export async function runChat(
+  deps: ServerDeps,
+  input: ChatInput,
+  onDelta?: (text: string) => void,
+): Promise<ChatOutcome> {
+  const prompt = buildChatPrompt(input.model, input.messages, input.tools);
+  const streamText = input.tools.length === 0 ? onDelta : undefined;
+  const outcome = await runCompletion(deps, {
+    model: input.model,
+    prompt,
+    options: input.options,
+    keepAliveMs: input.keepAliveMs,
+    format: input.format,
+    signal: input.signal,
+    onText: streamText,
+  });
+  const { content, calls } = extractToolCalls(outcome.result.text, input.tools);
+  if (input.tools.length > 0 && content !== "" && onDelta) onDelta(content);
+  return { content, toolCalls: calls, outcome };
+}
