@@ -46,8 +46,8 @@ export class RegoErrorList extends Error {
 }
 
 /**
- * Thrown by a builtin for a bad operand type: becomes `eval_type_error` and always halts
- * evaluation (OPA does not swallow operand type errors).
+ * Thrown by a builtin for a bad operand type. As in OPA, the expression is undefined unless
+ * the query runs with strict builtin errors; then evaluation halts with `eval_type_error`.
  */
 export class BuiltinTypeError extends Error {
   constructor(message: string) {

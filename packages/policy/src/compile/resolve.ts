@@ -76,7 +76,8 @@ export class Resolver {
     // Every declaration gets a unique name, so that a var of the same name used before the
     // declaration (say, inside a comprehension) stays a different var.
     const name = v.name.includes("$") ? v.name : this.fresh(v.name);
-    scope.declared.set(v.name, name);
+    const written = v.name.includes("$") ? v.name.slice(0, v.name.indexOf("$")) : v.name;
+    scope.declared.set(written, name);
     return { ...v, name };
   }
 

@@ -93,6 +93,7 @@ export class SafetyChecker {
         return out;
       case "somein":
         this.inputs(e.domain, b, outer, missing);
+        this.refOutputs(e.domain, out);
         if (e.key) this.pattern(e.key, b, outer, missing, out);
         this.pattern(e.value, b, outer, missing, out);
         return out;

@@ -112,7 +112,7 @@ export class Evaluator extends TermEvaluator {
       if (!node && !this.hasOverrideBelow(prefix)) {
         return base === undefined ? false : this.walkValue(base, path, i, env, k);
       }
-    } else if (!node) {
+    } else if (!node && !numericKeyInto(base, path[i])) {
       return base === undefined ? false : this.walkValue(base, path, i, env, k);
     }
     if (node?.hasRules) {
@@ -380,9 +380,8 @@ export class Evaluator extends TermEvaluator {
   private evalReplaced(t: CallTerm, rep: FunctionReplacement, env: Env, k: VK): boolean {
     if (rep.kind === "func") {
       const saved = this.overrides.funcs;
-      const funcs = new Map(saved);
-      funcs.delete(t.name);
-      funcs.delete(rep.name);
+      // Inside a replacement, other replacements do not apply: it sees the originals.
+      const funcs = new Map<string, FunctionReplacement>();
       this.overrides.funcs = funcs;
       try {
         return this.callByName(rep.name, t, env, (v) => {
@@ -474,8 +473,10 @@ export class Evaluator extends TermEvaluator {
       return r === undefined ? false : emit(r);
     } catch (e) {
       if (e instanceof RegoError) throw e;
-      if (e instanceof BuiltinTypeError)
-        throw new RegoError("eval_type_error", e.message, locOf(t));
+      if (e instanceof BuiltinTypeError) {
+        if (this.ctx.strict) throw new RegoError("eval_type_error", e.message, locOf(t));
+        return false;
+      }
       if (e instanceof BuiltinError || e instanceof Error) {
         if (this.ctx.strict) throw new RegoError("eval_builtin_error", e.message, locOf(t));
         return false;
@@ -567,6 +568,11 @@ export class Evaluator extends TermEvaluator {
       this.cache = prevCache;
     }
   }
+}
+
+/** A number key into a JSON object of base data: OPA looks up its decimal text. */
+function numericKeyInto(base: Value | undefined, p: Term | undefined): boolean {
+  return base instanceof RegoObject && p?.type === "scalar" && typeof p.value === "number";
 }
 
 function isReplacement(v: unknown): v is FunctionReplacement {

@@ -383,7 +383,14 @@ export class ExprParser {
           this.next();
           const saved = this.noBar;
           this.noBar = false;
-          const inner = this.parseIn();
+          let inner = this.parseIn();
+          if (this.accept(",")) {
+            const value = this.parseRelation();
+            if (!this.isKw("in")) throw this.unexpected("expected in");
+            this.next();
+            const coll = this.parseRelation();
+            inner = this.call("internal.member_3", [inner, value, coll], start);
+          }
           this.noBar = saved;
           this.expect(")");
           return inner;
