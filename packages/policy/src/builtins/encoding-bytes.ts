@@ -3,7 +3,7 @@
  * escaping, with the strictness and error messages of Go's encoders.
  */
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
-import { RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
+import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { asObject, asString } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
 
@@ -107,23 +107,21 @@ export function queryUnescape(s: string, fn: string): string {
 }
 
 /** The string values of one query parameter: a string, or an array/set of strings. */
-function paramValues(key: string, v: Value): string[] {
-  const fn = "urlquery.encode_object";
-  if (typeof v === "string") return [v];
-  if (Array.isArray(v) || v instanceof RegoSet) {
-    const items = Array.isArray(v) ? v : v.sorted();
-    return items.map((x) => {
-      if (typeof x !== "string") {
-        throw new BuiltinTypeError(
-          `${fn}: operand 1 must be array of strings but got ${typeName(v)} containing ${typeName(x)}`,
-        );
-      }
-      return x;
-    });
+function paramValues(v: Value): string[] {
+  const items =
+    typeof v === "string"
+      ? [v]
+      : Array.isArray(v)
+        ? v
+        : v instanceof RegoSet
+          ? v.sorted()
+          : undefined;
+  if (!items || items.some((x) => typeof x !== "string")) {
+    throw new BuiltinTypeError(
+      "urlquery.encode_object: operand 1 values must be string, array[string], or set[string]",
+    );
   }
-  throw new BuiltinTypeError(
-    `${fn}: operand 1 must be one of {string, array, set} but got ${typeName(v)} at key ${key}`,
-  );
+  return items as string[];
 }
 
 function encodeObject(args: Value[]): Value {
@@ -133,7 +131,7 @@ function encodeObject(args: Value[]): Value {
     if (typeof k !== "string") {
       throw new BuiltinTypeError("urlquery.encode_object: operand 1 must be object[string, any]");
     }
-    for (const x of paramValues(k, v)) parts.push(`${queryEscape(k)}=${queryEscape(x)}`);
+    for (const x of paramValues(v)) parts.push(`${queryEscape(k)}=${queryEscape(x)}`);
   }
   return parts.join("&");
 }

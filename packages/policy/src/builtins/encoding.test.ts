@@ -83,7 +83,10 @@ describe("JSON builtins", () => {
       message: `${fn}: operand 2 object contained unknown key "include_winning_lottery_numbers"`,
     });
     assert.throws(() => call(fn, [], obj([["pretty", "yes"]])), {
-      message: `${fn}: operand 2 must be boolean but got string`,
+      message: `${fn}: operand 2 key pretty failed cast to bool`,
+    });
+    assert.throws(() => call(fn, [], obj([["indent", 1]])), {
+      message: `${fn}: operand 2 key indent failed cast to string: operand 0 must be string but got number`,
     });
     assert.throws(() => call(fn, [], "x"), {
       message: `${fn}: operand 2 must be object but got string`,
@@ -213,9 +216,13 @@ describe("byte encodings", () => {
     ]);
     assert.equal(call("urlquery.encode_object", query), "a=b%2B1&a=c%2B2&b=x&c=d");
     assert.equal(call("urlquery.encode_object", obj([])), "");
+    const message =
+      "urlquery.encode_object: operand 1 values must be string, array[string], or set[string]";
     assert.throws(() => call("urlquery.encode_object", obj([["a", 1]])), {
       name: "BuiltinTypeError",
+      message,
     });
+    assert.throws(() => call("urlquery.encode_object", obj([["a", ["x", 2]]])), { message });
   });
 
   it("urlquery.decode_object groups repeated keys", () => {

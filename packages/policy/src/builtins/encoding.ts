@@ -6,8 +6,9 @@
  */
 import YAML from "yaml";
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
+import { formatValue } from "../value/format.js";
 import { normalizeNumber } from "../value/number.js";
-import { RegoObject, stringifyJSON, toJSON, type Value } from "../value/value.js";
+import { RegoObject, stringifyJSON, toJSON, typeName, type Value } from "../value/value.js";
 import { asString, operandError } from "./args.js";
 import { encodingBytesBuiltins } from "./encoding-bytes.js";
 import { JSONSyntaxError, readJSON } from "./json-reader.js";
@@ -66,22 +67,30 @@ interface MarshalOptions {
   indent?: string;
 }
 
+/** Reads the options object with OPA's messages (positions inside it are 0-based indexes). */
 function marshalOptions(v: Value): MarshalOptions {
   const fn = "json.marshal_with_options";
   if (!(v instanceof RegoObject)) throw operandError(fn, 2, "object", v);
   const opts: MarshalOptions = {};
-  for (const [k, x] of v.sortedEntries()) {
+  v.sortedEntries().forEach(([k, x], idx) => {
+    const fail = (message: string) => new BuiltinTypeError(`${fn}: operand 2 ${message}`);
+    if (typeof k !== "string") {
+      throw fail(
+        `failed to stringify key ${formatValue(k)} at index ${idx}: operand ${idx} must be string but got ${typeName(k)}`,
+      );
+    }
     if (k === "pretty") {
-      if (typeof x !== "boolean") throw operandError(fn, 2, "boolean", x);
+      if (typeof x !== "boolean") throw fail("key pretty failed cast to bool");
       opts.pretty = x;
     } else if (k === "prefix" || k === "indent") {
-      if (typeof x !== "string") throw operandError(fn, 2, "string", x);
+      if (typeof x !== "string") {
+        throw fail(
+          `key ${k} failed cast to string: operand ${idx} must be string but got ${typeName(x)}`,
+        );
+      }
       opts[k] = x;
-    } else {
-      const shown = typeof k === "string" ? JSON.stringify(k) : String(k);
-      throw new BuiltinTypeError(`${fn}: operand 2 object contained unknown key ${shown}`);
-    }
-  }
+    } else throw fail(`object contained unknown key ${JSON.stringify(k)}`);
+  });
   return opts;
 }
 

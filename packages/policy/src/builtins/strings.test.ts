@@ -38,6 +38,9 @@ describe("string builtins", () => {
       name: "BuiltinTypeError",
       message: "format_int: operand 2 must be one of {2, 8, 10, 16}",
     });
+    assert.throws(() => call("format_int", 4, 10.5), {
+      message: "format_int: operand 2 must be one of {2, 8, 10, 16}",
+    });
     assert.throws(() => call("format_int", "4", 10), {
       message: "format_int: operand 1 must be number but got string",
     });
@@ -50,6 +53,13 @@ describe("string builtins", () => {
     assert.deepEqual(call("indexof_n", "😇😀😇😀😇😀", "😀"), [1, 3, 5]);
     assert.deepEqual(call("indexof_n", "aaa", "aa"), [0, 1]);
     assert.deepEqual(call("indexof_n", "dogcat", "rabbit"), []);
+    assert.throws(() => call("indexof", "abc", ""), {
+      name: "BuiltinError",
+      message: "indexof: empty search character",
+    });
+    assert.throws(() => call("indexof_n", "abc", ""), {
+      message: "indexof_n: empty search character",
+    });
   });
 
   it("substring takes code points, a negative length means the rest", () => {
@@ -94,6 +104,11 @@ describe("string builtins", () => {
       call("strings.replace_n", html, "This is <b>HTML</b>!"),
       "This is &lt;b&gt;HTML&lt;/b&gt;!",
     );
+    const withEmpty = RegoObject.fromEntries([
+      ["", "-"],
+      ["b", "B"],
+    ]);
+    assert.equal(call("strings.replace_n", withEmpty, "ab"), "-a-B-");
   });
 
   it("strings.replace_n rejects non-string keys, values and subjects", () => {

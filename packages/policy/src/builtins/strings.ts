@@ -59,8 +59,7 @@ function stringOrStrings(fn: string, v: Value, pos: number): string[] {
 
 function formatInt(args: Value[]): Value {
   const n = asNumber("format_int", args[0] as Value, 1);
-  const base = asInteger("format_int", args[1] as Value, 2);
-  const radix = Number(base);
+  const radix = toFloat(asNumber("format_int", args[1] as Value, 2));
   if (![2, 8, 10, 16].includes(radix)) {
     throw new BuiltinTypeError("format_int: operand 2 must be one of {2, 8, 10, 16}");
   }
@@ -72,6 +71,7 @@ function formatInt(args: Value[]): Value {
 function indexOf(args: Value[]): Value {
   const haystack = asString("indexof", args[0] as Value, 1);
   const needle = asString("indexof", args[1] as Value, 2);
+  if (needle === "") throw new BuiltinError("indexof: empty search character");
   const at = haystack.indexOf(needle);
   return at < 0 ? -1 : runeIndex(haystack, at);
 }
@@ -79,6 +79,7 @@ function indexOf(args: Value[]): Value {
 function indexOfN(args: Value[]): Value {
   const haystack = runes(asString("indexof_n", args[0] as Value, 1));
   const needle = runes(asString("indexof_n", args[1] as Value, 2));
+  if (needle.length === 0) throw new BuiltinError("indexof_n: empty search character");
   const found: Value[] = [];
   for (let i = 0; i + needle.length <= haystack.length; i++) {
     if (needle.every((r, j) => haystack[i + j] === r)) found.push(i);
@@ -123,13 +124,15 @@ function replace(args: Value[]): Value {
 }
 
 /**
- * strings.replace_n: Go's strings.NewReplacer over the pattern keys in sorted order; at each
- * position the first key (in that order) that matches wins, and replaced text is not rescanned.
+ * strings.replace_n: Go's strings.NewReplacer over the pattern keys in sorted order. At each
+ * position the first key (in that order) that matches wins and replaced text is not
+ * rescanned; an empty key matches between characters, but not twice in a row.
  */
 function replaceN(args: Value[]): Value {
   const fn = "strings.replace_n";
   const patterns = args[0] as Value;
   if (!(patterns instanceof RegoObject)) throw operandError(fn, 1, "object", patterns);
+  const s = asString(fn, args[1] as Value, 2);
   const pairs: [string, string][] = [];
   for (const [k, v] of patterns.sortedEntries()) {
     if (typeof k !== "string") {
@@ -140,20 +143,22 @@ function replaceN(args: Value[]): Value {
     }
     pairs.push([k, v]);
   }
-  const s = asString(fn, args[1] as Value, 2);
   let out = "";
-  let i = 0;
-  while (i <= s.length) {
-    const hit = pairs.find(([old]) => old !== "" && s.startsWith(old, i));
+  let last = 0;
+  let previousEmpty = false;
+  for (let i = 0; i <= s.length; ) {
+    const skipEmpty: boolean = previousEmpty;
+    const hit: [string, string] | undefined = pairs.find(
+      ([old]) => (old !== "" || !skipEmpty) && s.startsWith(old, i),
+    );
+    previousEmpty = hit !== undefined && hit[0] === "";
     if (hit) {
-      out += hit[1];
+      out += s.slice(last, i) + hit[1];
       i += hit[0].length;
-    } else if (i < s.length) {
-      out += s[i];
-      i++;
-    } else break;
+      last = i;
+    } else i += (s.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
   }
-  return out;
+  return out + s.slice(last);
 }
 
 /** The code points of `cutset`, for Go's strings.Trim family. */
