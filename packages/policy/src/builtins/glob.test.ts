@@ -58,6 +58,9 @@ describe("glob builtins", () => {
     assert.throws(() => match("*", [1], "x"), {
       message: "glob.match: operand 2 must be array of strings but got array containing number",
     });
+    assert.throws(() => match("*", ["ab"], "x"), {
+      message: "glob.match: operand 2 must be array of runes but got array containing string",
+    });
     assert.throws(() => match("*", [], 1), {
       message: "glob.match: operand 3 must be string but got number",
     });

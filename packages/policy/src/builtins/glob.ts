@@ -5,8 +5,8 @@
  * A glob is translated to an anchored RE2 pattern, which keeps matching linear-time.
  */
 import type { RE2JS } from "re2js";
-import { BuiltinError } from "../errors.js";
-import { RegoSet, type Value } from "../value/value.js";
+import { BuiltinError, BuiltinTypeError } from "../errors.js";
+import type { Value } from "../value/value.js";
 import { asString, oneOfError } from "./args.js";
 import { compileRegex } from "./regex.js";
 import type { BuiltinDef } from "./registry-types.js";
@@ -105,18 +105,21 @@ class GlobTranslator {
   }
 }
 
-/** The delimiter runes: null means none, an empty array means ".". */
+/** The delimiter runes: null means none, an empty array means ".". Each must be one rune. */
 function delimitersOf(v: Value): string[] {
   if (v === null) return [];
-  if (!Array.isArray(v) && !(v instanceof RegoSet))
-    throw oneOfError("glob.match", 2, ["array", "null"], v);
-  const items = Array.isArray(v) ? v : v.sorted();
-  const runes = items.map((d) => {
+  if (!Array.isArray(v)) throw oneOfError("glob.match", 2, ["array", "null"], v);
+  const runes = v.map((d) => {
     if (typeof d !== "string") throw elementError("glob.match", 2, v, d);
-    return Array.from(d)[0] ?? "";
+    const chars = Array.from(d);
+    if (chars.length !== 1) {
+      throw new BuiltinTypeError(
+        "glob.match: operand 2 must be array of runes but got array containing string",
+      );
+    }
+    return chars[0] as string;
   });
-  const nonEmpty = runes.filter((r) => r !== "");
-  return items.length === 0 ? ["."] : nonEmpty;
+  return runes.length === 0 ? ["."] : runes;
 }
 
 /** The compiled matcher for a glob and its delimiters. */
