@@ -6,9 +6,12 @@ import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { asObject, operandError } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
 
-/** Every `[path, value]` pair in `doc`, the document itself first (path `[]`). */
+/**
+ * Every `[path, value]` pair in `doc`, the document itself first (path `[]`). Each path array
+ * is built fresh for its node and never changed afterwards, so it can be handed out as is.
+ */
 function* walk(doc: Value, path: Value[] = []): Generator<Value> {
-  yield [[...path], doc];
+  yield [path, doc];
   if (doc instanceof RegoObject) {
     for (const [k, v] of doc.sortedEntries()) yield* walk(v, [...path, k]);
   } else if (Array.isArray(doc)) {
