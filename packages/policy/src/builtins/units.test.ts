@@ -20,6 +20,9 @@ describe("units.parse", () => {
     assert.equal(call("units.parse", "1.1Ki"), 1126.4);
     assert.equal(call("units.parse", "-3.5E2m"), -0.35);
     assert.equal(call("units.parse", "7.8E-1"), 0.78);
+    // Non-integers come out rounded to ten decimals.
+    assert.equal(call("units.parse", "1.23456789012345"), 1.2345678901);
+    assert.equal(call("units.parse", "1e-11"), 0);
   });
 
   it("tells milli from mega and keeps big results exact", () => {
@@ -46,6 +49,8 @@ describe("units.parse", () => {
     bad(".5.2", "could not parse amount to a number");
     bad("100 k", "spaces not allowed in resource strings");
     bad("1x", "unit x not recognized");
+    bad("e5", "could not parse amount to a number");
+    bad("1e1234567K", "exponent too large");
     assert.throws(() => call("units.parse", 1), {
       message: "units.parse: operand 1 must be string but got number",
     });
