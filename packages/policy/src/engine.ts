@@ -108,7 +108,7 @@ export class PolicyEngine {
 
   private evaluator(options: QueryOptions | undefined): Evaluator {
     const c = this.ensureCompiled();
-    return new Evaluator(c.policy.root, this.data, c.functions, {
+    return new Evaluator(c.policy.root, this.data, c.functions, c.policy.modules, {
       input: options?.input,
       strict: options?.strictBuiltinErrors ?? this.options.strictBuiltinErrors ?? false,
       print: options?.print ?? ((m) => process.stderr.write(`${m}\n`)),

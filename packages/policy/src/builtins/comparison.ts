@@ -4,7 +4,9 @@
  * evaluator, which knows about undefined operands and the current rule; their entries here
  * give the type checker their signatures.
  */
+import { moduleToValue } from "../ast/json.js";
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
+import { parseModule } from "../syntax/module-parser.js";
 import { compare, equal, RegoObject, type Value } from "../value/value.js";
 import { asObject, asString } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
@@ -118,6 +120,20 @@ export const comparisonBuiltins: BuiltinDef[] = [
     args: [],
     result: "object",
     impl: () => new RegoObject(),
+  },
+  {
+    name: "rego.parse_module",
+    args: ["string", "string"],
+    result: "object",
+    impl: ([file, source]) => {
+      const name = asString("rego.parse_module", file as Value, 1);
+      const text = asString("rego.parse_module", source as Value, 2);
+      try {
+        return moduleToValue(parseModule(name, text));
+      } catch (e) {
+        throw new BuiltinError(`rego.parse_module: ${String(e instanceof Error ? e.message : e)}`);
+      }
+    },
   },
   {
     name: "http.send",

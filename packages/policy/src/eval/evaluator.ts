@@ -3,13 +3,15 @@
  * documents (complete, partial set, partial object, ref heads) with conflict detection and a
  * per-query cache, calls functions and builtins, and applies `with`.
  */
-import type { CallTerm, Rule, Term, WithModifier } from "../ast/nodes.js";
+import type { CallTerm, Module, Rule, Term, WithModifier } from "../ast/nodes.js";
 import type { BuiltinContext, BuiltinDef } from "../builtins/registry-types.js";
 import type { CompiledRule, RuleNode } from "../compile/tree.js";
+import { splitHead } from "../compile/tree.js";
 import { BuiltinError, BuiltinTypeError, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import { type FunctionTable, resolveFunction } from "./functions.js";
+import { metadataChain, metadataRule } from "./metadata.js";
 import {
   Canceller,
   type DocCache,
@@ -44,11 +46,14 @@ export class Evaluator extends TermEvaluator {
   cache: DocCache = new Map();
   readonly cancel: Canceller;
   readonly ctx: BuiltinContext;
+  /** The rule whose body is being evaluated, for rego.metadata.*. */
+  currentRule: Rule | undefined;
 
   constructor(
     readonly root: RuleNode,
     readonly baseData: Value,
     readonly functions: FunctionTable,
+    readonly modules: Module[],
     opts: EvaluatorOptions,
   ) {
     super();
@@ -237,10 +242,13 @@ export class Evaluator extends TermEvaluator {
    */
   private evalRuleBodies(cr: CompiledRule, env: Env, emit: (env: Env) => boolean): boolean {
     let found = false;
+    const outerRule = this.currentRule;
+    this.currentRule = cr.rule;
     const stop = this.evalBody(cr.rule.body, 0, env, () => {
       found = true;
       return emit(env);
     });
+    this.currentRule = outerRule;
     if (!found && cr.elseRule) return this.evalRuleBodies(cr.elseRule, env, emit);
     return stop;
   }
@@ -268,6 +276,8 @@ export class Evaluator extends TermEvaluator {
     let found = false;
     const valueTerm = cr.rule.value ?? TRUE;
     const constant = constantValue(valueTerm);
+    const outerRule = this.currentRule;
+    this.currentRule = cr.rule;
     this.evalBody(cr.rule.body, 0, env, () =>
       guard(() => {
         found = true;
@@ -282,6 +292,7 @@ export class Evaluator extends TermEvaluator {
         return false;
       }),
     );
+    this.currentRule = outerRule;
     if (!found && cr.elseRule) this.evalRuleChain(cr.elseRule, env, emit, guard);
   }
 
@@ -355,9 +366,25 @@ export class Evaluator extends TermEvaluator {
 
   evalCall(t: CallTerm, env: Env, k: VK): boolean {
     if (t.name === "print" || t.name === "internal.print") return this.evalPrint(t, env, k);
+    if (t.name === "rego.metadata.chain" || t.name === "rego.metadata.rule") {
+      const rule = this.currentRule;
+      if (!rule) return false;
+      if (t.name === "rego.metadata.rule")
+        return this.unifyOutput(t, 0, metadataRule(rule), env, k);
+      const node = this.root.find(splitHead(rule.module.pkg, rule).path);
+      const rules = node ? node.rules.map((r) => r.rule) : [rule];
+      const chain = metadataChain(rule, rules, this.modules);
+      return this.unifyOutput(t, 0, chain, env, k);
+    }
     const replacement = this.overrides.funcs.get(t.name);
     if (replacement) return this.evalReplaced(t, replacement, env, k);
     return this.callByName(t.name, t, env, k);
+  }
+
+  /** Emits a call's result, through its output operand when it has one. */
+  private unifyOutput(t: CallTerm, arity: number, v: Value, env: Env, k: VK): boolean {
+    const output = t.args[arity];
+    return output ? this.unifyValue(output, v, env, () => k(true)) : k(v);
   }
 
   private callByName(name: string, t: CallTerm, env: Env, k: VK): boolean {
@@ -378,31 +405,35 @@ export class Evaluator extends TermEvaluator {
   }
 
   private evalReplaced(t: CallTerm, rep: FunctionReplacement, env: Env, k: VK): boolean {
-    if (rep.kind === "func") {
-      const saved = this.overrides.funcs;
-      // Inside a replacement, other replacements do not apply: it sees the originals.
-      const funcs = new Map<string, FunctionReplacement>();
-      this.overrides.funcs = funcs;
-      try {
-        return this.callByName(rep.name, t, env, (v) => {
-          this.overrides.funcs = saved;
-          try {
-            return k(v);
-          } finally {
-            this.overrides.funcs = funcs;
-          }
-        });
-      } finally {
-        this.overrides.funcs = saved;
-      }
-    }
     const arity = this.arityOf(t.name);
     const output =
       arity !== undefined && t.args.length === arity + 1 ? (t.args[arity] as Term) : undefined;
     const inputs = output ? t.args.slice(0, arity) : t.args;
-    return this.evalTerms(inputs, env, () =>
-      output ? this.unifyValue(output, rep.value, env, () => k(true)) : k(rep.value),
-    );
+    const emit = (r: Value): boolean =>
+      output ? this.unifyValue(output, r, env, () => k(true)) : k(r);
+    if (rep.kind === "value") return this.evalTerms(inputs, env, () => emit(rep.value));
+    const fn = resolveFunction(this.functions, this.root, rep.name);
+    if (!fn) throw new RegoError("eval_type_error", `undefined function ${rep.name}`, locOf(t));
+    return this.evalTerms(inputs, env, (args) => {
+      const results: Value[] = [];
+      const savedFuncs = this.overrides.funcs;
+      const savedCache = this.cache;
+      // Inside a replacement, other replacements do not apply: it sees the originals.
+      this.overrides.funcs = new Map();
+      this.cache = new Map();
+      try {
+        if (fn.kind === "user") {
+          const r = this.callUser(fn.node, args, t);
+          if (r !== undefined) results.push(r);
+        } else {
+          this.callBuiltin(fn.def, args, t, (r) => (results.push(r), false));
+        }
+      } finally {
+        this.overrides.funcs = savedFuncs;
+        this.cache = savedCache;
+      }
+      return results.some(emit);
+    });
   }
 
   private arityOf(name: string): number | undefined {

@@ -97,8 +97,7 @@ export class ExprParser {
   protected unexpected(hint?: string): RegoError {
     const t = this.tok;
     const what = t.kind === "eof" ? "EOF" : `${t.kind === "ident" ? "ident" : "token"} ${t.text}`;
-    const msg =
-      t.kind === "eof" ? "unexpected eof token" : `unexpected ${what}${hint ? `: ${hint}` : ""}`;
+    const msg = `unexpected ${t.kind === "eof" ? "eof token" : what}${hint ? `: ${hint}` : ""}`;
     return this.map.error(t.start, msg);
   }
 
@@ -317,6 +316,9 @@ export class ExprParser {
         const id = this.next();
         const key: Term = { type: "scalar", value: id.text, loc: this.loc(id.start) };
         term = this.extendRef(term, key, start);
+      } else if (this.isSym(".") && this.tok.start === this.prevEnd()) {
+        this.next();
+        throw this.unexpected("expected ident");
       } else if (this.isSym("[") && this.tok.start === this.prevEnd()) {
         this.next();
         const saved = this.noBar;

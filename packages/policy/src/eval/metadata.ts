@@ -1,0 +1,71 @@
+/**
+ * `rego.metadata.chain()` and `rego.metadata.rule()`: the METADATA annotations that apply to
+ * the rule being evaluated, from the rule outwards to its packages.
+ */
+import type { Annotation, Module, Rule, Term } from "../ast/nodes.js";
+import { fromJSON, RegoObject, type Value } from "../value/value.js";
+
+/** `Name <email>` → {name, email}, as OPA normalises authors. */
+function author(a: unknown): unknown {
+  if (typeof a !== "string") return a;
+  const m = /^(.*?)\s*<([^>]+)>\s*$/.exec(a);
+  if (!m) return { name: a.trim() };
+  return m[1] ? { name: m[1], email: m[2] } : { email: m[2] };
+}
+
+/** An annotation as OPA presents it: its fields, normalised, plus `scope`. */
+export function annotationValue(a: Annotation): Value {
+  const fields: Record<string, unknown> = { ...a.fields, scope: a.scope };
+  if (Array.isArray(fields.authors)) fields.authors = fields.authors.map(author);
+  if (Array.isArray(fields.related_resources)) {
+    fields.related_resources = fields.related_resources.map((r) =>
+      typeof r === "string" ? { ref: r } : r,
+    );
+  }
+  return fromJSON(fields);
+}
+
+function rulePath(rule: Rule): string[] {
+  const out = [...rule.module.pkg];
+  for (const t of rule.ref as Term[]) {
+    if (t.type !== "scalar" || typeof t.value !== "string") break;
+    out.push(t.value);
+  }
+  return out;
+}
+
+function entry(path: string[], annotation?: Annotation): Value {
+  const o = new RegoObject();
+  o.set("path", path);
+  if (annotation) o.set("annotations", annotationValue(annotation));
+  return o;
+}
+
+/** The annotation chain of `rule`: rule, document, package and subpackages scopes. */
+export function metadataChain(rule: Rule, rulesAtPath: Rule[], modules: Module[]): Value {
+  const path = rulePath(rule);
+  const own = rule.annotations?.find((a) => a.scope === "rule");
+  const chain: Value[] = [entry(path, own)];
+  for (const r of rulesAtPath) {
+    for (const a of r.annotations ?? []) if (a.scope === "document") chain.push(entry(path, a));
+  }
+  const pkg = rule.module.pkg;
+  for (const m of modules) {
+    if (m.pkg.join(".") !== pkg.join(".")) continue;
+    for (const a of m.annotations) if (a.scope === "package") chain.push(entry(pkg, a));
+  }
+  for (let n = pkg.length; n >= 0; n--) {
+    const prefix = pkg.slice(0, n);
+    for (const m of modules) {
+      if (m.pkg.join(".") !== prefix.join(".")) continue;
+      for (const a of m.annotations) if (a.scope === "subpackages") chain.push(entry(prefix, a));
+    }
+  }
+  return chain;
+}
+
+/** The rule-scope annotation of `rule`, or an empty object. */
+export function metadataRule(rule: Rule): Value {
+  const own = rule.annotations?.find((a) => a.scope === "rule");
+  return own ? annotationValue(own) : new RegoObject();
+}
