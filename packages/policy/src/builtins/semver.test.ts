@@ -17,6 +17,7 @@ describe("semver builtins", () => {
     assert.equal(call("semver.is_valid", "1.0.0"), true);
     assert.equal(call("semver.is_valid", "1.0.0-rc.1+build.5"), true);
     assert.equal(call("semver.is_valid", "1.0"), false);
+    assert.equal(call("semver.is_valid", "v1.2.3"), true);
     assert.equal(call("semver.is_valid", "1.0.0-"), true);
     assert.equal(call("semver.is_valid", "1.0.0-a..b"), false);
     assert.equal(call("semver.is_valid", "1.x.0"), false);

@@ -1,5 +1,5 @@
 /**
- * semver.is_valid and semver.compare. A version is MAJOR.MINOR.PATCH with an optional
+ * semver.is_valid and semver.compare. A version is [v]MAJOR.MINOR.PATCH with an optional
  * `-pre.release` and `+build` (identifiers of [0-9A-Za-z-]); precedence follows SemVer 2.0:
  * numeric parts, then a release outranks its pre-releases, then identifier by identifier.
  */
@@ -19,7 +19,8 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 /** Parses a version, or undefined when it is not valid. */
 export function parseSemver(text: string): Version | undefined {
-  let rest = text;
+  // A leading "v" is accepted, as OPA's parser trims it.
+  let rest = text.startsWith("v") ? text.slice(1) : text;
   const plus = rest.indexOf("+");
   const build = plus >= 0 ? rest.slice(plus + 1) : "";
   if (plus >= 0) rest = rest.slice(0, plus);
