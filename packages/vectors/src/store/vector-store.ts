@@ -174,7 +174,8 @@ export class VectorStore {
     const rows = await this.client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${text}`, [
       pgvector.toSql(Array.from(embedding)),
     ]);
-    return rows.map((row) => row["QUERY PLAN"]).join("\n");
+    // The query vector is inlined in the plan; 2048 numbers would drown the plan's shape.
+    return rows.map((row) => row["QUERY PLAN"].replace(/'\[[^\]]*\]'/g, "'[…]'")).join("\n");
   }
 
   /** Drops the table if it exists (committed) and closes the session. */

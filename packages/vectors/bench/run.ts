@@ -1,0 +1,178 @@
+/**
+ * `npm run bench -w @quintet/vectors`: query latency exact vs HNSW (with recall@3) and load
+ * throughput batched vs one request per row, written to BENCHMARKS.md with machine and date.
+ * Knobs (environment): BENCH_ROWS (20000), BENCH_QUERIES (100), BENCH_M (16),
+ * BENCH_EF_CONSTRUCTION (64), BENCH_SKIP_LLMSRV=1, BENCH_SKIP_LOAD=1, BENCH_OUT (BENCHMARKS.md).
+ */
+import type { ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { llmsrvBin, startNode } from "../test/child-process.js";
+import { startEmbeddingsEndpoint } from "../test/embeddings-endpoint.js";
+import { type LoadLine, type LoadSetting, repeatedSample, runLoadBench } from "./load-bench.js";
+import { type QueryBenchResult, runQueryBench } from "./query-bench.js";
+import { ms } from "./stats.js";
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const knob = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const settings: LoadSetting[] = [
+  { batchSize: 1, concurrency: 1 },
+  { batchSize: 1, concurrency: 2 },
+  { batchSize: 32, concurrency: 2 },
+];
+
+interface LoadSection {
+  readonly title: string;
+  readonly lines?: LoadLine[];
+  readonly note: string;
+}
+
+async function localEndpointLoad(): Promise<LoadSection> {
+  const endpoint = await startEmbeddingsEndpoint({ dim: 2048 });
+  try {
+    log("load: local OpenAI-compatible endpoint (hash vectors, no model)");
+    const lines = await runLoadBench(endpoint.url, await repeatedSample(10), settings, log);
+    return {
+      title: "Local test endpoint (in-process HTTP server, hash vectors, no model work)",
+      lines,
+      note: "Measures the client, HTTP and insert path alone: per-request overhead with nothing else to hide it.",
+    };
+  } finally {
+    await endpoint.close();
+  }
+}
+
+async function llmsrvLoad(): Promise<LoadSection> {
+  const title = "llmsrv (component C) with its demo model, 2048-dim embeddings";
+  if (process.env.BENCH_SKIP_LLMSRV === "1")
+    return { title, note: "skipped (BENCH_SKIP_LLMSRV=1)" };
+  if (!existsSync(llmsrvBin)) return { title, note: `not measured: ${llmsrvBin} is not built` };
+  const work = mkdtempSync(join(tmpdir(), "vectors-bench-llmsrv-"));
+  const started = await startNode(llmsrvBin, ["serve", "--ensure-demo"], {
+    cwd: work,
+    env: { ...process.env, LLMSRV_HOST: "127.0.0.1:0", LLMSRV_MODELS: join(work, "models") },
+    ready: /listening on (http:\/\/[^\s]+)/,
+    timeoutMs: 300_000,
+  });
+  if ("failure" in started) return { title, note: `not measured: ${started.failure}` };
+  const child: ChildProcess = started.child;
+  try {
+    log("load: llmsrv demo model");
+    const url = `${started.match[1]}/v1`;
+    // One throw-away load so the model is resident before anything is timed.
+    await runLoadBench(url, await repeatedSample(1), [{ batchSize: 32, concurrency: 2 }], () => {});
+    const lines = await runLoadBench(url, await repeatedSample(2), settings, log);
+    return { title, lines, note: "The real path of `npm start`: llama.cpp embeddings over HTTP." };
+  } finally {
+    child.kill();
+  }
+}
+
+function machine(): string {
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  return `${cpu}, ${cpus().length} logical cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}`;
+}
+
+function queryMarkdown(q: QueryBenchResult): string[] {
+  const exact = q.lines[0];
+  const rows = q.lines.map((l) => {
+    const speedup = exact ? (exact.p50 / l.p50).toFixed(1) : "-";
+    return `| ${l.label} | ${ms(l.p50)} | ${ms(l.p99)} | ${ms(l.mean)} | ${l.recall.toFixed(3)} | ${speedup}x |`;
+  });
+  const o = q.options;
+  return [
+    "## Query latency: exact search vs halfvec HNSW",
+    "",
+    `${o.rows} synthetic rows of dimension ${o.dim} (unit vectors around 200 random topic centres, seeded), ` +
+      `embedded PGlite in memory, ${q.versions}. ${o.queries} queries drawn from the same distribution ` +
+      "(not stored rows), each timed through `VectorStore.query` (the CLI's path) after 3 warm-up queries. " +
+      "Recall@3 = share of the exact top 3 that the index returns.",
+    "",
+    `Insert: ${q.insertSeconds.toFixed(1)} s. Index build (\`vectors index\`: HNSW on \`(doc_embedding::halfvec(${o.dim}))\`, ` +
+      `halfvec_l2_ops, m=${o.m}, ef_construction=${o.efConstruction}, maintenance_work_mem=${o.maintenanceWorkMem}): ` +
+      `${q.buildSeconds.toFixed(1)} s.`,
+    "",
+    "| search | p50 ms | p99 ms | mean ms | recall@3 | p50 speed-up |",
+    "|---|---|---|---|---|---|",
+    ...rows,
+    "",
+    "Plan the planner chose for the indexed query (no settings forced):",
+    "",
+    "```",
+    q.plan,
+    "```",
+    "",
+  ];
+}
+
+function loadMarkdown(sections: readonly LoadSection[]): string[] {
+  const out = [
+    "## Load throughput: batched requests vs one request per row",
+    "",
+    "`loadDataset` (the code behind `vectors load`) into embedded PGlite in memory, same run, same dataset " +
+      "per endpoint (the 68-book sample repeated, summaries made distinct). Rows/s counts stored rows over " +
+      "the whole load (dataset read, embeddings, inserts).",
+    "",
+  ];
+  for (const s of sections) {
+    out.push(`### ${s.title}`, "", s.note, "");
+    if (!s.lines) continue;
+    out.push(
+      "| batch size | concurrency | rows | requests | seconds | rows/s |",
+      "|---|---|---|---|---|---|",
+    );
+    for (const l of s.lines) {
+      out.push(
+        `| ${l.batchSize} | ${l.concurrency} | ${l.stored}/${l.rows} | ${l.requests} | ${l.seconds.toFixed(2)} | ${l.rowsPerSecond.toFixed(1)} |`,
+      );
+    }
+    const single = s.lines.find((l) => l.batchSize === 1 && l.concurrency === 2);
+    const batched = s.lines.find((l) => l.batchSize > 1);
+    if (single && batched) {
+      out.push(
+        "",
+        `Batched vs one request per row (both concurrency 2): ${(batched.rowsPerSecond / single.rowsPerSecond).toFixed(1)}x.`,
+      );
+    }
+    out.push("");
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const query = await runQueryBench(
+    {
+      rows: knob("BENCH_ROWS", 20_000),
+      dim: 2048,
+      queries: knob("BENCH_QUERIES", 100),
+      m: knob("BENCH_M", 16),
+      efConstruction: knob("BENCH_EF_CONSTRUCTION", 64),
+      efSearch: [40, 100, 200],
+      maintenanceWorkMem: "512MB",
+    },
+    log,
+  );
+  const loads = process.env.BENCH_SKIP_LOAD === "1" ? [] : [await localEndpointLoad(), await llmsrvLoad()];
+  const report = [
+    "# Vector store benchmarks",
+    "",
+    `Run: ${started.toISOString()} (\`npm run bench -w @quintet/vectors\`), ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s in all.`,
+    `Machine: ${machine()}.`,
+    "Goals (issue 6): index >= 10x faster than exact search at recall@3 >= 0.95; batching faster than one request per row.",
+    "",
+    ...queryMarkdown(query),
+    ...loadMarkdown(loads),
+  ].join("\n");
+  const out = process.env.BENCH_OUT ?? fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url));
+  await writeFile(out, report);
+  log(`wrote ${out}`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : error}\n`);
+  process.exitCode = 1;
+});
