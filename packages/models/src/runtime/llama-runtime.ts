@@ -211,7 +211,7 @@ class LlamaLoadedModel implements LoadedModel {
     });
     const reason = res.metadata.stopReason === "maxTokens" ? "length" : "stop";
     const aborted = res.metadata.stopReason === "abort" || signal.aborted;
-    return this.result(
+    const result = this.result(
       res.response,
       reason,
       promptTokens,
@@ -220,6 +220,10 @@ class LlamaLoadedModel implements LoadedModel {
       firstToken ?? started,
       aborted,
     );
+    // Tokens held back as a possible stop-sequence prefix never reach onToken; at the
+    // token limit exactly maxTokens were generated.
+    if (reason === "length") result.evalCount = Math.max(maxTokens, outputTokens.length);
+    return result;
   }
 
   private result(
@@ -237,6 +241,7 @@ class LlamaLoadedModel implements LoadedModel {
       doneReason,
       promptTokens,
       outputTokens,
+      evalCount: outputTokens.length,
       promptEvalNs: Number(firstToken - started),
       evalNs: Number(end - firstToken),
       aborted,

@@ -54,6 +54,8 @@ export interface CompletionResult {
   doneReason: DoneReason;
   promptTokens: number[];
   outputTokens: number[];
+  /** Tokens generated (can exceed outputTokens when a partial stop match was held back). */
+  evalCount: number;
   promptEvalNs: number;
   evalNs: number;
   /** True when the caller's signal stopped generation early. */

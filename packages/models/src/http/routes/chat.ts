@@ -28,7 +28,7 @@ function finalBody(model: string, content: string, chat: ChatOutcome) {
     load_duration: chat.outcome.loadNs,
     prompt_eval_count: r.promptTokens.length,
     prompt_eval_duration: r.promptEvalNs,
-    eval_count: r.outputTokens.length,
+    eval_count: r.evalCount,
     eval_duration: r.evalNs,
   };
 }

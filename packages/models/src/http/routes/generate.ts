@@ -35,7 +35,7 @@ function finalBody(model: string, response: string, o: CompletionOutcome, withCo
     load_duration: o.loadNs,
     prompt_eval_count: r.promptTokens.length,
     prompt_eval_duration: r.promptEvalNs,
-    eval_count: r.outputTokens.length,
+    eval_count: r.evalCount,
     eval_duration: r.evalNs,
   };
 }
