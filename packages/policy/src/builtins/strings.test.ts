@@ -142,6 +142,9 @@ describe("string builtins", () => {
     assert.equal(call("endswith", "abcdefgh", "fg"), false);
     assert.equal(call("lower", "AbCdEf"), "abcdef");
     assert.equal(call("upper", "AbCdEf"), "ABCDEF");
+    // Per code point, as Go maps case: no final sigma, no expansions.
+    assert.equal(call("lower", "ΟΔΟΣ İ"), "οδοσ i");
+    assert.equal(call("upper", "straße é"), "STRAßE É");
     assert.equal(call("strings.reverse", "1😀𝛾"), "𝛾😀1");
     assert.throws(() => call("strings.reverse", 123), {
       message: "strings.reverse: operand 1 must be string but got number",

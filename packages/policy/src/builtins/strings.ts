@@ -194,6 +194,23 @@ function trimSpace(s: string): string {
   return rs.slice(i, j).join("");
 }
 
+/**
+ * Go's strings.ToLower/ToUpper map each code point on its own: no context-dependent forms
+ * (final sigma) and no expansions (ß stays ß in upper case, İ lowers to plain i).
+ */
+function mapCase(s: string, upper: boolean): string {
+  let ascii = true;
+  for (let i = 0; i < s.length && ascii; i++) ascii = s.charCodeAt(i) < 0x80;
+  if (ascii) return upper ? s.toUpperCase() : s.toLowerCase();
+  let out = "";
+  for (const ch of s) {
+    const mapped = upper ? ch.toUpperCase() : ch.toLowerCase();
+    if (mapped.length === ch.length || Array.from(mapped).length === 1) out += mapped;
+    else out += ch === "\u0130" ? "i" : ch;
+  }
+  return out;
+}
+
 /** Builds a builtin taking only string operands. */
 function stringFn(
   name: string,
@@ -255,8 +272,8 @@ export const stringsBuiltins: BuiltinDef[] = [
   stringFn("contains", 2, "boolean", (s, x) => s.includes(x as string)),
   stringFn("startswith", 2, "boolean", (s, x) => s.startsWith(x as string)),
   stringFn("endswith", 2, "boolean", (s, x) => s.endsWith(x as string)),
-  stringFn("lower", 1, "string", (s) => s.toLowerCase()),
-  stringFn("upper", 1, "string", (s) => s.toUpperCase()),
+  stringFn("lower", 1, "string", (s) => mapCase(s, false)),
+  stringFn("upper", 1, "string", (s) => mapCase(s, true)),
   stringFn("trim", 2, "string", (s, c) =>
     trimRightSet(trimLeftSet(s, cutsetOf(c as string)), cutsetOf(c as string)),
   ),
