@@ -21,6 +21,19 @@ describe("64-bit big floats", () => {
     assert.deepEqual(toBigFloat((1n << 64n) + 3n), { neg: false, mant: (1n << 63n) + 2n, exp: 1 });
   });
 
+  test("integers of any width keep their value to 64 bits", () => {
+    for (const bits of [1, 2, 8, 53, 63, 64, 65, 200, 1100]) {
+      for (const n of [(1n << BigInt(bits)) - 1n, 1n << BigInt(bits - 1)]) {
+        const x = toBigFloat(n);
+        assert.equal(x.mant.toString(2).length, 64, `mantissa width for ${bits} bits`);
+        const shift = BigInt(x.exp);
+        const back = x.exp >= 0 ? x.mant << shift : x.mant >> -shift;
+        if (bits <= 64) assert.equal(back, n);
+        else assert.ok(back - n <= 1n << BigInt(bits - 64), `${bits}-bit value rounds to 64 bits`);
+      }
+    }
+  });
+
   test("round-trips doubles that need no rounding", () => {
     for (const x of [0, 1, -1, 0.5, 2.75, 1e300, -1e-300, 123456.789]) {
       assert.equal(toDouble(toBigFloat(x)), x);
@@ -43,6 +56,16 @@ describe("float arithmetic builtins follow OPA", () => {
     assert.equal(callBuiltin("mul", [1.1, 1.1]), 1.21);
     assert.equal(callBuiltin("mul", [0.1, 3]), 0.3);
     assert.equal(callBuiltin("minus", [0.3, 0.1]), 0.2);
+  });
+
+  test("a result at a midpoint between doubles goes through OPA's shortest decimal text", () => {
+    // The 64-bit product prints as 150.28896546000001, which is not the nearest double to it.
+    assert.equal(callBuiltin("mul", [761.458, 0.19737]), 150.28896546000001);
+  });
+
+  test("integers beyond the safe range written as floats mean their decimal value", () => {
+    assert.equal(callBuiltin("mul", [37271, -3.06061e20]), -11407199531000000000000000n);
+    assert.equal(callBuiltin("minus", [-6286750, 9.41426e22]), -94142600000000006286750n);
   });
 
   test("sum and product accumulate floats before rounding", () => {

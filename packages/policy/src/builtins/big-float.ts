@@ -19,9 +19,16 @@ export interface BigFloat {
 
 const ZERO: BigFloat = { neg: false, mant: 0n, exp: 0 };
 
-/** Number of bits of a non-negative bigint (hex digits are cheaper to produce than binary). */
+/** Number of bits of a non-negative bigint. */
 function bitLength(n: bigint): number {
   if (n === 0n) return 0;
+  const approx = Number(n);
+  if (approx < 2 ** 1000) {
+    // The estimate can be one off when rounding n to a double reaches a power of two.
+    const bits = Math.floor(Math.log2(approx)) + 1;
+    if (n >> BigInt(bits - 1) === 0n) return bits - 1;
+    return n >> BigInt(bits) === 0n ? bits : bits + 1;
+  }
   const hex = n.toString(16);
   return (hex.length - 1) * 4 + (32 - Math.clz32(Number.parseInt(hex[0] as string, 16)));
 }
@@ -80,8 +87,8 @@ export function toBigFloat(x: number | bigint): BigFloat {
   return parseDecimal(String(x));
 }
 
-/** The nearest double (overflow gives ±Infinity, which callers refuse). */
-export function toDouble(x: BigFloat): number {
+/** The double nearest to the exact value (overflow gives ±Infinity, which callers refuse). */
+function nearestDouble(x: BigFloat): number {
   if (x.mant === 0n) return 0;
   let v = Number(x.mant);
   let e = x.exp;
@@ -97,6 +104,48 @@ export function toDouble(x: BigFloat): number {
     e -= step;
   }
   return x.neg ? -v : v;
+}
+
+/**
+ * The double OPA ends up with. OPA writes a big float as its shortest decimal text, and that
+ * text is what becomes a double later. Rounding the 64-bit value straight to 53 bits gives the
+ * same double unless the value sits at a midpoint between two doubles (its 11 extra bits are
+ * about 0x400); only then is the shortest text worked out.
+ */
+export function toDouble(x: BigFloat): number {
+  const direct = nearestDouble(x);
+  const extraBits = Number(x.mant & 0x7ffn);
+  if (Math.abs(extraBits - 0x400) > 1 || !Number.isFinite(direct) || direct === 0) return direct;
+  return Number(shortestDecimal(x, direct));
+}
+
+/**
+ * The shortest decimal text that reads back (at 64 bits) as `x`, as Go's big.Float prints
+ * with Text('g', -1): for each length, the nearest decimal of that many digits is tried.
+ */
+function shortestDecimal(x: BigFloat, approx: number): string {
+  const num = x.exp >= 0 ? x.mant << BigInt(x.exp) : x.mant;
+  const den = x.exp >= 0 ? 1n : 1n << BigInt(-x.exp);
+  const magnitude = Math.floor(Math.log10(Math.abs(approx)));
+  for (let digits = 1; digits <= 25; digits++) {
+    const text = nearestDecimal(num, den, digits, magnitude);
+    const back = parseDecimal(text);
+    if (back.mant === x.mant && back.exp === x.exp) return x.neg ? `-${text}` : text;
+  }
+  return String(approx);
+}
+
+/** num/den rounded (ties to even) to `digits` significant digits, as `<int>e<exp>` text. */
+function nearestDecimal(num: bigint, den: bigint, digits: number, magnitude: number): string {
+  for (let k = magnitude - digits + 1; ; k++) {
+    const n = k >= 0 ? num : num * powerOfTen(-k);
+    const d = k >= 0 ? den * powerOfTen(k) : den;
+    let q = n / d;
+    const twice = 2n * (n % d);
+    if (twice > d || (twice === d && (q & 1n) === 1n)) q += 1n;
+    // A magnitude estimate one too low gives one digit too many: retry one place up.
+    if (q.toString().length <= digits) return `${q}e${k}`;
+  }
 }
 
 function signed(x: BigFloat, shift: number): bigint {
@@ -128,4 +177,10 @@ export function multiplyBig(a: BigFloat, b: BigFloat): BigFloat {
 export function divideBig(a: BigFloat, b: BigFloat): BigFloat {
   if (a.mant === 0n) return ZERO;
   return roundRational(a.neg !== b.neg, a.mant, b.mant, a.exp - b.exp);
+}
+
+/** The integer a big float holds (callers make sure it is integral). */
+export function bigFloatToInteger(x: BigFloat): bigint {
+  const m = x.exp >= 0 ? x.mant << BigInt(x.exp) : x.mant >> BigInt(-x.exp);
+  return x.neg ? -m : m;
 }

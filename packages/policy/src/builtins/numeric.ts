@@ -5,10 +5,11 @@
  * through `normalizeNumber` so that safe integers are never bigints.
  */
 import { BuiltinError } from "../errors.js";
-import { isInteger, normalizeNumber, type RegoNumber, toBigInt } from "../value/number.js";
+import { isInteger, normalizeNumber, type RegoNumber } from "../value/number.js";
 import {
   addBig,
   type BigFloat,
+  bigFloatToInteger,
   divideBig,
   multiplyBig,
   negateBig,
@@ -47,6 +48,17 @@ function finite(fn: string, x: number): RegoNumber {
   return x === 0 ? 0 : x; // no negative zero in Rego
 }
 
+/**
+ * An integer operand as OPA holds it. Doubles beyond the safe range stand for the decimal
+ * literal they print as (3.06061e+20 is 306061000000000000000, not the double's binary value),
+ * read at 64 bits as OPA's big.Float reads it.
+ */
+function exactInteger(n: RegoNumber): bigint {
+  if (typeof n === "bigint") return n;
+  if (Number.isSafeInteger(n)) return BigInt(n);
+  return bigFloatToInteger(toBigFloat(n));
+}
+
 /** Applies an integer operation exactly: fast path on safe numbers, bigint otherwise. */
 function integerOp(
   a: RegoNumber,
@@ -58,7 +70,7 @@ function integerOp(
     const r = fast(a, b);
     if (Number.isSafeInteger(r)) return r || 0; // 0 * -1 is -0 in JS, 0 in Rego
   }
-  return normalizeNumber(big(toBigInt(a), toBigInt(b)));
+  return normalizeNumber(big(exactInteger(a), exactInteger(b)));
 }
 
 /** `a + b`, exact for integers. */
@@ -114,8 +126,8 @@ export function divideNumbers(a: RegoNumber, b: RegoNumber, fn = "div"): RegoNum
     if (a % b === 0 && Number.isSafeInteger(a)) return a / b || 0;
   }
   if (isInteger(a) && isInteger(b) && (typeof a === "bigint" || typeof b === "bigint")) {
-    const x = toBigInt(a);
-    const y = toBigInt(b);
+    const x = exactInteger(a);
+    const y = exactInteger(b);
     if (x % y === 0n) return normalizeNumber(x / y);
   }
   return floatOp(fn, a, b, divideBig);
@@ -131,7 +143,7 @@ export function remainderNumbers(a: RegoNumber, b: RegoNumber, fn = "rem"): Rego
   }
   if (isZero(b)) throw new BuiltinError(`${fn}: modulo by zero`);
   if (typeof a === "number" && typeof b === "number") return a % b || 0;
-  return normalizeNumber(toBigInt(a) % toBigInt(b));
+  return normalizeNumber(exactInteger(a) % exactInteger(b));
 }
 
 /** `|a|`. */
