@@ -28,13 +28,43 @@ export type Node =
   | { kind: "if" | "with"; pipe: Pipe; body: Node[]; otherwise: Node[] }
   | { kind: "range"; pipe: Pipe; body: Node[]; otherwise: Node[] };
 
-function templateError(message: string): BuiltinError {
-  return new BuiltinError(`strings.render_template: template: ${message}`);
+/** Names callable in a pipeline; template.ts implements each. */
+export const TEMPLATE_FUNCTIONS = new Set([
+  "and",
+  "or",
+  "not",
+  "len",
+  "index",
+  "eq",
+  "ne",
+  "lt",
+  "le",
+  "gt",
+  "ge",
+  "print",
+  "println",
+  "printf",
+]);
+
+/** A syntax problem inside one action, before its line is known. */
+class SyntaxProblem extends Error {}
+
+/** Go's parse error text: `template: <name>:<line>: <message>`. */
+function templateError(message: string, line: number): BuiltinError {
+  return new BuiltinError(`strings.render_template: template: template:${line}: ${message}`);
+}
+
+type Part = { text: string } | { action: string; line: number };
+
+function lineAt(src: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (src.charCodeAt(i) === 10) line++;
+  return line;
 }
 
 /** Splits the source into text and action bodies, applying trim markers. */
-function splitActions(src: string): ({ text: string } | { action: string })[] {
-  const parts: ({ text: string } | { action: string })[] = [];
+function splitActions(src: string): Part[] {
+  const parts: Part[] = [];
   let i = 0;
   while (i < src.length) {
     const open = src.indexOf("{{", i);
@@ -57,7 +87,7 @@ function splitActions(src: string): ({ text: string } | { action: string })[] {
       const rest = src.slice(next);
       next += rest.length - rest.replace(/^\s+/, "").length;
     }
-    parts.push({ action: src.slice(start, end).trim() });
+    parts.push({ action: src.slice(start, end).trim(), line: lineAt(src, open) });
     i = next;
   }
   return parts.filter((p) => !("text" in p) || p.text !== "");
@@ -72,7 +102,7 @@ function findClose(src: string, from: number): number {
       for (i++; i < src.length && src[i] !== q; i++) if (q === '"' && src[i] === "\\") i++;
     } else if (c === "}" && src[i + 1] === "}") return i;
   }
-  throw templateError("unclosed action");
+  throw templateError("unclosed action", lineAt(src, from));
 }
 
 const TOKEN =
@@ -86,7 +116,7 @@ function tokenize(action: string): string[] {
     if (/^\s*$/.test(action.slice(TOKEN.lastIndex))) break;
     const m = TOKEN.exec(action);
     if (!m)
-      throw templateError(`unexpected "${action.slice(TOKEN.lastIndex).trim()[0]}" in command`);
+      throw new SyntaxProblem(`unexpected "${action.slice(TOKEN.lastIndex).trim()[0]}" in command`);
     tokens.push(m[0].trim());
   }
   return tokens;
@@ -108,7 +138,7 @@ function parsePipe(tokens: string[], pos: { i: number }, allowDecl: boolean): Pi
     if (t === "|") commands.push([]);
     else (commands[commands.length - 1] as Command).push(parseTerm(t, tokens, pos));
   }
-  if (commands.some((c) => c.length === 0)) throw templateError("missing value for command");
+  if (commands.some((c) => c.length === 0)) throw new SyntaxProblem("missing value for command");
   return { decl, commands };
 }
 
@@ -122,7 +152,7 @@ function splitFields(t: string): string[] {
 function parseTerm(t: string, tokens: string[], pos: { i: number }): Term {
   if (t === "(") {
     const pipe = parsePipe(tokens, pos, false);
-    if (tokens[pos.i++] !== ")") throw templateError("unclosed left paren");
+    if (tokens[pos.i++] !== ")") throw new SyntaxProblem("unclosed left paren");
     const next = tokens[pos.i];
     let fields: string[] = [];
     if (next?.startsWith(".") && next !== ".") {
@@ -140,46 +170,56 @@ function parseTerm(t: string, tokens: string[], pos: { i: number }): Term {
   if (t.startsWith(".")) return { kind: "dot", fields: splitFields(t) };
   if (/^-?[0-9]/.test(t)) {
     const n = Number(t.replaceAll("_", ""));
-    if (Number.isNaN(n)) throw templateError(`bad number syntax: "${t}"`);
+    if (Number.isNaN(n)) throw new SyntaxProblem(`bad number syntax: "${t}"`);
     return { kind: "literal", value: n };
   }
   if (t === "true" || t === "false") return { kind: "literal", value: t === "true" };
   if (t === "nil") return { kind: "literal", value: null };
-  if (/^[A-Za-z_]/.test(t)) return { kind: "func", name: t };
-  throw templateError(`unexpected "${t}" in command`);
+  if (/^[A-Za-z_]/.test(t)) {
+    if (!TEMPLATE_FUNCTIONS.has(t)) throw new SyntaxProblem(`function "${t}" not defined`);
+    return { kind: "func", name: t };
+  }
+  throw new SyntaxProblem(`unexpected "${t}" in command`);
 }
 
 /** Builds the node tree from the flat list of text and actions. */
 class TreeBuilder {
   private i = 0;
 
-  constructor(private readonly parts: ({ text: string } | { action: string })[]) {}
+  constructor(
+    private readonly parts: Part[],
+    private readonly lastLine: number,
+  ) {}
 
   /** Nodes up to one of the `stops` keywords (returned with its remaining tokens). */
   list(stops: string[]): { nodes: Node[]; stop?: string; rest: string[] } {
     const nodes: Node[] = [];
     while (this.i < this.parts.length) {
-      const part = this.parts[this.i++] as { text: string } | { action: string };
+      const part = this.parts[this.i++] as Part;
       if ("text" in part) {
         nodes.push({ kind: "text", text: part.text });
         continue;
       }
       if (part.action.startsWith("/*")) continue;
-      const tokens = tokenize(part.action);
-      const keyword = tokens[0] as string;
-      if (stops.includes(keyword)) return { nodes, stop: keyword, rest: tokens.slice(1) };
-      nodes.push(this.node(keyword, tokens));
+      try {
+        const tokens = tokenize(part.action);
+        const keyword = tokens[0] as string;
+        if (stops.includes(keyword)) return { nodes, stop: keyword, rest: tokens.slice(1) };
+        if (["end", "else", "define", "template", "block", "break", "continue"].includes(keyword)) {
+          throw new SyntaxProblem(`unexpected {{${keyword}}}`);
+        }
+        nodes.push(this.node(keyword, tokens));
+      } catch (e) {
+        throw e instanceof SyntaxProblem ? templateError(e.message, part.line) : e;
+      }
     }
-    if (stops.length > 0) throw templateError("unexpected EOF");
+    if (stops.length > 0) throw templateError("unexpected EOF", this.lastLine);
     return { nodes, rest: [] };
   }
 
   private node(keyword: string, tokens: string[]): Node {
     if (keyword === "if" || keyword === "with" || keyword === "range") {
       return this.block(keyword, tokens.slice(1));
-    }
-    if (["end", "else", "define", "template", "block", "break", "continue"].includes(keyword)) {
-      throw templateError(`unexpected {{${keyword}}}`);
     }
     return { kind: "output", pipe: parsePipe(tokens, { i: 0 }, true) };
   }
@@ -202,5 +242,5 @@ class TreeBuilder {
 
 /** Parses a template into nodes; throws a BuiltinError on malformed input. */
 export function parseTemplate(src: string): Node[] {
-  return new TreeBuilder(splitActions(src)).list([]).nodes;
+  return new TreeBuilder(splitActions(src), lineAt(src, src.length)).list([]).nodes;
 }

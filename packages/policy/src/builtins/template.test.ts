@@ -68,16 +68,16 @@ describe("strings.render_template", () => {
   it("reports malformed templates and failed execution as builtin errors", () => {
     assert.throws(() => render("{{.a", {}), {
       name: "BuiltinError",
-      message: "strings.render_template: template: unclosed action",
+      message: "strings.render_template: template: template:1: unclosed action",
     });
     assert.throws(() => render("{{end}}", {}), {
-      message: "strings.render_template: template: unexpected {{end}}",
+      message: "strings.render_template: template: template:1: unexpected {{end}}",
     });
-    assert.throws(() => render("{{if .a}}x", {}), {
-      message: "strings.render_template: template: unexpected EOF",
+    assert.throws(() => render("{{if .a}}x\n\ny", {}), {
+      message: "strings.render_template: template: template:3: unexpected EOF",
     });
-    assert.throws(() => render("{{nofn 1}}", {}), {
-      message: 'strings.render_template: template: function "nofn" not defined',
+    assert.throws(() => render("x\n{{if false}}{{nofn 1}}{{end}}", {}), {
+      message: 'strings.render_template: template: template:2: function "nofn" not defined',
     });
     assert.throws(() => render("{{.a.b}}", { a: 1 }), { name: "BuiltinError" });
   });
