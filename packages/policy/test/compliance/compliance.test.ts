@@ -14,19 +14,22 @@ import { formatFailures, runSuite } from "./suite.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, "../../..");
 const suiteDir = resolve(packageDir, "../../../shared/opa-compliance");
-const floor = (JSON.parse(readFileSync(resolve(packageDir, "compliance-floor.json"), "utf8")) as { passed: number }).passed;
+const floor = (
+  JSON.parse(readFileSync(resolve(packageDir, "compliance-floor.json"), "utf8")) as {
+    passed: number;
+  }
+).passed;
 
-test(
-  "the OPA compliance suite passes at least as many cases as the recorded floor",
-  { skip: existsSync(suiteDir) ? false : `compliance suite not found at ${suiteDir}`, timeout: 300_000 },
-  () => {
-    const summary = runSuite(loadCases([suiteDir]));
-    assert.ok(
-      summary.passed >= floor,
-      `${summary.passed} passed, below the floor of ${floor}\n${formatFailures(summary)}`,
-    );
-  },
-);
+test("the OPA compliance suite passes at least as many cases as the recorded floor", {
+  skip: existsSync(suiteDir) ? false : `compliance suite not found at ${suiteDir}`,
+  timeout: 300_000,
+}, () => {
+  const summary = runSuite(loadCases([suiteDir]));
+  assert.ok(
+    summary.passed >= floor,
+    `${summary.passed} passed, below the floor of ${floor}\n${formatFailures(summary)}`,
+  );
+});
 
 test("a case whose bindings differ from want_result fails with a reason", () => {
   const outcome = runCase({
@@ -46,7 +49,11 @@ test("a case expecting an error passes only on the matching code and message", (
     query: "data.t.p = x",
     strict_error: true,
   };
-  assert.equal(runCase({ ...base, want_error_code: "eval_builtin_error", want_error: "divide by zero" }).passed, true);
+  assert.equal(
+    runCase({ ...base, want_error_code: "eval_builtin_error", want_error: "divide by zero" })
+      .passed,
+    true,
+  );
   assert.equal(runCase({ ...base, want_error_code: "eval_conflict_error" }).passed, false);
 });
 

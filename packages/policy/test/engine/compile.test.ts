@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { RegoErrorList } from "../../src/errors.js";
+import { engineWith, solutions, thrown } from "./helpers.js";
+
+function compileErrors(src: string): { code: string; message: string; row?: number }[] {
+  const e = thrown(() => engineWith([src]));
+  assert.ok(e instanceof RegoErrorList, `expected RegoErrorList, got ${e}`);
+  return e.errors.map((x) => ({ code: x.code, message: x.message, row: x.location?.row }));
+}
+
+test("a var that nothing binds is a rego_unsafe_var_error at its expression", () => {
+  const errs = compileErrors("package t\np if {\n  x > 1\n}\n");
+  assert.deepEqual(errs, [{ code: "rego_unsafe_var_error", message: "var x is unsafe", row: 3 }]);
+});
+
+test("a head var the body does not bind is unsafe", () => {
+  const errs = compileErrors("package t\np[x] := 1 if { true }\n");
+  assert.equal(errs[0]?.code, "rego_unsafe_var_error");
+  assert.equal(errs[0]?.message, "var x is unsafe");
+});
+
+test("bodies are reordered so that bindings come before their uses", () => {
+  const e = engineWith(["package t\np := y if {\n  y > 1\n  y = input.n\n}\n"]);
+  assert.deepEqual(solutions(e, "x = data.t.p", { inputJSON: { n: 5 } }), [{ x: 5 }]);
+});
+
+test("rules that depend on each other in a cycle are a rego_recursion_error", () => {
+  const errs = compileErrors("package t\np if q\nq if p\n");
+  assert.equal(errs[0]?.code, "rego_recursion_error");
+  assert.match(errs[0]?.message ?? "", /data\.t\.p -> data\.t\.q -> data\.t\.p/);
+});
+
+test("declaring a var twice with := is a compile error", () => {
+  const errs = compileErrors("package t\np if {\n  x := 1\n  x := 2\n}\n");
+  assert.deepEqual(errs, [{ code: "rego_compile_error", message: "var x assigned above", row: 4 }]);
+});
+
+test("two default rules for one document are an error", () => {
+  const errs = compileErrors("package t\ndefault p := 1\ndefault p := 2\n");
+  assert.match(errs[0]?.message ?? "", /multiple default rules data\.t\.p found/);
+});
+
+test("a function and a value rule of one name conflict", () => {
+  const errs = compileErrors("package t\nf(x) := x\nf := 1\n");
+  assert.match(errs[0]?.message ?? "", /conflicting rules data\.t\.f found/);
+});
+
+test("calling an unknown function is a rego_type_error", () => {
+  const errs = compileErrors("package t\np := nosuch(1)\n");
+  assert.deepEqual(errs[0], {
+    code: "rego_type_error",
+    message: "undefined function nosuch",
+    row: 2,
+  });
+});
+
+test("all compile errors are reported together, sorted by location", () => {
+  const errs = compileErrors("package t\np if {\n  y > 1\n}\nq := nosuch(1)\nr if {\n  z < 2\n}\n");
+  assert.deepEqual(
+    errs.map((e) => e.row),
+    [3, 5, 7],
+  );
+});
