@@ -72,3 +72,89 @@ export async function postJson(
   }
   return { status: res.status, body: parsed, text, headers: res.headers };
 }
+
+/**
+ * Registers a small generated model (embedding length 64, so a different weights blob
+ * than demo) through the blob upload and create endpoints.
+ */
+export async function createTinyModel(url: string, name: string, seed: number): Promise<void> {
+  const { writeDemoModel } = await import("../src/store/demo-model.js");
+  const { digestOfFile } = await import("../src/store/blob-store.js");
+  const { readFile } = await import("node:fs/promises");
+  const dir = await mkdtemp(join(tmpdir(), "llmsrv-tiny-"));
+  try {
+    const path = join(dir, "tiny.gguf");
+    await writeDemoModel(path, {
+      name,
+      embeddingLength: 64,
+      headCount: 4,
+      headCountKv: 2,
+      feedForwardLength: 128,
+      seed,
+    });
+    const digest = await digestOfFile(path);
+    const up = await fetch(`${url}/api/blobs/${digest}`, {
+      method: "POST",
+      body: await readFile(path),
+    });
+    if (up.status !== 201 && up.status !== 200) throw new Error(`blob upload failed: ${up.status}`);
+    const res = await postJson(`${url}/api/create`, {
+      model: name,
+      files: { "tiny.gguf": digest },
+      stream: false,
+    });
+    if (res.status !== 200) throw new Error(`create failed: ${res.text}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `/api/ps` entries. */
+export async function loadedModels(
+  url: string,
+): Promise<Array<{ name: string; expires_at: string; active: number; queued: number }>> {
+  const res = await fetch(`${url}/api/ps`);
+  return (
+    (await res.json()) as {
+      models: Array<{ name: string; expires_at: string; active: number; queued: number }>;
+    }
+  ).models;
+}
+
+/** Polls `check` every 50 ms until it returns true; throws after `limitMs`. */
+export async function waitFor(
+  check: () => Promise<boolean>,
+  limitMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * Starts a streaming generation and resolves once its first chunk arrived; `abort` drops
+ * the connection.
+ */
+export async function startStreaming(
+  url: string,
+  body: Record<string, unknown>,
+): Promise<{ abort(): void; done: Promise<unknown> }> {
+  const controller = new AbortController();
+  const res = await fetch(`${url}/api/generate`, {
+    method: "POST",
+    body: JSON.stringify({ ...body, stream: true }),
+    signal: controller.signal,
+  });
+  if (!res.body) throw new Error("no body");
+  const reader = res.body.getReader();
+  const first = await reader.read();
+  if (first.done) throw new Error(`stream ended at once (status ${res.status})`);
+  const done = (async () => {
+    for (;;) if ((await reader.read()).done) return;
+  })().catch(() => undefined);
+  return { abort: () => controller.abort(), done };
+}
