@@ -156,7 +156,8 @@ async function main(): Promise<void> {
     },
     log,
   );
-  const loads = process.env.BENCH_SKIP_LOAD === "1" ? [] : [await localEndpointLoad(), await llmsrvLoad()];
+  const loads =
+    process.env.BENCH_SKIP_LOAD === "1" ? [] : [await localEndpointLoad(), await llmsrvLoad()];
   const report = [
     "# Vector store benchmarks",
     "",
@@ -167,7 +168,8 @@ async function main(): Promise<void> {
     ...queryMarkdown(query),
     ...loadMarkdown(loads),
   ].join("\n");
-  const out = process.env.BENCH_OUT ?? fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url));
+  const out =
+    process.env.BENCH_OUT ?? fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url));
   await writeFile(out, report);
   log(`wrote ${out}`);
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { configTable, loadConfig, sampleDataset } from "../src/config.js";
 import { ConfigError } from "../src/errors.js";
@@ -72,6 +72,13 @@ describe("configuration", () => {
       "EMBED_DIM",
     ]) {
       assert.ok(names.includes(name as (typeof names)[number]), name);
+    }
+  });
+
+  it("documents every variable with its default in the README", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    for (const [name] of configTable) {
+      assert.match(readme, new RegExp(`\\| \`${name}\` \\|`), name);
     }
   });
 });
