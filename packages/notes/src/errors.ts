@@ -15,8 +15,6 @@ export type NotesErrorCode =
   | "cross_site_request"
   | "method_not_allowed"
   | "not_found"
-  | "invalid_note"
-  | "note_not_found"
   | "config_invalid"
   | "storage_error";
 

@@ -148,6 +148,16 @@ describe("embedded PGlite in a data directory", () => {
 });
 
 describe("opening PostgreSQL that does not answer", () => {
+  it("refuses a schema name that is not a plain identifier before connecting", async () => {
+    await assert.rejects(
+      openDatabase({
+        databaseUrl: "postgres://postgres@127.0.0.1:1/none",
+        schema: "x; DROP TABLE y",
+      }),
+      /invalid schema name/,
+    );
+  });
+
   it("fails with storage_error naming the problem", async () => {
     await assert.rejects(
       openDatabase({ databaseUrl: "postgres://postgres@127.0.0.1:1/none" }),

@@ -111,6 +111,16 @@ describe("the notes command line", () => {
     assert.equal(await exit, 0);
   });
 
+  it("fails with exit 1 naming the problem when PostgreSQL does not answer", async () => {
+    const t = testIo({
+      NOTES_ADDR: "127.0.0.1:0",
+      DATABASE_URL: "postgres://postgres@127.0.0.1:1/none",
+    });
+    assert.equal(await main(["serve"], t.io), 1);
+    assert.match(t.out.stderr, /cannot start: cannot connect to PostgreSQL/);
+    assert.equal(t.out.stdout, "");
+  });
+
   it("fails with exit 1 and a clear message when the port is taken", async () => {
     const first = testIo({ NOTES_ADDR: "127.0.0.1:0", NOTES_DATA_DIR: join(dir, "a") });
     const running = main(["serve"], first.io);

@@ -44,6 +44,7 @@ export function crossSiteReason(
 export async function crossSiteHook(request: FastifyRequest): Promise<void> {
   const reason = crossSiteReason(request.method, request.headers, request.host);
   if (reason) {
+    request.log.warn({ reason, path: request.url }, "cross-site request refused");
     throw new NotesError("cross_site_request", "Cross-site request refused !!!", {
       cause: reason,
     });
