@@ -1,3 +1,244 @@
+/**
+ * crypto builtins: digests and HMACs, X.509 certificate / request / key-pair parsing and chain
+ * verification, and private key parsing. Results follow the JSON OPA derives from Go's types.
+ */
+import { createHash, createHmac, timingSafeEqual, X509Certificate } from "node:crypto";
+import { BuiltinError } from "../errors.js";
+import { isNumber, toFloat } from "../value/number.js";
+import { RegoObject, type Value } from "../value/value.js";
+import { asObject, asString } from "./args.js";
+import { certificatesFromString, verifyChain } from "./crypto/certificates.js";
+import { DerError } from "./crypto/der.js";
+import { goBase64Decode, pemDecode } from "./crypto/go-encoding.js";
+import {
+  goPrivateKeyValue,
+  jwkValue,
+  keyMatchesCertificate,
+  pemText,
+  privateKeysFromPem,
+} from "./crypto/private-keys.js";
+import { certificateRequestValue, certificateValue } from "./crypto/x509-json.js";
 import type { BuiltinDef } from "./registry-types.js";
 
-export const cryptoBuiltins: BuiltinDef[] = [];
+function digest(name: string, algorithm: string): BuiltinDef {
+  return {
+    name,
+    args: ["string"],
+    result: "string",
+    impl: ([x]) =>
+      createHash(algorithm)
+        .update(asString(name, x as Value, 1), "utf8")
+        .digest("hex"),
+  };
+}
+
+function hmac(name: string, algorithm: string): BuiltinDef {
+  return {
+    name,
+    args: ["string", "string"],
+    result: "string",
+    impl: ([x, key]) =>
+      createHmac(algorithm, asString(name, key as Value, 2))
+        .update(asString(name, x as Value, 1), "utf8")
+        .digest("hex"),
+  };
+}
+
+function certificateValues(ders: Buffer[]): Value[] {
+  try {
+    return ders.map(certificateValue);
+  } catch (e) {
+    if (e instanceof DerError || e instanceof TypeError)
+      throw new BuiltinError("x509: malformed certificate");
+    throw e;
+  }
+}
+
+const extKeyUsageNames: Record<string, number> = {
+  KeyUsageAny: 0,
+  KeyUsageServerAuth: 1,
+  KeyUsageClientAuth: 2,
+  KeyUsageCodeSigning: 3,
+  KeyUsageEmailProtection: 4,
+  KeyUsageIPSECEndSystem: 5,
+  KeyUsageIPSECTunnel: 6,
+  KeyUsageIPSECUser: 7,
+  KeyUsageTimeStamping: 8,
+  KeyUsageOCSPSigning: 9,
+  KeyUsageMicrosoftServerGatedCrypto: 10,
+  KeyUsageNetscapeServerGatedCrypto: 11,
+  KeyUsageMicrosoftCommercialCodeSigning: 12,
+  KeyUsageMicrosoftKernelCodeSigning: 13,
+};
+
+function extKeyUsagesOf(der: Buffer): number[] | null {
+  const v = certificateValue(der).get("ExtKeyUsage");
+  return Array.isArray(v) ? (v as number[]) : null;
+}
+
+/** `[valid, chain]` for certificates given leaf first and trust anchor last. */
+function parseAndVerify(
+  fn: string,
+  certs: Value,
+  options: RegoObject | undefined,
+  nowNs: bigint,
+): Value {
+  let ders: Buffer[];
+  try {
+    ders = certificatesFromString(asString(fn, certs, 1));
+  } catch {
+    return [false, []];
+  }
+  const current = options?.get("CurrentTime");
+  const dns = options?.get("DNSName");
+  const usages = options?.get("KeyUsages");
+  const chain = verifyChain(ders, {
+    now: isNumber(current) ? toFloat(current) / 1e6 : Number(nowNs / 1_000_000n),
+    dnsName: typeof dns === "string" ? dns : undefined,
+    keyUsages: Array.isArray(usages)
+      ? usages.map((u) => (typeof u === "string" ? (extKeyUsageNames[u] ?? -1) : -1))
+      : [1],
+    extKeyUsagesOf,
+  });
+  return chain ? [true, certificateValues(chain)] : [false, []];
+}
+
+function parseCertificateRequest(fn: string, input: string): Value {
+  let bytes: Buffer;
+  if (input.startsWith("-----BEGIN CERTIFICATE REQUEST-----")) bytes = Buffer.from(input, "latin1");
+  else {
+    try {
+      bytes = goBase64Decode(input);
+    } catch (e) {
+      throw new BuiltinError(`${fn}: ${(e as Error).message}`);
+    }
+  }
+  const { block } = pemDecode(bytes.toString("latin1"));
+  if (block && block.type !== "CERTIFICATE REQUEST") {
+    throw new BuiltinError(`${fn}: invalid PEM-encoded certificate signing request`);
+  }
+  try {
+    return certificateRequestValue(block ? block.bytes : bytes);
+  } catch (e) {
+    const detail = e instanceof DerError ? e.message : "malformed request";
+    throw new BuiltinError(`${fn}: asn1: structure error: ${detail}`);
+  }
+}
+
+function parseKeyPair(fn: string, certText: string, keyText: string): Value {
+  const ders = certificatesFromString(pemText(certText));
+  const [key] = privateKeysFromPem(pemText(keyText));
+  if (!ders[0]) throw new BuiltinError("tls: failed to find any PEM data in certificate input");
+  if (!key) throw new BuiltinError("tls: failed to find any PEM data in key input");
+  const leaf = new X509Certificate(ders[0]);
+  if (!keyMatchesCertificate(key, leaf.publicKey.export({ format: "der", type: "spki" }))) {
+    throw new BuiltinError(`${fn}: tls: private key does not match public key`);
+  }
+  return RegoObject.fromEntries([
+    ["Certificate", ders.map((d) => d.toString("base64"))],
+    ["PrivateKey", goPrivateKeyValue(key)],
+    ["SupportedSignatureAlgorithms", null],
+    ["OCSPStaple", null],
+    ["SignedCertificateTimestamps", null],
+    ["Leaf", certificateValues([ders[0]])[0] as Value],
+  ]);
+}
+
+export const cryptoBuiltins: BuiltinDef[] = [
+  digest("crypto.md5", "md5"),
+  digest("crypto.sha1", "sha1"),
+  digest("crypto.sha256", "sha256"),
+  hmac("crypto.hmac.md5", "md5"),
+  hmac("crypto.hmac.sha1", "sha1"),
+  hmac("crypto.hmac.sha256", "sha256"),
+  hmac("crypto.hmac.sha512", "sha512"),
+  {
+    name: "crypto.hmac.equal",
+    args: ["string", "string"],
+    result: "boolean",
+    impl: ([a, b]) => {
+      const x = Buffer.from(asString("crypto.hmac.equal", a as Value, 1), "utf8");
+      const y = Buffer.from(asString("crypto.hmac.equal", b as Value, 2), "utf8");
+      return x.length === y.length && timingSafeEqual(x, y);
+    },
+  },
+  {
+    name: "crypto.x509.parse_certificates",
+    args: ["string"],
+    result: "array[object]",
+    impl: ([certs]) =>
+      certificateValues(
+        certificatesFromString(asString("crypto.x509.parse_certificates", certs as Value, 1)),
+      ),
+  },
+  {
+    name: "crypto.x509.parse_and_verify_certificates",
+    args: ["string"],
+    result: "array",
+    impl: ([certs], ctx) =>
+      parseAndVerify(
+        "crypto.x509.parse_and_verify_certificates",
+        certs as Value,
+        undefined,
+        ctx.nowNs,
+      ),
+  },
+  {
+    name: "crypto.x509.parse_and_verify_certificates_with_options",
+    args: ["string", "object"],
+    result: "array",
+    impl: ([certs, options], ctx) => {
+      const fn = "crypto.x509.parse_and_verify_certificates_with_options";
+      return parseAndVerify(fn, certs as Value, asObject(fn, options as Value, 2), ctx.nowNs);
+    },
+  },
+  {
+    name: "crypto.x509.parse_certificate_request",
+    args: ["string"],
+    result: "object",
+    impl: ([csr]) => {
+      const fn = "crypto.x509.parse_certificate_request";
+      return parseCertificateRequest(fn, asString(fn, csr as Value, 1));
+    },
+  },
+  {
+    name: "crypto.x509.parse_keypair",
+    args: ["string", "string"],
+    result: "object",
+    impl: ([cert, key]) => {
+      const fn = "crypto.x509.parse_keypair";
+      return parseKeyPair(fn, asString(fn, cert as Value, 1), asString(fn, key as Value, 2));
+    },
+  },
+  {
+    name: "crypto.x509.parse_rsa_private_key",
+    args: ["string"],
+    result: "object",
+    impl: ([pem]) => {
+      const fn = "crypto.x509.parse_rsa_private_key";
+      const [key] = privateKeysFromPem(pemText(asString(fn, pem as Value, 1)));
+      if (key?.asymmetricKeyType !== "rsa") {
+        throw new BuiltinError(`${fn}: failed to parse PEM block containing the key`);
+      }
+      return jwkValue(key);
+    },
+  },
+  {
+    name: "crypto.parse_private_keys",
+    args: ["string"],
+    result: "array[object]",
+    impl: ([keys]) => {
+      const text = asString("crypto.parse_private_keys", keys as Value, 1);
+      if (text === "") return null;
+      let pem = text;
+      if (!text.startsWith("-----BEGIN")) {
+        try {
+          pem = goBase64Decode(text).toString("latin1");
+        } catch {
+          pem = text;
+        }
+      }
+      return privateKeysFromPem(pem).map(jwkValue);
+    },
+  },
+];
