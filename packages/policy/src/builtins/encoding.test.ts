@@ -116,10 +116,20 @@ describe("JSON builtins", () => {
     bad('{"a" 1}', "invalid character '1' after object key");
     bad("[1 2]", "invalid character '2' after array element");
     bad("1 2", "invalid character '2' after top-level value");
+    bad("trux", "invalid character 'x' in literal true (expecting 'e')");
+    bad("1.]", "invalid character ']' after decimal point in numeric literal");
+    bad("1e+x", "invalid character 'x' in exponent of numeric literal");
+    bad('"a\nb"', "invalid character '\\n' in string literal");
+    bad("'", "invalid character '\\'' looking for beginning of value");
     assert.throws(() => call("json.unmarshal", 1), {
       name: "BuiltinTypeError",
       message: "json.unmarshal: operand 1 must be string but got number",
     });
+  });
+
+  it("json.unmarshal pairs surrogate escapes and replaces lone halves", () => {
+    assert.equal(call("json.unmarshal", '"\\ud83d\\ude00"'), "😀");
+    assert.equal(call("json.unmarshal", '"\\ud83dx"'), "\ufffdx");
   });
 
   it("json.is_valid is false for bad text and non-strings", () => {

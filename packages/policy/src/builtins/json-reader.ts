@@ -4,6 +4,7 @@
  */
 import { parseNumber } from "../value/number.js";
 import { RegoObject, type Value } from "../value/value.js";
+import { goQuote } from "./sprintf.js";
 
 /** A malformed JSON text, with Go's wording. */
 export class JSONSyntaxError extends Error {
@@ -13,7 +14,22 @@ export class JSONSyntaxError extends Error {
   }
 }
 
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const LITERALS: [string, Value][] = [
+  ["true", true],
+  ["false", false],
+  ["null", null],
+];
+
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= "0" && c <= "9";
+}
+
+/** Go's quoteChar: a character in single quotes, escaped as strconv.Quote would. */
+function quoteChar(ch: string): string {
+  if (ch === "'") return "'\\''";
+  if (ch === '"') return "'\"'";
+  return `'${goQuote(ch).slice(1, -1)}'`;
+}
 const ESCAPES: Record<string, string> = {
   '"': '"',
   "\\": "\\",
@@ -41,11 +57,11 @@ class Reader {
     while (this.i < this.text.length && " \t\n\r".includes(this.text[this.i] as string)) this.i++;
   }
 
+  /** Go's error for the character at `i` (or the end of input). */
   private unexpected(context: string): JSONSyntaxError {
     if (this.i >= this.text.length) return new JSONSyntaxError("unexpected end of JSON input");
     const ch = String.fromCodePoint(this.text.codePointAt(this.i) as number);
-    const shown = ch === "'" ? "\\'" : ch === "\\" ? "\\\\" : ch;
-    return new JSONSyntaxError(`invalid character '${shown}' ${context}`);
+    return new JSONSyntaxError(`invalid character ${quoteChar(ch)} ${context}`);
   }
 
   private value(context: string): Value {
@@ -55,28 +71,44 @@ class Reader {
     if (c === "[") return this.array();
     if (c === '"') return this.string();
     if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.number();
-    for (const [word, v] of [
-      ["true", true],
-      ["false", false],
-      ["null", null],
-    ] as const) {
-      if (this.text.startsWith(word, this.i)) {
-        this.i += word.length;
-        return v;
+    const literal = LITERALS.find(([word]) => word[0] === c);
+    if (!literal) throw this.unexpected(context);
+    const [word, v] = literal;
+    for (let k = 1; k < word.length; k++) {
+      this.i++;
+      if (this.text[this.i] !== word[k]) {
+        throw this.unexpected(`in literal ${word} (expecting ${quoteChar(word[k] as string)})`);
       }
     }
-    throw this.unexpected(context);
+    this.i++;
+    return v;
   }
 
+  /** A number, scanned with the checks (and messages) of Go's JSON scanner. */
   private number(): Value {
-    NUMBER.lastIndex = this.i;
-    const m = NUMBER.exec(this.text);
-    if (!m) {
+    const start = this.i;
+    const digits = (): number => {
+      const from = this.i;
+      while (isDigit(this.text[this.i])) this.i++;
+      return this.i - from;
+    };
+    if (this.text[this.i] === "-") {
       this.i++;
-      throw this.unexpected("in numeric literal");
+      if (!isDigit(this.text[this.i])) throw this.unexpected("in numeric literal");
     }
-    this.i += m[0].length;
-    return parseNumber(m[0]) ?? Number(m[0]);
+    if (this.text[this.i] === "0") this.i++;
+    else digits();
+    if (this.text[this.i] === ".") {
+      this.i++;
+      if (digits() === 0) throw this.unexpected("after decimal point in numeric literal");
+    }
+    if (this.text[this.i] === "e" || this.text[this.i] === "E") {
+      this.i++;
+      if (this.text[this.i] === "+" || this.text[this.i] === "-") this.i++;
+      if (digits() === 0) throw this.unexpected("in exponent of numeric literal");
+    }
+    const text = this.text.slice(start, this.i);
+    return parseNumber(text) ?? Number(text);
   }
 
   private string(): string {
@@ -126,7 +158,15 @@ class Reader {
       throw this.unexpected("in \\u hexadecimal character escape");
     }
     this.i += 6;
-    return String.fromCharCode(Number.parseInt(hex, 16));
+    const unit = Number.parseInt(hex, 16);
+    if (unit < 0xd800 || unit > 0xdfff) return String.fromCharCode(unit);
+    // A surrogate must pair with the next escape; a lone half becomes U+FFFD, as in Go.
+    const low = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(this.text.slice(this.i, this.i + 6));
+    if (unit <= 0xdbff && low) {
+      this.i += 6;
+      return String.fromCharCode(unit, Number.parseInt(low[1] as string, 16));
+    }
+    return "\ufffd";
   }
 
   private array(): Value[] {
