@@ -13,6 +13,7 @@ import { checkRecursion } from "./recursion.js";
 import { importAliases, Resolver } from "./resolve.js";
 import { SafetyChecker } from "./safety.js";
 import { type CompiledRule, RuleNode, splitHead } from "./tree.js";
+import { checkTypes } from "./types.js";
 
 export interface CompiledPolicy {
   root: RuleNode;
@@ -88,6 +89,7 @@ export class Compiler {
     for (const m of modules) for (const r of m.rules) this.checkRuleSafety(safety, r);
     for (const m of modules) {
       for (const r of m.rules) checkCalls(r, this.arity, this.errors);
+      for (const r of m.rules) checkTypes(r, this.errors);
     }
     checkRecursion(this.root, this.errors);
     this.indexRules(this.root);
@@ -113,6 +115,7 @@ export class Compiler {
     const resolved = resolver.resolveQuery(body);
     new SafetyChecker(this.arity, errors).checkBody(resolved, new Set());
     checkCalls({ body: resolved } as Rule, this.arity, errors);
+    checkTypes({ body: resolved } as Rule, errors);
     if (errors.length > 0) throw new RegoErrorList(sortErrors(errors));
     return resolved;
   }

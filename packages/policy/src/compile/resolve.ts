@@ -68,7 +68,11 @@ export class Resolver {
 
   private declare(scope: Scope, v: VarTerm, checkAssigned: boolean): VarTerm {
     if (v.name === "_") return { ...v, name: this.fresh("_") };
-    if (checkAssigned && scope.declared.has(v.name)) {
+    if (v.name === "input" || v.name === "data") {
+      this.ctx.errors.push(
+        err(v.loc, `variables must not shadow ${v.name} (use a different variable name)`),
+      );
+    } else if (checkAssigned && scope.declared.has(v.name)) {
       this.ctx.errors.push(err(v.loc, `var ${v.name} assigned above`));
     } else if (checkAssigned && scope.used.has(v.name)) {
       this.ctx.errors.push(err(v.loc, `var ${v.name} referenced above`));

@@ -62,3 +62,15 @@ test("all compile errors are reported together, sorted by location", () => {
     [3, 5, 7],
   );
 });
+
+test("a builtin called with an operand of a statically wrong type is a rego_type_error", () => {
+  const errs = compileErrors('package t\np := count(1)\nq := upper(concat(",", ["a"]))\n');
+  assert.equal(errs.length, 1);
+  assert.equal(errs[0]?.code, "rego_type_error");
+  assert.match(errs[0]?.message ?? "", /^count: invalid argument\(s\)\n\thave: \(number\)/);
+});
+
+test("assigning to input or data is rejected", () => {
+  const errs = compileErrors("package t\np if {\n  input := 1\n}\n");
+  assert.match(errs[0]?.message ?? "", /variables must not shadow input/);
+});
