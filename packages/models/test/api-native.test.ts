@@ -82,7 +82,10 @@ describe("native Ollama API with the official ollama client", { timeout: 300_000
     assert.equal(r.done_reason, "length");
     assert.equal(r.eval_count, 12);
     assert.ok((r.response ?? "").length > 0);
-    assert.ok(Array.isArray(r.context) && r.context.length === r.prompt_eval_count + r.eval_count);
+    assert.ok(
+      Array.isArray(r.context) && r.context.length === r.prompt_eval_count - 1 + r.eval_count,
+      "context = prompt (without BOS) + output",
+    );
     for (const f of [
       "total_duration",
       "load_duration",

@@ -222,6 +222,7 @@ class LlamaLoadedModel implements LoadedModel {
     );
     // Tokens held back as a possible stop-sequence prefix never reach onToken; at the
     // token limit exactly maxTokens were generated.
+    result.promptEvalCount = total;
     if (reason === "length") result.evalCount = Math.max(maxTokens, outputTokens.length);
     return result;
   }
@@ -242,6 +243,7 @@ class LlamaLoadedModel implements LoadedModel {
       promptTokens,
       outputTokens,
       evalCount: outputTokens.length,
+      promptEvalCount: promptTokens.length,
       promptEvalNs: Number(firstToken - started),
       evalNs: Number(end - firstToken),
       aborted,

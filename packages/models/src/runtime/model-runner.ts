@@ -54,6 +54,8 @@ export interface CompletionResult {
   doneReason: DoneReason;
   promptTokens: number[];
   outputTokens: number[];
+  /** Tokens evaluated for the prompt, the beginning-of-text token included. */
+  promptEvalCount: number;
   /** Tokens generated (can exceed outputTokens when a partial stop match was held back). */
   evalCount: number;
   promptEvalNs: number;

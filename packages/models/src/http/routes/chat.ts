@@ -26,7 +26,7 @@ function finalBody(model: string, content: string, chat: ChatOutcome) {
     done_reason: r.doneReason,
     total_duration: chat.outcome.totalNs,
     load_duration: chat.outcome.loadNs,
-    prompt_eval_count: r.promptTokens.length,
+    prompt_eval_count: r.promptEvalCount,
     prompt_eval_duration: r.promptEvalNs,
     eval_count: r.evalCount,
     eval_duration: r.evalNs,

@@ -33,7 +33,7 @@ function finalBody(model: string, response: string, o: CompletionOutcome, withCo
     ...(withContext ? { context: [...r.promptTokens, ...r.outputTokens] } : {}),
     total_duration: o.totalNs,
     load_duration: o.loadNs,
-    prompt_eval_count: r.promptTokens.length,
+    prompt_eval_count: r.promptEvalCount,
     prompt_eval_duration: r.promptEvalNs,
     eval_count: r.evalCount,
     eval_duration: r.evalNs,

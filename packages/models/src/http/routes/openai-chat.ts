@@ -57,7 +57,7 @@ export async function openaiChatHandler(ctx: RequestContext): Promise<void> {
           logprobs: null,
         },
       ],
-      usage: usage(r.promptTokens.length, r.evalCount),
+      usage: usage(r.promptEvalCount, r.evalCount),
     });
   }
   const out = new SseWriter(ctx.res);
@@ -81,7 +81,7 @@ export async function openaiChatHandler(ctx: RequestContext): Promise<void> {
         ...base,
         object: "chat.completion.chunk",
         choices: [],
-        usage: usage(r.promptTokens.length, r.evalCount),
+        usage: usage(r.promptEvalCount, r.evalCount),
       });
   } catch (e) {
     if (!out.headersSent) throw e;

@@ -53,7 +53,7 @@ export async function openaiCompletionsHandler(ctx: RequestContext): Promise<voi
       choices: [
         { text: r.text, index: 0, finish_reason: finishReason(r.doneReason, []), logprobs: null },
       ],
-      usage: usage(r.promptTokens.length, r.evalCount),
+      usage: usage(r.promptEvalCount, r.evalCount),
     });
   }
   try {
@@ -66,7 +66,7 @@ export async function openaiCompletionsHandler(ctx: RequestContext): Promise<voi
       out.write({
         ...base,
         choices: [],
-        usage: usage(r.promptTokens.length, r.evalCount),
+        usage: usage(r.promptEvalCount, r.evalCount),
       });
   } catch (e) {
     if (!out.headersSent) throw e;
