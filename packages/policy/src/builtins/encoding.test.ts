@@ -156,6 +156,11 @@ describe("YAML builtins", () => {
     assert.equal(v.get("b"), 123456789012345678901234n);
     assert.equal(v.get("c"), null);
     assert.equal(v.get("d"), "1");
+    const kept = call("yaml.unmarshal", "t: 2001-12-14\ns: 1:30\no: 010\n");
+    assert.ok(kept instanceof RegoObject);
+    assert.equal(kept.get("t"), "2001-12-14");
+    assert.equal(kept.get("s"), "1:30");
+    assert.equal(kept.get("o"), 8);
   });
 
   it("yaml.unmarshal reports errors with a line number", () => {

@@ -122,7 +122,7 @@ function isValidJSON(args: Value[]): Value {
   }
 }
 
-/** A Value from the yaml package's JS output (bigints for integers, Dates as RFC 3339). */
+/** A Value from the yaml package's JS output (bigints for integers). */
 function fromYAML(x: unknown): Value {
   if (x === null || x === undefined) return null;
   if (typeof x === "boolean" || typeof x === "string") return x;
@@ -131,7 +131,6 @@ function fromYAML(x: unknown): Value {
     if (!Number.isFinite(x)) throw new BuiltinError(`yaml: cannot represent ${x} as a number`);
     return x;
   }
-  if (x instanceof Date) return x.toISOString().replace(".000Z", "Z");
   if (Array.isArray(x)) return x.map(fromYAML);
   if (x instanceof Map) {
     const o = new RegoObject();
@@ -155,10 +154,22 @@ function yamlErrorMessage(error: YAML.YAMLError): string {
   return `yaml: line ${line}: ${first}`;
 }
 
-/** Parses YAML (1.1 types, as Go's yaml.v2 resolves them) into a Value. */
+/**
+ * YAML 1.1 scalars as Go's yaml.v2 resolves them when decoding into untyped values:
+ * timestamps stay strings and there are no sexagesimal (base 60) numbers.
+ */
+const yamlTags = (tags: YAML.Tags): YAML.Tags =>
+  tags.filter((t) =>
+    typeof t === "string"
+      ? !["timestamp", "intTime", "floatTime"].includes(t)
+      : !t.tag.endsWith(":timestamp") && t.format !== "TIME",
+  );
+
+/** Parses YAML into a Value. */
 export function readYAML(text: string): Value {
   const doc = YAML.parseDocument(text, {
     schema: "yaml-1.1",
+    customTags: yamlTags,
     intAsBigInt: true,
     uniqueKeys: false,
   });
