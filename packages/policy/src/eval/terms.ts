@@ -169,13 +169,21 @@ export abstract class TermEvaluator {
       case "arraycompr": {
         const out: Value[] = [];
         this.evalBody(t.body, 0, env, () =>
-          this.evalTerm(t.term, env, (v) => (out.push(v), false)),
+          this.evalTerm(t.term, env, (v) => {
+            out.push(v);
+            return false;
+          }),
         );
         return k(out);
       }
       case "setcompr": {
         const out = new RegoSet();
-        this.evalBody(t.body, 0, env, () => this.evalTerm(t.term, env, (v) => (out.add(v), false)));
+        this.evalBody(t.body, 0, env, () =>
+          this.evalTerm(t.term, env, (v) => {
+            out.add(v);
+            return false;
+          }),
+        );
         return k(out);
       }
       case "objectcompr":

@@ -3,7 +3,13 @@
  * bigint) and arrays (`Value[]`), plus two classes for what JSON lacks: objects whose keys may
  * be any value, and sets. Values are immutable once built: construct, then share freely.
  */
-import { compareNumbers, formatNumber, isNumber, normalizeNumber, type RegoNumber } from "./number.js";
+import {
+  compareNumbers,
+  formatNumber,
+  isNumber,
+  normalizeNumber,
+  type RegoNumber,
+} from "./number.js";
 
 export type Value = null | boolean | RegoNumber | string | Value[] | RegoObject | RegoSet;
 
@@ -16,7 +22,8 @@ type MapKey = string | number | bigint | boolean | null;
  * non-string keys live in a separate map.
  */
 function mapKey(v: Value): { primitive: boolean; key: MapKey } {
-  if (typeof v === "string" || typeof v === "boolean" || v === null) return { primitive: true, key: v };
+  if (typeof v === "string" || typeof v === "boolean" || v === null)
+    return { primitive: true, key: v };
   if (typeof v === "number" || typeof v === "bigint") return { primitive: true, key: v };
   return { primitive: false, key: canonicalKey(v) };
 }
