@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { CONFIG_VARIABLES, loadConfig, parseHostAddress, physicalCoreCount } from "./config.js";
+import { ConfigError } from "./errors.js";
+
+describe("configuration", () => {
+  it("applies the spec's defaults when nothing is set", () => {
+    const c = loadConfig({});
+    assert.deepEqual(
+      [
+        c.host,
+        c.port,
+        c.keepAliveMs,
+        c.maxLoadedModels,
+        c.numParallel,
+        c.maxQueue,
+        c.contextLength,
+        c.flashAttention,
+        c.kvCacheType,
+      ],
+      ["127.0.0.1", 11434, 300_000, 1, 1, 512, 2048, false, "f16"],
+    );
+    assert.equal(c.numThread, physicalCoreCount());
+    assert.equal(c.apiKey, undefined);
+    assert.ok(Object.isFrozen(c));
+  });
+
+  it("reads every variable", () => {
+    const c = loadConfig({
+      LLMSRV_HOST: "0.0.0.0:8080",
+      LLMSRV_KEEP_ALIVE: "-1",
+      LLMSRV_MAX_LOADED_MODELS: "3",
+      LLMSRV_NUM_PARALLEL: "4",
+      LLMSRV_MAX_QUEUE: "10",
+      LLMSRV_CONTEXT_LENGTH: "4096",
+      LLMSRV_FLASH_ATTENTION: "1",
+      LLMSRV_KV_CACHE_TYPE: "q8_0",
+      LLMSRV_NUM_THREAD: "1",
+      LLMSRV_API_KEY: "k",
+      LLMSRV_MODELS: "/tmp/m",
+    });
+    assert.deepEqual(
+      [
+        c.host,
+        c.port,
+        c.keepAliveMs,
+        c.maxLoadedModels,
+        c.numParallel,
+        c.maxQueue,
+        c.contextLength,
+        c.flashAttention,
+        c.kvCacheType,
+        c.numThread,
+        c.apiKey,
+        c.modelsDir,
+      ],
+      ["0.0.0.0", 8080, Number.POSITIVE_INFINITY, 3, 4, 10, 4096, true, "q8_0", 1, "k", "/tmp/m"],
+    );
+  });
+
+  it("reports every invalid variable at once, each by name", () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        LLMSRV_HOST: "a:b:c",
+        LLMSRV_NUM_PARALLEL: "0",
+        LLMSRV_FLASH_ATTENTION: "maybe",
+        LLMSRV_NUM_THREAD: "9999",
+      });
+    } catch (e) {
+      error = e;
+    }
+    assert.ok(error instanceof ConfigError);
+    assert.equal(error.problems.length, 4);
+    for (const name of [
+      "LLMSRV_HOST",
+      "LLMSRV_NUM_PARALLEL",
+      "LLMSRV_FLASH_ATTENTION",
+      "LLMSRV_NUM_THREAD",
+    ]) {
+      assert.ok(
+        error.problems.some((p) => p.startsWith(name)),
+        name,
+      );
+    }
+  });
+
+  it("parses host addresses like Ollama: scheme optional, :port alone, port 0 for ephemeral", () => {
+    assert.deepEqual(parseHostAddress("127.0.0.1:0"), { host: "127.0.0.1", port: 0 });
+    assert.deepEqual(parseHostAddress("http://localhost:1234"), { host: "localhost", port: 1234 });
+    assert.deepEqual(parseHostAddress(":9000"), { host: "127.0.0.1", port: 9000 });
+    assert.deepEqual(parseHostAddress("example.com"), { host: "example.com", port: 11434 });
+    assert.equal(parseHostAddress("host:99999"), undefined);
+  });
+
+  it("documents every variable with a meaning and a default", () => {
+    assert.ok(CONFIG_VARIABLES.length >= 10);
+    for (const v of CONFIG_VARIABLES)
+      assert.ok(v.name.startsWith("LLMSRV_") && v.meaning && v.default);
+  });
+});
