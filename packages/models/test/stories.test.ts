@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { after, before, describe, it } from "node:test";
+import { Ollama } from "ollama";
+import OpenAI from "openai";
+import { digestOfFile } from "../src/store/blob-store.js";
+import {
+  postJson,
+  STORIES_PATH,
+  startTestServer,
+  storiesSkip,
+  type TestServer,
+} from "./harness.js";
+
+const COMMON = [
+  "the",
+  "a",
+  "was",
+  "and",
+  "to",
+  "she",
+  "he",
+  "they",
+  "her",
+  "his",
+  "day",
+  "time",
+  "little",
+  "there",
+  "big",
+  "play",
+];
+
+describe("a real model (stories260K) end to end", { skip: storiesSkip, timeout: 300_000 }, () => {
+  let server: TestServer;
+  let ollama: Ollama;
+
+  before(async () => {
+    server = await startTestServer({}, { ensureDemo: false });
+    ollama = new Ollama({ host: server.url });
+    const digest = await digestOfFile(STORIES_PATH);
+    const up = await fetch(`${server.url}/api/blobs/${digest}`, {
+      method: "POST",
+      body: await readFile(STORIES_PATH),
+    });
+    assert.equal(up.status, 201);
+    const created = await postJson(`${server.url}/api/create`, {
+      model: "stories",
+      files: { "stories260K.gguf": digest },
+      stream: false,
+    });
+    assert.equal(created.status, 200, created.text);
+  });
+  after(() => server.stop());
+
+  it("describes the model from its GGUF metadata", async () => {
+    const show = (await postJson(`${server.url}/api/show`, { model: "stories" })).body as {
+      information: Record<string, unknown>;
+      model_info: Record<string, unknown>;
+    };
+    assert.equal(show.information.architecture, "llama");
+    assert.equal(show.information.embedding_length, 64);
+    assert.equal(show.information.context_length, 2048);
+    assert.equal(show.model_info["llama.block_count"], 5);
+    assert.deepEqual(show.information.capabilities, ["completion"]);
+  });
+
+  it("writes coherent English for a story opening", async () => {
+    const r = await ollama.generate({
+      model: "stories",
+      prompt: "Once upon a time",
+      stream: false,
+      options: { temperature: 0, num_predict: 60 },
+    });
+    const words = (r.response ?? "").toLowerCase().match(/[a-z]+/g) ?? [];
+    assert.ok(words.length >= 25, `enough words: ${r.response}`);
+    const common = words.filter((w) => COMMON.includes(w)).length;
+    assert.ok(common >= 8, `common English words in: ${r.response}`);
+    assert.match(r.response ?? "", /^[\w\s.,!?'"-]+$/);
+  });
+
+  it("streams chunks that add up to the non-streamed text", async () => {
+    const opts = { temperature: 0, num_predict: 30 };
+    const whole = await ollama.generate({
+      model: "stories",
+      prompt: "The dog",
+      stream: false,
+      options: opts,
+    });
+    let text = "";
+    let chunks = 0;
+    for await (const c of await ollama.generate({
+      model: "stories",
+      prompt: "The dog",
+      stream: true,
+      options: opts,
+    })) {
+      text += c.response ?? "";
+      chunks++;
+    }
+    assert.ok(chunks > 10);
+    assert.equal(text, whole.response);
+  });
+
+  it("reports length at num_predict and stop at a stop sequence, leaving the stop text out", async () => {
+    const long = await ollama.generate({
+      model: "stories",
+      prompt: "Once upon a time",
+      stream: false,
+      options: { temperature: 0, num_predict: 10 },
+    });
+    assert.deepEqual([long.done_reason, long.eval_count], ["length", 10]);
+    const stopped = await ollama.generate({
+      model: "stories",
+      prompt: "Once upon a time",
+      stream: false,
+      options: { temperature: 0, num_predict: 200, stop: ["."] },
+    });
+    assert.equal(stopped.done_reason, "stop");
+    assert.ok(!(stopped.response ?? "").includes("."));
+    assert.ok((stopped.response ?? "").length > 5);
+  });
+
+  it("repeats text exactly for the same seed and differs for another seed", async () => {
+    const run = (seed: number) =>
+      ollama.generate({
+        model: "stories",
+        prompt: "Lily",
+        stream: false,
+        options: { temperature: 1, top_k: 0, top_p: 1, seed, num_predict: 40 },
+      });
+    const a = await run(42);
+    const b = await run(42);
+    const c = await run(43);
+    assert.equal(a.response, b.response);
+    assert.notEqual(a.response, c.response);
+  });
+
+  it("gives 64-dimension embeddings natively and through the OpenAI client", async () => {
+    const e = await ollama.embed({ model: "stories", input: ["a cat", "a dog"] });
+    assert.deepEqual(
+      e.embeddings.map((v) => v.length),
+      [64, 64],
+    );
+    const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "x" });
+    const o = await openai.embeddings.create({ model: "stories", input: "a cat" });
+    assert.equal(o.data[0]?.embedding.length, 64);
+    const first = e.embeddings[0] ?? [];
+    assert.ok((o.data[0]?.embedding ?? []).every((x, i) => Math.abs(x - (first[i] ?? 0)) < 1e-5));
+  });
+
+  it("chats through the plain transcript when the model has no chat template", async () => {
+    const r = await ollama.chat({
+      model: "stories",
+      messages: [{ role: "user", content: "Tell a story" }],
+      stream: false,
+      options: { temperature: 0, num_predict: 20 },
+    });
+    assert.equal(r.eval_count, 20);
+    assert.ok(r.message.content.length > 0);
+    const tools = await postJson(`${server.url}/api/chat`, {
+      model: "stories",
+      messages: [{ role: "user", content: "x" }],
+      tools: [{ type: "function", function: { name: "f" } }],
+    });
+    assert.deepEqual(
+      [tools.status, tools.body],
+      [400, { error: "stories:latest does not support tools" }],
+    );
+  });
+});
