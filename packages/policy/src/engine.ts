@@ -55,6 +55,16 @@ interface Source {
   v0: boolean;
 }
 
+/** Operators whose expression value is just "true" (they bind or test, or print). */
+const noValueOperators = new Set(["eq", "assign", "print", "internal.print"]);
+
+/** True when a query expression's value is its term's value rather than `true`. */
+function hasOwnValue(t: Term, compiler: Compiler): boolean {
+  if (t.type !== "call") return true;
+  if (noValueOperators.has(t.name)) return false;
+  return t.args.length === compiler.arity(t.name);
+}
+
 /** Deep-merges `value` into `base`: objects merge key by key, anything else replaces. */
 function mergeData(base: Value | undefined, value: Value): Value {
   if (!(base instanceof RegoObject) || !(value instanceof RegoObject)) return value;
@@ -137,16 +147,25 @@ export class PolicyEngine {
         const v = env.get(n);
         if (v !== undefined) bindings.set(displayName(n), v);
       }
-      results.push({ expressions: this.expressionValues(ev, body, env, query), bindings });
+      results.push({
+        expressions: this.expressionValues(ev, c.compiler, body, env, query),
+        bindings,
+      });
       return false;
     });
     return results;
   }
 
-  private expressionValues(ev: Evaluator, body: Body, env: Env, query: string): ExpressionResult[] {
+  private expressionValues(
+    ev: Evaluator,
+    compiler: Compiler,
+    body: Body,
+    env: Env,
+    query: string,
+  ): ExpressionResult[] {
     return body.map((e) => {
       let value: Value = true;
-      if (e.type === "term" && !e.negated && e.with.length === 0 && e.term.type !== "call") {
+      if (e.type === "term" && !e.negated && e.with.length === 0 && hasOwnValue(e.term, compiler)) {
         ev.evalTerm(e.term, env, (v) => {
           value = v;
           return true;

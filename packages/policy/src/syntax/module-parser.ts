@@ -138,7 +138,11 @@ class ModuleParser extends ExprParser {
       }
       return [this.parseLiteral()];
     }
-    if (this.isSym("{") && !this.tok.newline) return this.parseBlock();
+    if (this.isSym("{") && !this.tok.newline) {
+      if (!this.v0)
+        throw this.map.error(this.tok.start, "`if` keyword is required before rule body");
+      return this.parseBlock();
+    }
     if (this.tok.kind !== "eof" && !this.tok.newline && !this.isKw("else")) {
       throw this.unexpected();
     }

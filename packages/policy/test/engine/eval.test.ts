@@ -139,3 +139,14 @@ test("many rules keyed on input.x == constant give the matching rule's value", (
   assert.deepEqual(solutions(e, "x = data.idx.v", { inputJSON: { x: "k42" } }), [{ x: 42 }]);
   assert.deepEqual(solutions(e, "x = data.idx.v", { inputJSON: { x: "none" } }), []);
 });
+
+test("a query expression that is a call without an output operand has the call's value", () => {
+  const e = new PolicyEngine();
+  const [first] = e.query("count([1, 2, 3])");
+  assert.equal(first?.expressions[0]?.value, 3);
+  const [second] = e.query("x := 1; x < 2");
+  assert.deepEqual(
+    second?.expressions.map((x) => x.value),
+    [true, true],
+  );
+});

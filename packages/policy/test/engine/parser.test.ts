@@ -75,3 +75,9 @@ test("template strings keep their literal pieces and embedded expressions", () =
   assert.equal(tpl.parts.length, 3);
   assert.deepEqual([tpl.parts[0], tpl.parts[2]], ["a ", " {b}"]);
 });
+
+test("Rego v1 requires `if` before a rule body", () => {
+  const e = thrown(() => parseModule("r.rego", "package a\nallow { true }\n"));
+  assert.ok(e instanceof RegoErrorList);
+  assert.match(e.message, /r\.rego:2: rego_parse_error: `if` keyword is required before rule body/);
+});
