@@ -87,6 +87,12 @@ export class PolicyEngine {
   addModule(file: string, source: string, options?: { v0Compatible?: boolean }): void {
     const v0 = options?.v0Compatible ?? this.options.v0Compatible ?? false;
     const module = parseModule(file, source, v0);
+    // A module added again under the same name replaces the earlier one, as in OPA.
+    const at = this.sources.findIndex((s) => s.file === file);
+    if (at >= 0) {
+      this.sources.splice(at, 1);
+      this.parsed.splice(at, 1);
+    }
     this.sources.push({ file, source, v0 });
     this.parsed.push(module);
     this.compiled = undefined;

@@ -150,3 +150,17 @@ test("a query expression that is a call without an output operand has the call's
     [true, true],
   );
 });
+
+test("rule indexing evaluates only the rules whose input.x constant matches", () => {
+  const rules = Array.from(
+    { length: 20 },
+    (_, i) => `v := ${i} if {\n  print("evaluated ${i}")\n  input.x == "k${i}"\n}`,
+  ).join("\n");
+  const e = engineWith([`package idx\n${rules}\n`]);
+  const lines: string[] = [];
+  assert.deepEqual(
+    solutions(e, "x = data.idx.v", { inputJSON: { x: "k7" }, print: (m) => lines.push(m) }),
+    [{ x: 7 }],
+  );
+  assert.deepEqual(lines, ["evaluated 7"]);
+});
