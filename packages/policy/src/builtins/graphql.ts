@@ -10,10 +10,10 @@ import { queryDocumentFromValue, schemaDocumentFromValue } from "./graphql/from-
 import { GraphQLSyntaxError } from "./graphql/lexer.js";
 import { parseQueryDocument } from "./graphql/query-parser.js";
 import { validateQuery } from "./graphql/query-rules.js";
-import { loadSchema } from "./graphql/schema.js";
+import { loadSchema, type Schema } from "./graphql/schema.js";
 import { parseSchemaDocument } from "./graphql/schema-parser.js";
 import { queryDocumentToValue, schemaDocumentToValue } from "./graphql/to-value.js";
-import type { BuiltinDef } from "./registry-types.js";
+import type { BuiltinContext, BuiltinDef } from "./registry-types.js";
 
 /** OPA's wording: `<message> in GraphQL string at location <line>:<column>`. */
 function toBuiltinError(fn: string, err: GraphQLSyntaxError): BuiltinError {
@@ -21,30 +21,50 @@ function toBuiltinError(fn: string, err: GraphQLSyntaxError): BuiltinError {
   return new BuiltinError(`${fn}: ${err.message} in GraphQL string${where}`);
 }
 
-function queryOperand(fn: string, v: Value, pos: number): QueryDocument {
+/**
+ * Parsing and schema loading are pure functions of the text, so one query evaluation keeps
+ * their results (policies often check many queries against one schema).
+ */
+function memo<T>(ctx: BuiltinContext, key: string, compute: () => T): T {
+  if (ctx.cache.has(key)) return ctx.cache.get(key) as T;
+  const v = compute();
+  ctx.cache.set(key, v);
+  return v;
+}
+
+function queryOperand(fn: string, v: Value, pos: number, ctx: BuiltinContext): QueryDocument {
   if (v instanceof RegoObject) return queryDocumentFromValue(v);
   if (typeof v !== "string") throw oneOfError(fn, pos, ["object", "string"], v);
-  const doc = parseQueryDocument(v);
+  const doc = memo(ctx, `graphql.query:${v}`, () => parseQueryDocument(v));
   if (doc instanceof GraphQLSyntaxError) throw toBuiltinError(fn, doc);
   return doc;
 }
 
-function schemaOperand(fn: string, v: Value, pos: number): SchemaDocument {
+function schemaOperand(fn: string, v: Value, pos: number, ctx: BuiltinContext): SchemaDocument {
   if (v instanceof RegoObject) return schemaDocumentFromValue(v);
   if (typeof v !== "string") throw oneOfError(fn, pos, ["object", "string"], v);
-  const doc = parseSchemaDocument(v);
+  const doc = memo(ctx, `graphql.schema:${v}`, () => parseSchemaDocument(v));
   if (doc instanceof GraphQLSyntaxError) throw toBuiltinError(fn, doc);
   return doc;
+}
+
+function loadedSchema(fn: string, v: Value, pos: number, ctx: BuiltinContext): Schema {
+  const doc = schemaOperand(fn, v, pos, ctx);
+  const schema =
+    typeof v === "string"
+      ? memo(ctx, `graphql.loaded:${v}`, () => loadSchema(doc))
+      : loadSchema(doc);
+  if (schema instanceof GraphQLSyntaxError) throw toBuiltinError(fn, schema);
+  return schema;
 }
 
 /** Parses both operands and validates the query; throws the first problem as a BuiltinError. */
-function parseAndValidate(fn: string, args: Value[]): [Value, Value] {
-  const query = queryOperand(fn, args[0] as Value, 1);
-  const schemaDoc = schemaOperand(fn, args[1] as Value, 2);
+function parseAndValidate(fn: string, args: Value[], ctx: BuiltinContext): [Value, Value] {
+  const query = queryOperand(fn, args[0] as Value, 1, ctx);
+  const schemaDoc = schemaOperand(fn, args[1] as Value, 2, ctx);
   const queryValue = queryDocumentToValue(query);
   const schemaValue = schemaDocumentToValue(schemaDoc);
-  const schema = loadSchema(schemaDoc);
-  if (schema instanceof GraphQLSyntaxError) throw toBuiltinError(fn, schema);
+  const schema = loadedSchema(fn, args[1] as Value, 2, ctx);
   const errors = validateQuery(schema, query);
   if (errors[0]) throw toBuiltinError(fn, errors[0]);
   return [queryValue, schemaValue];
@@ -68,34 +88,34 @@ export const graphqlBuiltins: BuiltinDef[] = [
     name: "graphql.parse_query",
     args: ["string"],
     result: "object",
-    impl: ([q]) =>
-      queryDocumentToValue(
-        queryOperand("graphql.parse_query", asString("graphql.parse_query", q as Value, 1), 1),
-      ),
+    impl: ([q], ctx) => {
+      const fn = "graphql.parse_query";
+      return queryDocumentToValue(queryOperand(fn, asString(fn, q as Value, 1), 1, ctx));
+    },
   },
   {
     name: "graphql.parse_schema",
     args: ["string"],
     result: "object",
-    impl: ([s]) =>
-      schemaDocumentToValue(
-        schemaOperand("graphql.parse_schema", asString("graphql.parse_schema", s as Value, 1), 1),
-      ),
+    impl: ([s], ctx) => {
+      const fn = "graphql.parse_schema";
+      return schemaDocumentToValue(schemaOperand(fn, asString(fn, s as Value, 1), 1, ctx));
+    },
   },
   {
     name: "graphql.parse",
     args: [queryOrAst, queryOrAst],
     result: "array[object]",
-    impl: (args) => parseAndValidate("graphql.parse", args),
+    impl: (args, ctx) => parseAndValidate("graphql.parse", args, ctx),
   },
   {
     name: "graphql.parse_and_verify",
     args: [queryOrAst, queryOrAst],
     result: "array[any]",
-    impl: (args) => {
+    impl: (args, ctx) => {
       let parsed: [Value, Value] | undefined;
       const ok = succeeds(() => {
-        parsed = parseAndValidate("graphql.parse_and_verify", args);
+        parsed = parseAndValidate("graphql.parse_and_verify", args, ctx);
       });
       return ok && parsed ? [true, ...parsed] : [false, new RegoObject(), new RegoObject()];
     },
@@ -104,17 +124,12 @@ export const graphqlBuiltins: BuiltinDef[] = [
     name: "graphql.is_valid",
     args: [queryOrAst, queryOrAst],
     result: "boolean",
-    impl: (args) => succeeds(() => parseAndValidate("graphql.is_valid", args)),
+    impl: (args, ctx) => succeeds(() => parseAndValidate("graphql.is_valid", args, ctx)),
   },
   {
     name: "graphql.schema_is_valid",
     args: [queryOrAst],
     result: "boolean",
-    impl: ([s]) =>
-      succeeds(() => {
-        const schema = loadSchema(schemaOperand("graphql.schema_is_valid", s as Value, 1));
-        if (schema instanceof GraphQLSyntaxError)
-          throw toBuiltinError("graphql.schema_is_valid", schema);
-      }),
+    impl: ([s], ctx) => succeeds(() => loadedSchema("graphql.schema_is_valid", s as Value, 1, ctx)),
   },
 ];
