@@ -139,3 +139,77 @@ describe("graphql validation", () => {
     assert.equal(callBuiltin("graphql.schema_is_valid", ["type Hello {}"]), false);
   });
 });
+
+describe("graphql query validation rules", () => {
+  const starWars = `
+    type Query { hero(episode: Episode, id: ID!): Character droid(id: ID!): Droid }
+    enum Episode { NEWHOPE EMPIRE JEDI }
+    interface Character { id: ID! name: String }
+    type Human implements Character { id: ID! name: String height: Float }
+    type Droid implements Character { id: ID! name: String primaryFunction: String }
+    type Subscription { a: Int b: Int }
+  `;
+  const invalid: [string, string][] = [
+    ['{ hero(id: "1") { nope } }', 'Cannot query field "nope" on type "Character".'],
+    ['{ hero(id: "1", x: 1) { name } }', 'Unknown argument "x" on field "Query.hero".'],
+    ['{ hero(id: "1", episode: FOO) { name } }', 'Value "FOO" does not exist in "Episode" enum.'],
+    [
+      '{ hero(id: "1", episode: "JEDI") { name } }',
+      'Enum "Episode" cannot represent non-enum value: "JEDI".',
+    ],
+    ['{ hero(id: "1") { ...F } }', 'Unknown fragment "F".'],
+    ['{ hero(id: "1") { name } } fragment F on Human { height }', 'Fragment "F" is never used.'],
+    [
+      '{ hero(id: "1") { ...A } } fragment A on Character { ...B } fragment B on Character { ...A }',
+      'Cannot spread fragment "A" within itself via B.',
+    ],
+    [
+      '{ droid(id: "1") { ... on Human { height } } }',
+      'Fragment cannot be spread here as objects of type "Droid" can never be of type "Human".',
+    ],
+    ["query Q { hero(id: $x) { name } }", 'Variable "$x" is not defined by operation "Q".'],
+    ['query Q($x: ID) { hero(id: "1") { name } }', 'Variable "$x" is never used in operation "Q".'],
+    [
+      "query Q($x: ID) { hero(id: $x) { name } }",
+      'Variable "$x" of type "ID" used in position expecting type "ID!".',
+    ],
+    [
+      'query Q($x: Droid) { hero(id: "1") { name } }',
+      'Variable "$x" cannot be non-input type "Droid".',
+    ],
+    ['{ hero(id: "1") @nope { name } }', 'Unknown directive "@nope".'],
+    [
+      'query Q @include(if: true) { hero(id: "1") { name } }',
+      'Directive "@include" may not be used on QUERY.',
+    ],
+    [
+      '{ hero(id: "1") { name: id name } }',
+      'Fields "name" conflict because id and name are different fields.',
+    ],
+    [
+      'query A { droid(id: "1") { id } } query A { droid(id: "2") { id } }',
+      'There can be only one operation named "A".',
+    ],
+    ["subscription S { a b }", 'Subscription "S" must select only one top level field.'],
+    ["mutation { x }", 'Schema does not support operation type "mutation"'],
+    ["{ hero(id: null) { id } }", 'Expected value of type "ID!", found null.'],
+  ];
+  for (const [query, message] of invalid) {
+    test(`rejects ${query} with: ${message}`, () => {
+      assert.throws(() => callBuiltin("graphql.parse", [query, starWars]), {
+        name: "BuiltinError",
+        message: new RegExp(`^graphql\\.parse: ${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+      });
+    });
+  }
+
+  test("accepts introspection, __typename, aliases and satisfied variables", () => {
+    const ok = [
+      '{ __schema { types { name } } hero(id: "1") { __typename a: name ... on Human { height } } }',
+      "query Q($x: ID!, $e: Episode = JEDI) { hero(id: $x, episode: $e) { name name } }",
+      "subscription { a }",
+    ];
+    for (const query of ok)
+      assert.equal(callBuiltin("graphql.is_valid", [query, starWars]), true, query);
+  });
+});

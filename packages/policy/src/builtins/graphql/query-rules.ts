@@ -29,7 +29,7 @@ const documentRules: Rule = {
     if (op.Name === "" && w.doc.Operations.length > 1) {
       w.report("This anonymous operation must be the only defined operation.", op.pos);
     }
-    if (op.Name !== "" && w.doc.Operations.filter((o) => o.Name === op.Name).length > 1) {
+    if (op.Name !== "" && w.doc.Operations.find((o) => o.Name === op.Name) !== op) {
       w.report(`There can be only one operation named "${op.Name}".`, op.pos);
     }
     const seen = new Set<string>();
@@ -60,7 +60,7 @@ const documentRules: Rule = {
       w.report(`Unknown type "${typeName(v.Type)}".`, v.pos);
   },
   onFragment(w, frag) {
-    if (w.doc.Fragments.filter((f) => f.Name === frag.Name).length > 1) {
+    if (w.doc.Fragments.find((f) => f.Name === frag.Name) !== frag) {
       w.report(`There can be only one fragment named "${frag.Name}".`, frag.pos);
     }
     const def = w.schema.types.get(frag.TypeCondition);
