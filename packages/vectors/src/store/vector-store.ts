@@ -4,8 +4,16 @@
  */
 import pgvector from "pgvector";
 import type { SqlClient } from "../db/sql-client.js";
-import { DimensionMismatchError, TableMissingError, VectorsError } from "../errors.js";
+import {
+  DatabaseError,
+  DimensionMismatchError,
+  TableMissingError,
+  VectorsError,
+} from "../errors.js";
 import * as sql from "./sql.js";
+
+/** SQLSTATE of "relation does not exist". */
+const undefinedTable = "42P01";
 
 /** One document to store; a missing embedding means the row is skipped. */
 export interface DocumentRow {
@@ -52,6 +60,8 @@ export function checkEmbedding(embedding: readonly number[], dim: number, what: 
 /** The vector table on one database session. */
 export class VectorStore {
   private index: IndexInfo | null | undefined;
+  /** hnsw.ef_search is a session setting: set once per session, on the first indexed query. */
+  private efSearchApplied = false;
 
   /**
    * @param client an open session; the store closes it in `cleanup` and `close`.
@@ -61,7 +71,7 @@ export class VectorStore {
   constructor(
     readonly client: SqlClient,
     readonly dim: number,
-    private readonly efSearch = 100,
+    private readonly efSearch = 40,
   ) {}
 
   /** Whether the table exists and its declared dimension. */
@@ -150,7 +160,10 @@ export class VectorStore {
   /** The statement `query` runs: exact until an index exists, then the indexed expression. */
   async searchPlan(): Promise<{ mode: SearchMode; text: string }> {
     if (await this.indexInfo()) {
-      await this.client.query(sql.setEfSearch, [String(this.efSearch)]);
+      if (!this.efSearchApplied) {
+        await this.client.query(sql.setEfSearch, [String(this.efSearch)]);
+        this.efSearchApplied = true;
+      }
       return { mode: "hnsw", text: sql.nearestIndexed(this.dim) };
     }
     return { mode: "exact", text: sql.nearestExact };
@@ -159,9 +172,16 @@ export class VectorStore {
   /** The three documents nearest to `embedding` by Euclidean distance, nearest first. */
   async query(embedding: readonly number[], mode?: SearchMode): Promise<Neighbour[]> {
     checkEmbedding(embedding, this.dim, "query embedding");
-    await this.requireTable();
-    const text = mode === "exact" ? sql.nearestExact : (await this.searchPlan()).text;
-    const rows = await this.client.query<Neighbour>(text, [pgvector.toSql(Array.from(embedding))]);
+    let rows: Neighbour[];
+    try {
+      const text = mode === "exact" ? sql.nearestExact : (await this.searchPlan()).text;
+      rows = await this.client.query<Neighbour>(text, [pgvector.toSql(Array.from(embedding))]);
+    } catch (error) {
+      // One round trip per query: a missing table shows up as the query's own failure.
+      if (error instanceof DatabaseError && error.sqlState === undefinedTable)
+        throw new TableMissingError();
+      throw error;
+    }
     // The index orders by the halfvec distance; the exact distances settle ties among the three.
     return rows
       .map((row) => ({ ...row, distance: Number(row.distance) }))
@@ -184,6 +204,7 @@ export class VectorStore {
       const { present } = await this.shape();
       await this.client.query(sql.dropTable);
       this.index = undefined;
+      this.efSearchApplied = false;
       return present;
     } finally {
       await this.client.close();
