@@ -162,6 +162,11 @@ export class SafetyChecker {
     }
     const pairs = structuralPairs(x, y);
     if (!pairs) {
+      // A plain var on one side would be bound: only the other side's vars are at fault.
+      if (x.type === "var" || y.type === "var") {
+        for (const v of x.type === "var" ? my : mx) missing.add(v);
+        return;
+      }
       for (const v of mx) missing.add(v);
       for (const v of my) missing.add(v);
       return;
