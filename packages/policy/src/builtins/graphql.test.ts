@@ -108,7 +108,7 @@ describe("graphql validation", () => {
     assert.throws(
       () => callBuiltin("graphql.parse", ['{ employeeByID(id: "a") }', schema]),
       builtinError(
-        'graphql.parse: Field "employeeByID" of type "Employee" must have a selection of subfields. in GraphQL string at location 1:3',
+        'graphql.parse: Field "employeeByID" of type "Employee" must have a selection of subfields in GraphQL string at location 1:3',
       ),
     );
   });
@@ -125,6 +125,25 @@ describe("graphql validation", () => {
     assert.equal(callJSON("graphql.parse_and_verify", "{ nope }", schema), "[false,{},{}]");
   });
 
+  test("validity checks answer false for operands that are neither text nor AST objects", () => {
+    assert.equal(callBuiltin("graphql.is_valid", [1, schema]), false);
+    assert.equal(callBuiltin("graphql.schema_is_valid", [[]]), false);
+    assert.equal(callJSON("graphql.parse_and_verify", "{ a }", 1), "[false,{},{}]");
+    assert.throws(
+      () => callBuiltin("graphql.parse", [1, schema]),
+      typeError("graphql.parse: operand 1 must be one of {string, object} but got number"),
+    );
+  });
+
+  test("graphql.parse reports schema problems in the library's wrapped form", () => {
+    assert.throws(
+      () => callBuiltin("graphql.parse", ["{ a }", "type Query { a: Nope }"]),
+      builtinError(
+        "graphql.parse: Error in gqlparser SchemaDocument to Schema conversion: input:1:17: Undefined type Nope.",
+      ),
+    );
+  });
+
   test("schema_is_valid checks references, kinds and interface implementations", () => {
     assert.equal(callBuiltin("graphql.schema_is_valid", [schema]), true);
     assert.equal(
@@ -132,7 +151,7 @@ describe("graphql validation", () => {
       false,
     );
     assert.equal(
-      callBuiltin("graphql.schema_is_valid", ["input I { f: Employee } " + schema]),
+      callBuiltin("graphql.schema_is_valid", [`input I { f: Employee } ${schema}`]),
       false,
     );
     assert.equal(callBuiltin("graphql.schema_is_valid", ["schema { query: Query }"]), false);
@@ -184,7 +203,7 @@ describe("graphql query validation rules", () => {
     ],
     [
       '{ hero(id: "1") { name: id name } }',
-      'Fields "name" conflict because id and name are different fields.',
+      'Fields "name" conflict because id and name are different fields. Use different aliases on the fields to fetch both if this was intentional.',
     ],
     [
       'query A { droid(id: "1") { id } } query A { droid(id: "2") { id } }',
@@ -198,7 +217,9 @@ describe("graphql query validation rules", () => {
     test(`rejects ${query} with: ${message}`, () => {
       assert.throws(() => callBuiltin("graphql.parse", [query, starWars]), {
         name: "BuiltinError",
-        message: new RegExp(`^graphql\\.parse: ${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+        message: new RegExp(
+          `^graphql\\.parse: ${message.replace(/\.$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} in GraphQL string at location \\d+:\\d+$`,
+        ),
       });
     });
   }

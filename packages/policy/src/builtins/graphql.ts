@@ -2,7 +2,7 @@
  * GraphQL builtins: parse queries and schemas into OPA's AST objects and validate queries
  * against schemas. Operands may be GraphQL text or AST objects from an earlier parse.
  */
-import { BuiltinError } from "../errors.js";
+import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { RegoObject, type Value } from "../value/value.js";
 import { asString, oneOfError } from "./args.js";
 import type { QueryDocument, SchemaDocument } from "./graphql/ast.js";
@@ -15,10 +15,26 @@ import { parseSchemaDocument } from "./graphql/schema-parser.js";
 import { queryDocumentToValue, schemaDocumentToValue } from "./graphql/to-value.js";
 import type { BuiltinContext, BuiltinDef } from "./registry-types.js";
 
-/** OPA's wording: `<message> in GraphQL string at location <line>:<column>`. */
-function toBuiltinError(fn: string, err: GraphQLSyntaxError): BuiltinError {
-  const where = err.pos ? ` at location ${err.pos.line}:${err.pos.column}` : "";
-  return new BuiltinError(`${fn}: ${err.message} in GraphQL string${where}`);
+type Stage = "parse" | "validate" | "schema";
+
+/**
+ * OPA's wording for each stage: syntax errors and query validation errors (trailing period
+ * dropped) as `<message> in GraphQL string at location <line>:<column>`, schema loading errors
+ * wrapped with the library's `input:<line>:<column>: <message>` form.
+ */
+function toBuiltinError(fn: string, err: GraphQLSyntaxError, stage: Stage = "parse"): BuiltinError {
+  const pos = err.pos;
+  if (stage === "schema") {
+    const where = pos ? `input:${pos.line}:${pos.column}` : "input";
+    return new BuiltinError(
+      `${fn}: Error in gqlparser SchemaDocument to Schema conversion: ${where}: ${err.message}`,
+    );
+  }
+  const message = stage === "validate" ? err.message.replace(/\.$/, "") : err.message;
+  if (!pos) return new BuiltinError(`${fn}: GraphQL parse error: ${message}`);
+  return new BuiltinError(
+    `${fn}: ${message} in GraphQL string at location ${pos.line}:${pos.column}`,
+  );
 }
 
 /**
@@ -34,7 +50,7 @@ function memo<T>(ctx: BuiltinContext, key: string, compute: () => T): T {
 
 function queryOperand(fn: string, v: Value, pos: number, ctx: BuiltinContext): QueryDocument {
   if (v instanceof RegoObject) return queryDocumentFromValue(v);
-  if (typeof v !== "string") throw oneOfError(fn, pos, ["object", "string"], v);
+  if (typeof v !== "string") throw oneOfError(fn, pos, ["string", "object"], v);
   const doc = memo(ctx, `graphql.query:${v}`, () => parseQueryDocument(v));
   if (doc instanceof GraphQLSyntaxError) throw toBuiltinError(fn, doc);
   return doc;
@@ -42,7 +58,7 @@ function queryOperand(fn: string, v: Value, pos: number, ctx: BuiltinContext): Q
 
 function schemaOperand(fn: string, v: Value, pos: number, ctx: BuiltinContext): SchemaDocument {
   if (v instanceof RegoObject) return schemaDocumentFromValue(v);
-  if (typeof v !== "string") throw oneOfError(fn, pos, ["object", "string"], v);
+  if (typeof v !== "string") throw oneOfError(fn, pos, ["string", "object"], v);
   const doc = memo(ctx, `graphql.schema:${v}`, () => parseSchemaDocument(v));
   if (doc instanceof GraphQLSyntaxError) throw toBuiltinError(fn, doc);
   return doc;
@@ -54,7 +70,7 @@ function loadedSchema(fn: string, v: Value, pos: number, ctx: BuiltinContext): S
     typeof v === "string"
       ? memo(ctx, `graphql.loaded:${v}`, () => loadSchema(doc))
       : loadSchema(doc);
-  if (schema instanceof GraphQLSyntaxError) throw toBuiltinError(fn, schema);
+  if (schema instanceof GraphQLSyntaxError) throw toBuiltinError(fn, schema, "schema");
   return schema;
 }
 
@@ -66,17 +82,17 @@ function parseAndValidate(fn: string, args: Value[], ctx: BuiltinContext): [Valu
   const schemaValue = schemaDocumentToValue(schemaDoc);
   const schema = loadedSchema(fn, args[1] as Value, 2, ctx);
   const errors = validateQuery(schema, query);
-  if (errors[0]) throw toBuiltinError(fn, errors[0]);
+  if (errors[0]) throw toBuiltinError(fn, errors[0], "validate");
   return [queryValue, schemaValue];
 }
 
-/** True when `f` completes; BuiltinErrors (invalid GraphQL) count as false, type errors propagate. */
+/** True when `f` completes; invalid GraphQL and operands of the wrong kind count as false. */
 function succeeds(f: () => unknown): boolean {
   try {
     f();
     return true;
   } catch (e) {
-    if (e instanceof BuiltinError) return false;
+    if (e instanceof BuiltinError || e instanceof BuiltinTypeError) return false;
     throw e;
   }
 }

@@ -164,7 +164,7 @@ const selectionRules: Rule = {
       if (!argDef.Type.NonNull || argDef.DefaultValue) continue;
       if (!field.Arguments.some((a) => a.Name === argDef.Name)) {
         w.report(
-          `Field "${field.Name}" argument "${argDef.Name}" of type "${typeString(argDef.Type)}" is required, but it was not provided`,
+          `Field "${field.Name}" argument "${argDef.Name}" of type "${typeString(argDef.Type)}" is required, but it was not provided.`,
           field.pos,
         );
       }
@@ -267,7 +267,7 @@ const directiveRules: Rule = {
       if (!argDef.Type.NonNull || argDef.DefaultValue) continue;
       if (!dir.Arguments.some((a) => a.Name === argDef.Name)) {
         w.report(
-          `Directive "@${dir.Name}" argument "${argDef.Name}" of type "${typeString(argDef.Type)}" is required, but it was not provided`,
+          `Directive "@${dir.Name}" argument "${argDef.Name}" of type "${typeString(argDef.Type)}" is required, but it was not provided.`,
           dir.pos,
         );
       }
