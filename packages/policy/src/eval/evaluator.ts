@@ -55,7 +55,7 @@ export class Evaluator extends DocumentEvaluator {
       const emit = (r: Value): boolean =>
         output ? this.unifyValue(output, r, env, () => k(true)) : k(r);
       if (fn.kind === "user") {
-        const r = this.callUser(fn.node, args, t);
+        const r = this.callUser(fn.node, args);
         return r === undefined ? false : emit(r);
       }
       return this.callBuiltin(fn.def, args, t, emit);
@@ -81,7 +81,7 @@ export class Evaluator extends DocumentEvaluator {
       this.cache = new Map();
       try {
         if (fn.kind === "user") {
-          const r = this.callUser(fn.node, args, t);
+          const r = this.callUser(fn.node, args);
           if (r !== undefined) results.push(r);
         } else {
           this.callBuiltin(fn.def, args, t, (r) => {
@@ -116,7 +116,7 @@ export class Evaluator extends DocumentEvaluator {
     return k(true);
   }
 
-  private callUser(node: RuleNode, args: Value[], t: CallTerm): Value | undefined {
+  private callUser(node: RuleNode, args: Value[]): Value | undefined {
     let result: Value | undefined;
     for (const cr of node.rules) {
       const env: Env = new Map();
@@ -151,7 +151,6 @@ export class Evaluator extends DocumentEvaluator {
       );
     }
     if (result === undefined && node.defaultRule) result = this.defaultValue(node.defaultRule);
-    void t;
     return result;
   }
 

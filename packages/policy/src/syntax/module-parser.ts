@@ -3,7 +3,7 @@
  * ref heads and functions), in Rego v1 or v0 syntax. Also parses standalone queries.
  */
 import type { Body, Import, Module, Rule, Term } from "../ast/nodes.js";
-import { RegoErrorList } from "../errors.js";
+import { RegoError, RegoErrorList } from "../errors.js";
 import { attachAnnotations } from "./annotations.js";
 import { SourceMap } from "./lexer.js";
 import { ExprParser } from "./parser.js";
@@ -49,7 +49,7 @@ class ModuleParser extends ExprParser {
       this.next();
       alias = this.next().text;
     }
-    const names = refToPath(path, this.map, true);
+    const names = refToPath(path, this.map);
     if (names[0] === "future" && names[1] === "keywords") {
       for (const k of names.length > 2 ? names.slice(2) : futureKeywords) this.keywords.add(k);
     } else if (names[0] === "rego" && names[1] === "v1") {
@@ -103,7 +103,7 @@ class ModuleParser extends ExprParser {
       rule.loc = this.loc(start);
       return [rule];
     }
-    rule.body = this.parseRuleBody(start);
+    rule.body = this.parseRuleBody();
     rule.loc = this.loc(start);
     let tail = rule;
     while (this.isKw("else")) {
@@ -113,7 +113,7 @@ class ModuleParser extends ExprParser {
         this.next();
         elseRule.value = this.parseIn();
       }
-      elseRule.body = this.parseRuleBody(es);
+      elseRule.body = this.parseRuleBody();
       elseRule.loc = this.loc(es);
       tail.elseRule = elseRule;
       tail = elseRule;
@@ -122,18 +122,21 @@ class ModuleParser extends ExprParser {
   }
 
   /** `if { ... }`, `if literal`, `{ ... }` or nothing (an always-true body). */
-  private parseRuleBody(start: number): Body {
+  private parseRuleBody(): Body {
     if (this.isKw("if")) {
       this.next();
       if (this.isSym("{")) {
+        // `if {` opens a body, or an object/set literal or comprehension used as the body.
         const save = this.pos;
         try {
           return this.parseBlock();
-        } catch (e) {
+        } catch (blockError) {
           this.pos = save;
-          const literal = this.parseLiteral();
-          void e;
-          return [literal];
+          try {
+            return [this.parseLiteral()];
+          } catch {
+            throw blockError;
+          }
         }
       }
       return [this.parseLiteral()];
@@ -146,7 +149,6 @@ class ModuleParser extends ExprParser {
     if (this.tok.kind !== "eof" && !this.tok.newline && !this.isKw("else")) {
       throw this.unexpected();
     }
-    void start;
     return [];
   }
 
@@ -166,7 +168,7 @@ class ModuleParser extends ExprParser {
 }
 
 /** `a.b["c"]` → ["a", "b", "c"]; a package or import path. */
-function refToPath(t: Term, map: SourceMap, keepHead = false): string[] {
+function refToPath(t: Term, map: SourceMap): string[] {
   if (t.type === "var") return [t.name];
   if (t.type !== "ref" || t.head.type !== "var") throw map.error(t.loc.start, "invalid path");
   const out = [t.head.name];
@@ -176,7 +178,6 @@ function refToPath(t: Term, map: SourceMap, keepHead = false): string[] {
     }
     out.push(p.value);
   }
-  void keepHead;
   return out;
 }
 
@@ -221,6 +222,6 @@ export function parseTermText(source: string, file = "term"): Term {
 
 function asErrorList(e: unknown): unknown {
   if (e instanceof RegoErrorList) return e;
-  if (e instanceof Error && e.name === "RegoError") return new RegoErrorList([e as never]);
+  if (e instanceof RegoError) return new RegoErrorList([e]);
   return e;
 }
