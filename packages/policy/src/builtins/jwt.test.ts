@@ -105,6 +105,22 @@ describe("io.jwt.decode_verify", () => {
     );
   });
 
+  test("honours crit only for header parameters it knows", () => {
+    const raw = (header: string) =>
+      callBuiltin("io.jwt.encode_sign_raw", [header, "{}", JSON.stringify(secretJwk)]) as string;
+    const verify = (token: string) => callJSON("io.jwt.decode_verify", token, { secret: "42" });
+    assert.match(verify(raw('{"alg":"HS256","crit":["alg"]}')), /^\[true,/);
+    assert.equal(verify(raw('{"alg":"HS256","crit":["junk"],"junk":1}')), "[false,{},{}]");
+    assert.throws(
+      () => verify(raw('{"alg":"HS256","crit":[]}')),
+      builtinError("crit: must be a nonempty list"),
+    );
+    assert.equal(
+      verify(raw('{"typ":"JWT","alg":"HS256","kid":"k"}').replace(/^[^.]+/, "eyJ0eXAiOiJKV1QifQ")),
+      "[false,{},{}]",
+    );
+  });
+
   test("refuses non-numeric time claims and bad constraint sets", () => {
     assert.throws(
       () => callBuiltin("io.jwt.decode_verify", [hs256({ exp: null }), { secret: "42" }]),
@@ -121,6 +137,10 @@ describe("io.jwt.decode_verify", () => {
     assert.throws(
       () => callBuiltin("io.jwt.decode_verify", [hs256({}), { secret: "42", bogus: 1 }]),
       builtinError("unknown token validation constraint: bogus"),
+    );
+    assert.throws(
+      () => callBuiltin("io.jwt.decode_verify", [hs256({}), { secret: "42", time: -1 }]),
+      builtinError("token time constraint: must not be negative"),
     );
   });
 });

@@ -25,6 +25,13 @@ function constraintString(name: string, v: Value): string {
   return v;
 }
 
+function constraintTime(v: Value): number {
+  if (!isNumber(v)) throw new BuiltinError("token time constraint: must be a number");
+  const t = toFloat(v);
+  if (t < 0) throw new BuiltinError("token time constraint: must not be negative");
+  return t;
+}
+
 function parseConstraints(o: RegoObject, nowNs: bigint): Constraints {
   const c: Constraints = { secret: "", alg: "", iss: "", aud: "", time: Number(nowNs) };
   for (const [k, v] of o.entries()) {
@@ -40,8 +47,7 @@ function parseConstraints(o: RegoObject, nowNs: bigint): Constraints {
         c[name] = constraintString(name, v);
         break;
       case "time":
-        if (!isNumber(v)) throw new BuiltinError("time constraint: must be a number");
-        c.time = toFloat(v);
+        c.time = constraintTime(v);
         break;
       default:
         throw new BuiltinError(`unknown token validation constraint: ${name}`);

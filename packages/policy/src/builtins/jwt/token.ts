@@ -56,23 +56,41 @@ export interface TokenHeader {
   alg: string;
   kid: string;
   cty: string;
-  /** False when `alg` is missing or a `crit` extension is named (none is understood). */
+  /**
+   * False when `alg` is missing, or when `crit` names a header parameter this implementation
+   * does not know (RFC 7515 section 4.1.11).
+   */
   valid: boolean;
 }
 
+const knownHeaderParameters = new Set(["alg", "kid", "typ", "cty", "crit"]);
+
+function criticalParameters(v: Value): Set<string> {
+  if (!Array.isArray(v)) throw new BuiltinError("crit: must be a list");
+  const names = new Set<string>();
+  for (const elem of v) {
+    if (typeof elem !== "string") throw new BuiltinError("crit: must be a list of strings");
+    names.add(elem);
+  }
+  if (names.size === 0) throw new BuiltinError("crit: must be a nonempty list");
+  return names;
+}
+
+/** The registered header parameters; malformed ones are errors, as in OPA. */
 export function parseHeader(header: RegoObject): TokenHeader {
   const str = (k: string) => {
     const v = header.get(k);
-    return typeof v === "string" ? v : "";
+    if (v === undefined) return "";
+    if (typeof v !== "string") throw new BuiltinError(`${k}: must be a string`);
+    return v;
   };
-  const crit = header.get("crit");
-  const hasCrit = Array.isArray(crit) && crit.length > 0;
-  return {
-    alg: str("alg"),
-    kid: str("kid"),
-    cty: str("cty"),
-    valid: str("alg") !== "" && !hasCrit,
-  };
+  const h = { alg: str("alg"), kid: str("kid"), cty: str("cty"), typ: str("typ") };
+  const critValue = header.get("crit");
+  const crit = critValue === undefined ? new Set<string>() : criticalParameters(critValue);
+  const unknownCritical = [...header.keys()].some(
+    (k) => typeof k === "string" && !knownHeaderParameters.has(k) && crit.has(k),
+  );
+  return { alg: h.alg, kid: h.kid, cty: h.cty, valid: h.alg !== "" && !unknownCritical };
 }
 
 /** io.jwt.decode: header, payload and hex signature, following nested (cty JWT) tokens. */
