@@ -50,6 +50,8 @@ export class SafetyChecker {
           if (reported.has(v)) continue;
           reported.add(v);
           this.errors.push(unsafe(v, e.loc));
+          // Reported once: treat it as bound so that later uses do not repeat the error.
+          b.add(v);
         }
       }
       ordered.push(...remaining);
@@ -109,7 +111,12 @@ export class SafetyChecker {
       }
       case "term":
         this.termExpr(e.term, b, outer, missing, out);
-        return e.negated ? new Set() : out;
+        if (!e.negated) return out;
+        // A negation binds nothing: its vars must come from elsewhere (wildcards excepted).
+        for (const v of shallowExprVars(e)) {
+          if (!b.has(v) && !globals.has(v) && !v.startsWith("_$")) missing.add(v);
+        }
+        return new Set();
     }
   }
 

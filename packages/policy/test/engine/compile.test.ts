@@ -74,3 +74,10 @@ test("assigning to input or data is rejected", () => {
   const errs = compileErrors("package t\np if {\n  input := 1\n}\n");
   assert.match(errs[0]?.message ?? "", /variables must not shadow input/);
 });
+
+test("a var that only a negated expression mentions is unsafe; wildcards are fine", () => {
+  const errs = compileErrors("package t\nr contains x if {\n  not input.p[x] == 0\n}\n");
+  assert.deepEqual(errs, [{ code: "rego_unsafe_var_error", message: "var x is unsafe", row: 3 }]);
+  const e = engineWith(["package t\nok if not input.deny[_]\n"]);
+  assert.deepEqual(solutions(e, "x = data.t.ok", { inputJSON: { deny: [] } }), [{ x: true }]);
+});
