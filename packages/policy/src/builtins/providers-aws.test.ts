@@ -48,6 +48,29 @@ describe("providers.aws.sign_req", () => {
     );
   });
 
+  test("leaves headers that proxies rewrite out of the signature", () => {
+    const plain = headersOf(
+      callBuiltin("providers.aws.sign_req", [
+        { method: "get", url: "http://example.com" },
+        config,
+        time,
+      ]),
+    );
+    const withAgent = headersOf(
+      callBuiltin("providers.aws.sign_req", [
+        {
+          method: "get",
+          url: "http://example.com",
+          headers: { "User-Agent": "x", "X-Amzn-Trace-Id": "y" },
+        },
+        config,
+        time,
+      ]),
+    );
+    assert.equal(withAgent.Authorization, plain.Authorization);
+    assert.equal(withAgent["User-Agent"], "x");
+  });
+
   test("names missing and mistyped request and config parameters", () => {
     assert.throws(
       () => callBuiltin("providers.aws.sign_req", [{}, config, time]),

@@ -41,6 +41,9 @@ function requireStrings(
   return Object.fromEntries(keys.map((k) => [k, o.get(k) as string]));
 }
 
+/** Headers proxies commonly rewrite; OPA leaves them out of the signature. */
+const unsignedHeaders = new Set(["authorization", "user-agent", "x-amzn-trace-id"]);
+
 const sha256Hex = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 const hmac = (key: Buffer | string, data: string) =>
   createHmac("sha256", key).update(data).digest();
@@ -86,7 +89,10 @@ export function signV4(input: SigningInput): {
     awsHeaders.set("x-amz-content-sha256", contentSha);
   if (input.sessionToken !== "") awsHeaders.set("x-amz-security-token", input.sessionToken);
   const toSign = new Map(awsHeaders);
-  for (const [k, v] of input.headers) toSign.set(k.toLowerCase(), v);
+  for (const [k, v] of input.headers) {
+    const name = k.toLowerCase();
+    if (!unsignedHeaders.has(name)) toSign.set(name, v);
+  }
   const names = [...toSign.keys()].sort();
   const canonical = [
     input.method,
