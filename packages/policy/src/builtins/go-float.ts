@@ -125,3 +125,62 @@ export function formatGeneral(x: number, prec: number, upper = false, sharp = fa
   }
   return placePoint(digits, x === 0 ? 1 : d.point, Math.max(digits.length - d.point, 0));
 }
+
+/** The 53-bit significand and binary exponent of a finite non-negative double: x = m × 2^e. */
+function binaryParts(x: number): { mantissa: bigint; exponent: number; subnormal: boolean } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & ((1n << 52n) - 1n);
+  if (biased === 0) return { mantissa: fraction, exponent: -1074, subnormal: true };
+  return { mantissa: fraction | (1n << 52n), exponent: biased - 1075, subnormal: false };
+}
+
+/** `%b` of a non-negative finite x: decimal significand, `p`, binary exponent (strconv 'b'). */
+export function formatBinaryExp(x: number): string {
+  const { mantissa, exponent } = binaryParts(x);
+  return `${mantissa}p${exponent >= 0 ? "+" : ""}${exponent}`;
+}
+
+/**
+ * `%x` of a non-negative finite x: `0x1.<hex>p±dd` with the significand normalised to a
+ * leading 1, shortest digits unless `prec` is given (then rounded, ties to even).
+ */
+export function formatHexFloat(x: number, prec: number, upper = false): string {
+  let { mantissa, exponent } = binaryParts(x);
+  if (mantissa === 0n) exponent = 0;
+  else {
+    while (mantissa < 1n << 52n) {
+      mantissa <<= 1n;
+      exponent--;
+    }
+    exponent += 52;
+  }
+  let fraction = mantissa & ((1n << 52n) - 1n);
+  let lead = mantissa === 0n ? 0n : 1n;
+  let digits: number;
+  if (prec >= 0 && prec < 13) {
+    const drop = BigInt(52 - 4 * prec);
+    const kept = fraction >> drop;
+    const rest = fraction & ((1n << drop) - 1n);
+    const half = drop > 0n ? 1n << (drop - 1n) : 0n;
+    let rounded = kept;
+    if (drop > 0n && (rest > half || (rest === half && (kept & 1n) === 1n))) rounded++;
+    if (rounded >> BigInt(4 * prec) !== 0n) {
+      rounded = 0n;
+      lead = 1n;
+      exponent++;
+    }
+    fraction = rounded;
+    digits = prec;
+  } else {
+    digits = 13;
+  }
+  let hex = digits > 0 ? fraction.toString(16).padStart(digits, "0") : "";
+  if (prec < 0) hex = hex.replace(/0+$/, "");
+  else hex = hex.padEnd(prec, "0");
+  const exp = `${exponent >= 0 ? "+" : "-"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+  const out = `0x${lead}${hex ? `.${hex}` : ""}p${exp}`;
+  return upper ? out.toUpperCase() : out;
+}

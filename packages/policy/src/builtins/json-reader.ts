@@ -4,7 +4,7 @@
  */
 import { parseNumber } from "../value/number.js";
 import { RegoObject, type Value } from "../value/value.js";
-import { goQuote } from "./sprintf.js";
+import { goQuote } from "./go-fmt-verbs.js";
 
 /** A malformed JSON text, with Go's wording. */
 export class JSONSyntaxError extends Error {
