@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { builtinError, callBuiltin, callJSON, typeError } from "./testing/call-builtin.js";
+import { builtinError, callBuiltin, callJSON } from "./testing/call-builtin.js";
 
 const schema = {
   type: "object",
@@ -26,10 +26,14 @@ describe("json.verify_schema", () => {
     assert.equal(callJSON("json.verify_schema", { minLength: -1 }).startsWith("[false,"), true);
   });
 
-  test("refuses operands that are neither text nor objects", () => {
-    assert.throws(
-      () => callBuiltin("json.verify_schema", [5]),
-      typeError("json.verify_schema: operand 1 must be one of {object, string} but got number"),
+  test("answers false for operands that are neither JSON text nor objects", () => {
+    assert.equal(
+      callJSON("json.verify_schema", 5),
+      '[false,"jsonschema: wrong type, expected string or object"]',
+    );
+    assert.equal(
+      callJSON("json.verify_schema", "{nope"),
+      '[false,"jsonschema: invalid JSON string"]',
     );
   });
 });
@@ -65,6 +69,17 @@ describe("json.match_schema", () => {
     assert.equal(callJSON("json.match_schema", { v: 3 }, s), "[true,[]]");
     assert.equal(callJSON("json.match_schema", { v: "no" }, s), "[true,[]]");
     assert.match(callJSON("json.match_schema", { v: -1 }, s), /"field":"v","type":"number_any_of"/);
+  });
+
+  test("a document that is not JSON text or an object is a builtin error", () => {
+    assert.throws(
+      () => callBuiltin("json.match_schema", ["{nope", schema]),
+      builtinError("json.match_schema: invalid JSON string"),
+    );
+    assert.throws(
+      () => callBuiltin("json.match_schema", [[1], schema]),
+      builtinError("json.match_schema: wrong type, expected string or object"),
+    );
   });
 
   test("an invalid schema is a builtin error", () => {

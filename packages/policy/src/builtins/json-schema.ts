@@ -5,35 +5,27 @@
  */
 import { BuiltinError } from "../errors.js";
 import { RegoObject, type Value } from "../value/value.js";
-import { oneOfError } from "./args.js";
 import { checkSchema, SchemaError } from "./json-schema/schema-check.js";
-import { Validator } from "./json-schema/validate.js";
+import { type SchemaFailure, Validator } from "./json-schema/validate.js";
 import { readJSON } from "./jwt/json-reader.js";
 import type { BuiltinDef } from "./registry-types.js";
 
-/** A schema or document operand: JSON text is parsed, other values are used as they are. */
-function operandValue(fn: string, v: Value, pos: number): Value {
-  if (typeof v !== "string") {
-    if (v instanceof RegoObject || typeof v === "boolean" || Array.isArray(v)) return v;
-    throw oneOfError(fn, pos, ["object", "string"], v);
-  }
+/** A schema or document operand: JSON text is parsed, objects are used as they are. */
+function operandValue(v: Value): Value {
+  if (v instanceof RegoObject) return v;
+  if (typeof v !== "string") throw new SchemaError("wrong type, expected string or object");
   try {
     return readJSON(v);
-  } catch (e) {
-    throw new BuiltinError(`${fn}: ${(e as Error).message}`);
+  } catch {
+    throw new SchemaError("invalid JSON string");
   }
 }
 
-/** The schema if it is well formed; otherwise the gojsonschema message. */
-function loadSchema(fn: string, v: Value): Value | SchemaError {
-  const schema = operandValue(fn, v, fn === "json.match_schema" ? 2 : 1);
-  try {
-    checkSchema(schema);
-    return schema;
-  } catch (e) {
-    if (e instanceof SchemaError) return e;
-    throw e;
-  }
+/** The schema operand, checked to be a well-formed schema. */
+function loadSchema(v: Value): Value {
+  const schema = operandValue(v);
+  checkSchema(schema);
+  return schema;
 }
 
 export const jsonSchemaBuiltins: BuiltinDef[] = [
@@ -42,10 +34,13 @@ export const jsonSchemaBuiltins: BuiltinDef[] = [
     args: ["string | object"],
     result: "array",
     impl: ([schema]) => {
-      const loaded = loadSchema("json.verify_schema", schema as Value);
-      return loaded instanceof SchemaError
-        ? [false, `jsonschema: ${loaded.message}`]
-        : [true, null];
+      try {
+        loadSchema(schema as Value);
+        return [true, null];
+      } catch (e) {
+        if (e instanceof SchemaError) return [false, `jsonschema: ${e.message}`];
+        throw e;
+      }
     },
   },
   {
@@ -54,12 +49,10 @@ export const jsonSchemaBuiltins: BuiltinDef[] = [
     result: "array",
     impl: ([document, schema]) => {
       const fn = "json.match_schema";
-      const loaded = loadSchema(fn, schema as Value);
-      if (loaded instanceof SchemaError) throw new BuiltinError(`${fn}: ${loaded.message}`);
-      const doc = operandValue(fn, document as Value, 1);
-      let failures: ReturnType<Validator["validate"]>;
+      let failures: SchemaFailure[];
       try {
-        failures = new Validator(loaded).validate(doc);
+        const doc = operandValue(document as Value);
+        failures = new Validator(loadSchema(schema as Value)).validate(doc);
       } catch (e) {
         if (e instanceof SchemaError) throw new BuiltinError(`${fn}: ${e.message}`);
         throw e;
