@@ -52,12 +52,12 @@ function checkNumbers(schema: RegoObject): void {
   for (const key of nonNegativeInts) {
     const v = schema.get(key);
     if (v === undefined) continue;
-    if (!isNumber(v) || !isInteger(v)) throw invalidType("integer", key);
+    if (!isNumber(v) || !isInteger(v)) throw new SchemaError(`${key} must be of an integer`);
     if (toFloat(v) < 0) throw new SchemaError(`${key} must be greater than or equal to 0`);
   }
   for (const key of ["minimum", "maximum"]) {
     const v = schema.get(key);
-    if (v !== undefined && !isNumber(v)) throw invalidType("number", key);
+    if (v !== undefined && !isNumber(v)) throw new SchemaError(`${key} must be of a number`);
   }
   const multipleOf = schema.get("multipleOf");
   if (multipleOf !== undefined && (!isNumber(multipleOf) || toFloat(multipleOf) <= 0)) {
@@ -71,7 +71,7 @@ function checkPattern(pattern: Value | undefined, key: string): void {
   try {
     new RegExp(pattern, "u");
   } catch {
-    throw new SchemaError(`Invalid regex pattern '${pattern}'`);
+    throw new SchemaError(`${key} must be a valid regex`);
   }
 }
 
