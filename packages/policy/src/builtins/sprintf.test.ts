@@ -88,6 +88,45 @@ describe("sprintf", () => {
     assert.equal(sprintf("%e", 2n ** 70n), "%!e(big.Int=1180591620717411303424)");
   });
 
+  it("prints a mismatched operand with %v under the directive's flags, as Go does", () => {
+    assert.equal(sprintf("%8.4U", 0.009), "%!U(float64=   0.009)");
+    assert.equal(sprintf("%+g", 5), "%!g(int=+5)");
+    assert.equal(sprintf("%10.4c", "hello"), "%!c(string=      hell)");
+    assert.equal(sprintf("%#.0d", 1.5), "%!d(float64=2.)");
+    assert.equal(sprintf("%d", 1, -0.5), "1%!(EXTRA float64=-0.5)");
+  });
+
+  it("formats floats as hex and binary exponents and honours # for floats", () => {
+    assert.equal(sprintf("%x %X", -7278895.378112793, 2.5), "-0x1.bc44bd833p+22 0X1.4P+01");
+    assert.equal(sprintf("%.2x %#x", 1.8117904663085938, 2.5), "0x1.d0p+00 0x1.4000p+01");
+    assert.equal(sprintf("%b", -82905149459838860), "-5181571841239929p+4");
+    assert.equal(sprintf("%#.0f %#g %#.0e", -0.0012, 0.0001, 3), "-0. 0.000100000 %!e(int=3)");
+  });
+
+  it("formats integers as code points and octal like Go", () => {
+    assert.equal(sprintf("%#O %O", 8, -8), "0o010 -0o10");
+    assert.equal(sprintf("%U % 9.6U", -1, 0x472b), "U+FFFFFFFFFFFFFFFF  U+00472B");
+    assert.equal(sprintf("%q %+q %05c", 0x1f600, 0xe9, 65), "'😀' '\\u00e9' 0000A");
+    assert.equal(sprintf("%+.e", 0), "%!e(int=)");
+  });
+
+  it("applies big.Int's own padding rules", () => {
+    assert.equal(sprintf("%#O", -(10n ** 24n) + 7n), "-0o323604157166316664077777771");
+    assert.equal(
+      sprintf("%030x|%+v", 2n ** 80n, 2n ** 70n),
+      "000000000100000000000000000000|+1180591620717411303424",
+    );
+  });
+
+  it("handles argument indexes, star operands and malformed directives like Go", () => {
+    assert.equal(sprintf("%[2]*[1]d", 12, 5), "   12");
+    assert.equal(sprintf("%[1]0d", 1), "%!d(BADINDEX)");
+    assert.equal(sprintf("%[3][3]f", 1, 2, ""), "%![(string=)3]f");
+    assert.equal(sprintf("%*d", "x", 1), "%!(BADWIDTH)1");
+    assert.equal(sprintf("%.*d", -1, 7), "%!(BADPREC)7");
+    assert.equal(sprintf("%-*d|", -4, 7), "7   |");
+  });
+
   it("quotes strings with %q and hex-encodes them with %x", () => {
     assert.equal(sprintf("%q", 'hi\n"'), '"hi\\n\\""');
     assert.equal(sprintf("%q %+q", "é", "é"), '"é" "\\u00e9"');
