@@ -128,10 +128,12 @@ class ModuleParser extends ExprParser {
       if (this.isSym("{")) {
         // `if {` opens a body, or an object/set literal or comprehension used as the body.
         const save = this.pos;
+        const depth = this.depth;
         try {
           return this.parseBlock();
         } catch (blockError) {
           this.pos = save;
+          this.depth = depth;
           try {
             return [this.parseLiteral()];
           } catch {

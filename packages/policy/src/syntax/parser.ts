@@ -35,6 +35,8 @@ export class ExprParser {
   protected pos = 0;
   /** Inside a comprehension head, `|` ends the head instead of meaning union. */
   private noBar = false;
+  /** Brackets open around the current position: inside them a newline ends nothing. */
+  protected depth = 0;
   /** Future keywords in effect (all of them in Rego v1). */
   readonly keywords: Set<string>;
   protected readonly tokens: Token[];
@@ -112,13 +114,21 @@ export class ExprParser {
 
   /** True when the current token cannot continue the previous line's expression. */
   protected atLineBreak(): boolean {
-    return this.tok.newline;
+    return this.tok.newline && this.depth === 0;
   }
 
   // ---- queries and literals -----------------------------------------------------------
 
   /** Literals up to `close` (or end of input), separated by `;` or newlines. */
   parseQuery(close?: string): Body {
+    const depth = this.depth;
+    this.depth = 0;
+    const body = this.parseLiterals(close);
+    this.depth = depth;
+    return body;
+  }
+
+  private parseLiterals(close?: string): Body {
     const body: Body = [];
     while (!(close ? this.isSym(close) : this.tok.kind === "eof")) {
       if ((this.tok as Token).kind === "eof") throw this.unexpected();
@@ -323,7 +333,9 @@ export class ExprParser {
         this.next();
         const saved = this.noBar;
         this.noBar = false;
+        this.depth++;
         const key = this.parseIn();
+        this.depth--;
         this.noBar = saved;
         this.expect("]");
         term = this.extendRef(term, key, start);
@@ -352,11 +364,13 @@ export class ExprParser {
   private parseList(close: string): Term[] {
     const saved = this.noBar;
     this.noBar = false;
+    this.depth++;
     const items: Term[] = [];
     while (!this.isSym(close)) {
       items.push(this.parseIn());
       if (!this.accept(",")) break;
     }
+    this.depth--;
     this.expect(close);
     this.noBar = saved;
     return items;
@@ -385,6 +399,7 @@ export class ExprParser {
           this.next();
           const saved = this.noBar;
           this.noBar = false;
+          this.depth++;
           let inner = this.parseIn();
           if (this.accept(",")) {
             const value = this.parseRelation();
@@ -394,6 +409,7 @@ export class ExprParser {
             inner = this.call("internal.member_3", [inner, value, coll], start);
           }
           this.noBar = saved;
+          this.depth--;
           this.expect(")");
           return inner;
         }
@@ -431,7 +447,9 @@ export class ExprParser {
     if (this.accept("]")) return { type: "array", items: [], loc: this.loc(start) };
     const saved = this.noBar;
     this.noBar = true;
+    this.depth++;
     const first = this.parseIn();
+    this.depth--;
     this.noBar = false;
     if (this.accept("|")) {
       const body = this.parseQuery("]");
@@ -451,10 +469,14 @@ export class ExprParser {
     if (this.accept("}")) return { type: "object", entries: [], loc: this.loc(start) };
     const saved = this.noBar;
     this.noBar = true;
+    this.depth++;
     const first = this.parseIn();
+    this.depth--;
     let result: Term;
     if (this.accept(":")) {
+      this.depth++;
       const value = this.parseIn();
+      this.depth--;
       this.noBar = false;
       if (this.accept("|")) {
         const body = this.parseQuery("}");
@@ -482,12 +504,14 @@ export class ExprParser {
 
   private parseObjectRest(key: Term, value: Term, start: number): Term {
     const entries: [Term, Term][] = [[key, value]];
+    this.depth++;
     while (this.accept(",")) {
       if (this.isSym("}")) break;
       const k = this.parseIn();
       this.expect(":");
       entries.push([k, this.parseIn()]);
     }
+    this.depth--;
     this.expect("}");
     return { type: "object", entries, loc: this.loc(start) };
   }

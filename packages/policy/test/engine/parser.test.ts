@@ -81,3 +81,12 @@ test("Rego v1 requires `if` before a rule body", () => {
   assert.ok(e instanceof RegoErrorList);
   assert.match(e.message, /r\.rego:2: rego_parse_error: `if` keyword is required before rule body/);
 });
+
+test("inside brackets an expression may continue on the next line", () => {
+  const body = parseQuery("x := (1\n  + 2)\ny := [\n  3,\n  4 |\n  5\n]");
+  assert.equal(body.length, 2);
+  const body2 = parseQuery("xs := [a |\n  some a in [1, 2]\n  a > 1\n]");
+  const t = body2[0]?.type === "term" ? body2[0].term : undefined;
+  assert.ok(t?.type === "call" && t.args[1]?.type === "arraycompr");
+  assert.equal(t.args[1].body.length, 2);
+});
