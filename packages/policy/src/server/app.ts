@@ -27,6 +27,9 @@ const ROUTES: readonly Route[] = [
   { prefix: "/v1/policies", methods: {} },
 ];
 
+/** Shared by requests without a query string; handlers only read parameters. */
+const NO_PARAMS = new URLSearchParams();
+
 /** The route of a path and the rest of the path below its prefix. */
 function findRoute(pathname: string): { route: Route; rest: string } | undefined {
   for (const route of ROUTES) {
@@ -79,7 +82,7 @@ export function createRequestListener(
     }
     const target: RequestTarget = {
       pathname: found.rest,
-      params: new URLSearchParams(q < 0 ? "" : url.slice(q + 1)),
+      params: q < 0 ? NO_PARAMS : new URLSearchParams(url.slice(q + 1)),
     };
     try {
       const pending = handler(options, req, res, target);

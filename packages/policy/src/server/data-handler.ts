@@ -7,8 +7,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { RegoError } from "../errors.js";
 import { toJSON, type Value } from "../value/value.js";
 import { badRequest } from "./api-error.js";
-import { type DataInput, inputFromBody, inputFromQuery } from "./data-input.js";
+import { type DataInput, inputFromBodyBytes, inputFromQuery } from "./data-input.js";
 import { boolParam } from "./query-params.js";
+import { collectBody } from "./request-body.js";
 import { sendJson } from "./respond.js";
 import type { RequestTarget, ServerContext } from "./server-context.js";
 
@@ -22,6 +23,19 @@ const API_USAGE_WARNING = {
  * skipped, each percent-decoded; an integer segment becomes a number key, as in OPA.
  */
 export function dataPath(pathname: string): (string | number)[] {
+  const hit = pathCache.get(pathname);
+  if (hit) return hit;
+  const path = parseDataPath(pathname);
+  // Clients ask the same few decision paths again and again; keep their parsed form.
+  if (pathCache.size >= PATH_CACHE_SIZE) pathCache.clear();
+  pathCache.set(pathname, path);
+  return path;
+}
+
+const PATH_CACHE_SIZE = 1024;
+const pathCache = new Map<string, (string | number)[]>();
+
+function parseDataPath(pathname: string): (string | number)[] {
   const out: (string | number)[] = [];
   for (const raw of pathname.split("/")) {
     if (raw === "") continue;
@@ -53,14 +67,15 @@ function evaluate(
   path: (string | number)[],
   input: Value | undefined,
   strict: boolean,
+  timed: boolean,
 ): Evaluation {
-  const start = process.hrtime.bigint();
+  const start = timed ? process.hrtime.bigint() : 0n;
   const value = ctx.engine.evalRef(path, {
     input,
     strictBuiltinErrors: strict || undefined,
     timeoutMs: ctx.evalTimeoutMs > 0 ? ctx.evalTimeoutMs : undefined,
   });
-  return { value, evalNs: elapsedNs(start) };
+  return { value, evalNs: timed ? elapsedNs(start) : 0 };
 }
 
 /** Logs the decision when logging is on; returns its id. */
@@ -86,34 +101,85 @@ function logDecision(
   });
 }
 
-/** Serves GET and POST on /v1/data and below. */
-export async function handleData(
+/** Per-request settings read from the query string. */
+interface DataRequest {
+  path: (string | number)[];
+  params: URLSearchParams;
+  wantMetrics: boolean;
+  /** Timers cost a little per request; they are taken only when someone will read them. */
+  timed: boolean;
+  start: bigint;
+}
+
+/** Evaluates and writes the answer for a request whose input is known. */
+function answer(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  r: DataRequest,
+  got: DataInput,
+): void {
+  const metrics: Record<string, number> = {};
+  if (r.timed) metrics.timer_rego_input_parse_ns = elapsedNs(r.start);
+  let evaluation: Evaluation;
+  try {
+    evaluation = evaluate(
+      ctx,
+      r.path,
+      got.input,
+      boolParam(r.params, "strict-builtin-errors"),
+      r.timed,
+    );
+  } catch (error) {
+    logDecision(ctx, req, r.path, got.input, { metrics, error });
+    throw error;
+  }
+  if (r.timed) {
+    metrics.timer_rego_query_eval_ns = evaluation.evalNs;
+    metrics.timer_server_handler_ns = elapsedNs(r.start);
+  }
+  const body: Record<string, unknown> = {};
+  if (r.wantMetrics) body.metrics = metrics;
+  if (evaluation.value !== undefined) body.result = toJSON(evaluation.value);
+  if (got.missingInputKey) body.warning = API_USAGE_WARNING;
+  const decisionId = logDecision(ctx, req, r.path, got.input, { value: evaluation.value, metrics });
+  if (decisionId) body.decision_id = decisionId;
+  sendJson(res, 200, body, boolParam(r.params, "pretty"));
+}
+
+/**
+ * Serves GET and POST on /v1/data and below. A POST answers from the body's end event
+ * (the returned promise only carries failures to the error path).
+ */
+export function handleData(
   ctx: ServerContext,
   req: IncomingMessage,
   res: ServerResponse,
   target: RequestTarget,
-): Promise<void> {
-  const start = process.hrtime.bigint();
-  const path = dataPath(target.pathname);
+): Promise<void> | undefined {
   const params = target.params;
-  const parseStart = process.hrtime.bigint();
-  const got: DataInput =
-    req.method === "POST" ? await inputFromBody(req, ctx.maxBodyBytes) : inputFromQuery(params);
-  const metrics: Record<string, number> = { timer_rego_input_parse_ns: elapsedNs(parseStart) };
-  let evaluation: Evaluation;
-  try {
-    evaluation = evaluate(ctx, path, got.input, boolParam(params, "strict-builtin-errors"));
-  } catch (error) {
-    logDecision(ctx, req, path, got.input, { metrics, error });
-    throw error;
+  const wantMetrics = boolParam(params, "metrics") || boolParam(params, "instrument");
+  const timed = wantMetrics || ctx.decisionLogger !== undefined;
+  const r: DataRequest = {
+    path: dataPath(target.pathname),
+    params,
+    wantMetrics,
+    timed,
+    start: timed ? process.hrtime.bigint() : 0n,
+  };
+  if (req.method !== "POST") {
+    answer(ctx, req, res, r, inputFromQuery(params));
+    return undefined;
   }
-  metrics.timer_rego_query_eval_ns = evaluation.evalNs;
-  metrics.timer_server_handler_ns = elapsedNs(start);
-  const body: Record<string, unknown> = {};
-  if (boolParam(params, "metrics") || boolParam(params, "instrument")) body.metrics = metrics;
-  if (evaluation.value !== undefined) body.result = toJSON(evaluation.value);
-  if (got.missingInputKey) body.warning = API_USAGE_WARNING;
-  const decisionId = logDecision(ctx, req, path, got.input, { value: evaluation.value, metrics });
-  if (decisionId) body.decision_id = decisionId;
-  sendJson(res, 200, body, boolParam(params, "pretty"));
+  return new Promise((resolve, reject) => {
+    collectBody(req, ctx.maxBodyBytes, (error, raw) => {
+      if (error) return reject(error);
+      try {
+        answer(ctx, req, res, r, inputFromBodyBytes(req, raw as Buffer));
+        resolve();
+      } catch (e) {
+        reject(e);
+      }
+    });
+  });
 }

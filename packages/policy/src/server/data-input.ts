@@ -5,10 +5,9 @@
  */
 import type { IncomingMessage } from "node:http";
 import { parseJsonValue, parseYamlValue } from "../loader/data-document.js";
-import { RegoObject, type Value } from "../value/value.js";
+import { fromJSON, RegoObject, type Value } from "../value/value.js";
 import { badRequest } from "./api-error.js";
 import { lastParam } from "./query-params.js";
-import { readBody } from "./request-body.js";
 
 /** The input (undefined when none) and whether the body lacked the `input` key. */
 export interface DataInput {
@@ -27,27 +26,64 @@ export function inputFromQuery(params: URLSearchParams): DataInput {
   }
 }
 
-function parseBody(req: IncomingMessage, text: string): Value {
-  const yaml = /yaml/i.test(req.headers["content-type"] ?? "");
-  try {
-    return yaml ? parseYamlValue(text) : parseJsonValue(text);
-  } catch (e) {
-    throw badRequest(`body contains malformed input document: ${(e as Error).message}`);
-  }
+/** Digit runs this long may not survive JSON.parse as floats; such bodies are read exactly. */
+const LONG_NUMBER = /\d{16}/;
+
+function malformed(e: unknown): Error {
+  return badRequest(`body contains malformed input document: ${(e as Error).message}`);
 }
 
-/** Reads a POST body `{"input": ...}`; a non-object body is a 400, an empty one no input. */
-export async function inputFromBody(req: IncomingMessage, limit: number): Promise<DataInput> {
-  const raw = await readBody(req, limit);
-  const text = raw.toString("utf8");
-  if (text.trim() === "") return { input: undefined, missingInputKey: true };
-  const doc = parseBody(req, text);
-  if (doc === null) return { input: undefined, missingInputKey: true };
-  if (!(doc instanceof RegoObject)) {
-    throw badRequest(
-      'body contains malformed input document: the request body must be a JSON object with an "input" key',
-    );
+/** The `input` member of a JSON body, converting only that member to a Rego value. */
+function inputFromJson(text: string): DataInput {
+  if (LONG_NUMBER.test(text)) {
+    let exact: Value;
+    try {
+      exact = parseJsonValue(text);
+    } catch (e) {
+      throw malformed(e);
+    }
+    return inputFromDocument(exact);
   }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw malformed(e);
+  }
+  if (doc === null) return { input: undefined, missingInputKey: true };
+  if (typeof doc !== "object" || Array.isArray(doc)) throw notAnObject();
+  const raw = (doc as Record<string, unknown>).input;
+  return raw === undefined
+    ? { input: undefined, missingInputKey: true }
+    : { input: fromJSON(raw), missingInputKey: false };
+}
+
+function notAnObject(): Error {
+  return badRequest(
+    'body contains malformed input document: the request body must be a JSON object with an "input" key',
+  );
+}
+
+function inputFromDocument(doc: Value): DataInput {
+  if (doc === null) return { input: undefined, missingInputKey: true };
+  if (!(doc instanceof RegoObject)) throw notAnObject();
   const input = doc.get("input");
   return { input, missingInputKey: input === undefined };
+}
+
+/**
+ * Reads a POST body `{"input": ...}`: JSON, or YAML when the content type says so. A
+ * non-object body is a 400; an empty or `null` body means no input (and a warning).
+ */
+export function inputFromBodyBytes(req: IncomingMessage, raw: Buffer): DataInput {
+  const text = raw.toString("utf8");
+  if (raw.length === 0 || /^\s*$/.test(text)) return { input: undefined, missingInputKey: true };
+  if (!/yaml/i.test(req.headers["content-type"] ?? "")) return inputFromJson(text);
+  let doc: Value;
+  try {
+    doc = parseYamlValue(text);
+  } catch (e) {
+    throw malformed(e);
+  }
+  return inputFromDocument(doc);
 }

@@ -1,0 +1,99 @@
+/**
+ * HTTP throughput: POST /v1/data/limits on `rego run --server` against a bare node:http
+ * server with a constant body, both in child processes, driven by autocannon (32
+ * connections, 10 s each) in the same run. The 10 s are cut into rounds that alternate
+ * between the two servers, so that load from other jobs on a shared machine hits both alike.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { benchInputs, writeBenchTree } from "./fixture.mjs";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+
+/** Starts a child process and resolves with the first http:// URL it prints. */
+function startChild(args, pattern) {
+  const child = spawn(process.execPath, args, {
+    cwd: packageDir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const onData = (chunk) => {
+      seen += chunk.toString();
+      const m = pattern.exec(seen);
+      if (m) resolve({ child, url: m[1] });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`child exited with ${code}: ${seen}`)));
+  });
+}
+
+function stop(child) {
+  return new Promise((resolve) => {
+    child.once("exit", resolve);
+    child.kill("SIGTERM");
+  });
+}
+
+/** Runs autocannon against `url` cycling through request bodies. */
+function load(url, bodies, seconds, connections) {
+  return new Promise((resolve, reject) => {
+    const requests = bodies.map((body) => ({
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json" },
+    }));
+    autocannon({ url, connections, duration: seconds, requests }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+}
+
+/** Sums autocannon rounds: requests/s over the whole time, mean p50, worst p99. */
+function summary(rounds) {
+  const seconds = rounds.reduce((n, r) => n + r.duration, 0);
+  return {
+    requestsPerS: rounds.reduce((n, r) => n + r.requests.total, 0) / seconds,
+    p50Ms: rounds.reduce((n, r) => n + r.latency.p50, 0) / rounds.length,
+    p99Ms: Math.max(...rounds.map((r) => r.latency.p99)),
+    non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
+    errors: rounds.reduce((n, r) => n + r.errors, 0),
+  };
+}
+
+/** Measures both servers; returns their figures and the ratio policy/bare. */
+export async function benchHttp({ seconds = 10, connections = 32, rounds = 5 } = {}) {
+  const tree = writeBenchTree();
+  const bodies = benchInputs(100).map((input) => JSON.stringify({ input }));
+  const policy = await startChild(
+    ["dist/src/cli/main.js", "run", "--server", "--addr", "127.0.0.1:0", tree],
+    /"url":"(http:\/\/[^"]+)"/,
+  );
+  const bare = await startChild(["bench/bare-server.mjs"], /(http:\/\/127\.0\.0\.1:\d+)/);
+  try {
+    const policyUrl = `${policy.url}/v1/data/limits`;
+    const bareUrl = `${bare.url}/v1/data/limits`;
+    await load(policyUrl, bodies, 1, connections);
+    await load(bareUrl, bodies, 1, connections);
+    const policyRounds = [];
+    const bareRounds = [];
+    for (let i = 0; i < rounds; i++) {
+      policyRounds.push(await load(policyUrl, bodies, seconds / rounds, connections));
+      bareRounds.push(await load(bareUrl, bodies, seconds / rounds, connections));
+    }
+    const p = summary(policyRounds);
+    const b = summary(bareRounds);
+    return {
+      seconds,
+      connections,
+      rounds,
+      policy: p,
+      bare: b,
+      ratio: p.requestsPerS / b.requestsPerS,
+    };
+  } finally {
+    await Promise.all([stop(policy.child), stop(bare.child)]);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * `npm run bench -w @quintet/policy`: in-process decision latency, HTTP throughput beside a
+ * bare node:http baseline, and the compliance suite's wall time. Prints the figures and
+ * writes them to BENCHMARKS.md with the machine and date. Needs a build (`tsc -b`).
+ */
+import { writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+import { benchCompliance } from "./compliance-time.mjs";
+import { benchHttp } from "./http.mjs";
+import { benchInProcess } from "./in-process.mjs";
+
+const fmt = (n, digits = 1) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const verdict = (ok) => (ok ? "met" : "**not met**");
+
+const machine = `${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
+const date = new Date().toISOString();
+
+console.log(`machine: ${machine}`);
+const inProc = benchInProcess();
+console.log(
+  `in-process: p50 ${fmt(inProc.p50Us, 2)} µs, p99 ${fmt(inProc.p99Us, 2)} µs, ${fmt(inProc.decisionsPerS, 0)} decisions/s`,
+);
+const http = await benchHttp();
+console.log(
+  `http policy: ${fmt(http.policy.requestsPerS, 0)} req/s (p50 ${http.policy.p50Ms} ms, p99 ${http.policy.p99Ms} ms, non-2xx ${http.policy.non2xx}, errors ${http.policy.errors})`,
+);
+console.log(
+  `http bare:   ${fmt(http.bare.requestsPerS, 0)} req/s (p50 ${http.bare.p50Ms} ms, p99 ${http.bare.p99Ms} ms)`,
+);
+console.log(`http ratio policy/bare: ${fmt(http.ratio, 2)}`);
+const suite = benchCompliance();
+if (suite)
+  console.log(
+    `compliance suite: ${fmt(suite.wallS, 2)} s wall (${suite.passed} passed, ${suite.failed} failed)`,
+  );
+else console.log("compliance suite: skipped (../shared/opa-compliance not found)");
+
+const report = `# Benchmarks (component B, policy engine and server)
+
+Produced by \`npm run bench -w @quintet/policy\` (after \`npx tsc -b packages/policy\`); every
+figure below comes from one run of that script. Re-run it to refresh this file.
+
+- Date: ${date}
+- Machine: ${machine}
+- Note: a shared development machine; other jobs may have been running, so treat the figures as indicative.
+
+## 1. In-process decision latency
+
+\`engine.evalRef(["limits"], { input })\` on the example \`limits\` policy with 1,000 users in
+\`data.user_roles\` (inputs cycle through known users, one in ten unknown). ${inProc.iterations.toLocaleString("en-US")} timed
+decisions after a warm-up.
+
+| p50 | p99 | decisions/s | goal (p50 <= 20 µs) |
+|---:|---:|---:|---|
+| ${fmt(inProc.p50Us, 2)} µs | ${fmt(inProc.p99Us, 2)} µs | ${fmt(inProc.decisionsPerS, 0)} | ${verdict(inProc.p50Us <= 20)} |
+
+## 2. HTTP throughput beside a bare node:http server
+
+\`POST /v1/data/limits\` with \`{"input": {"name": ...}}\` bodies, autocannon, ${http.connections} connections,
+${http.seconds} s per server, both servers in their own process, measured one after the other in the same run.
+The baseline is a bare \`node:http\` server that reads the body and returns a constant JSON body.
+
+| server | requests/s | p50 latency | p99 latency | non-2xx |
+|---|---:|---:|---:|---:|
+| rego run --server | ${fmt(http.policy.requestsPerS, 0)} | ${http.policy.p50Ms} ms | ${http.policy.p99Ms} ms | ${http.policy.non2xx} |
+| bare node:http | ${fmt(http.bare.requestsPerS, 0)} | ${http.bare.p50Ms} ms | ${http.bare.p99Ms} ms | ${http.bare.non2xx} |
+
+Ratio policy/bare: **${fmt(http.ratio, 2)}** (goal >= 0.6: ${verdict(http.ratio >= 0.6)}).
+
+## 3. Compliance suite wall time
+
+${
+  suite
+    ? `The whole OPA v1 compliance suite (2,067 cases) through the package's runner, as a child process:
+**${fmt(suite.wallS, 2)} s** wall (${suite.passed} passed, ${suite.failed} failed; goal <= 20 s: ${verdict(suite.wallS <= 20)}).`
+    : "Skipped: ../shared/opa-compliance was not found."
+}
+`;
+writeFileSync(fileURLToPath(new URL("../BENCHMARKS.md", import.meta.url)), report);
+console.log("wrote BENCHMARKS.md");
