@@ -1,14 +1,19 @@
 import type { ServerResponse } from "node:http";
 import { ollamaErrorBody, toHttpError } from "./error-response.js";
+import { WriteCoalescer } from "./write-coalescer.js";
 
 /**
- * Writes a streaming NDJSON response. Headers go out with the first line; an error after
- * that becomes the last line `{"error": "..."}` instead of a dropped connection.
+ * Writes a streaming NDJSON response, one JSON object per line. Headers go out with the
+ * first line; an error after that becomes the last line `{"error": "..."}` instead of a
+ * dropped connection.
  */
 export class NdjsonWriter {
   private started = false;
+  private readonly out: WriteCoalescer;
 
-  constructor(private readonly res: ServerResponse) {}
+  constructor(private readonly res: ServerResponse) {
+    this.out = new WriteCoalescer(res);
+  }
 
   get headersSent(): boolean {
     return this.started;
@@ -20,7 +25,7 @@ export class NdjsonWriter {
       this.res.writeHead(200, { "Content-Type": "application/x-ndjson" });
       this.started = true;
     }
-    this.res.write(`${JSON.stringify(value)}\n`);
+    this.out.write(`${JSON.stringify(value)}\n`);
   }
 
   /** Sends an error line (the caller then ends the stream). */
@@ -29,6 +34,6 @@ export class NdjsonWriter {
   }
 
   end(): void {
-    if (!this.res.destroyed) this.res.end();
+    this.out.end();
   }
 }

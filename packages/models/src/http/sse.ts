@@ -1,11 +1,15 @@
 import type { ServerResponse } from "node:http";
 import { openaiErrorBody, toHttpError } from "./error-response.js";
+import { WriteCoalescer } from "./write-coalescer.js";
 
 /** Writes OpenAI-style Server-Sent Events: `data: <json>` blocks, then `data: [DONE]`. */
 export class SseWriter {
   private started = false;
+  private readonly out: WriteCoalescer;
 
-  constructor(private readonly res: ServerResponse) {}
+  constructor(private readonly res: ServerResponse) {
+    this.out = new WriteCoalescer(res);
+  }
 
   get headersSent(): boolean {
     return this.started;
@@ -24,7 +28,7 @@ export class SseWriter {
   write(value: unknown): void {
     if (this.res.destroyed) return;
     this.start();
-    this.res.write(`data: ${JSON.stringify(value)}\n\n`);
+    this.out.write(`data: ${JSON.stringify(value)}\n\n`);
   }
 
   /** An error after the stream started is sent as an error event, then the stream ends. */
@@ -35,7 +39,7 @@ export class SseWriter {
   done(): void {
     if (this.res.destroyed) return;
     this.start();
-    this.res.write("data: [DONE]\n\n");
-    this.res.end();
+    this.out.write("data: [DONE]\n\n");
+    this.out.end();
   }
 }

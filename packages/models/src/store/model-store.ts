@@ -61,6 +61,11 @@ export class ModelStore {
   readonly root: string;
   readonly blobs: BlobStore;
   private readonly factsCache = new Map<string, ModelFacts>();
+  /** Parsed models by manifest path, reused while the manifest file is unchanged. */
+  private readonly modelCache = new Map<
+    string,
+    { mtimeMs: number; size: number; model: StoredModel }
+  >();
 
   constructor(root: string) {
     this.root = root;
@@ -131,8 +136,19 @@ export class ModelStore {
     );
   }
 
+  /** Loads a model, reusing the parsed form while its manifest file is unchanged. */
   private async load(name: ModelName): Promise<StoredModel> {
     const path = this.manifestPath(name);
+    const info = await stat(path).catch(() => undefined);
+    if (!info) throw modelNotFound(displayName(name));
+    const cached = this.modelCache.get(path);
+    if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.model;
+    const model = await this.loadUncached(name, path);
+    this.modelCache.set(path, { mtimeMs: info.mtimeMs, size: info.size, model });
+    return model;
+  }
+
+  private async loadUncached(name: ModelName, path: string): Promise<StoredModel> {
     let raw: Buffer;
     try {
       raw = await readFile(path);
@@ -269,6 +285,7 @@ export class ModelStore {
     const tmp = `${path}.tmp-${process.pid}`;
     await writeFile(tmp, JSON.stringify(manifest));
     await rename(tmp, path);
+    this.modelCache.delete(path);
   }
 
   /** Copies the manifest only; blobs are shared. */
@@ -277,12 +294,14 @@ export class ModelStore {
     const path = this.manifestPath(destination);
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, bytes);
+    this.modelCache.delete(path);
   }
 
   /** Removes a manifest, prunes empty folders and blobs no manifest references any more. */
   async delete(model: StoredModel): Promise<void> {
     const path = this.manifestPath(model.name);
     await rm(path);
+    this.modelCache.delete(path);
     let dir = dirname(path);
     const top = join(this.root, "manifests");
     while (dir.startsWith(top) && dir !== top) {
