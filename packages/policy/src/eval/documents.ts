@@ -113,6 +113,13 @@ export abstract class DocumentEvaluator extends TermEvaluator {
     }
     if (node?.hasRules) {
       if (node.isFunction) return false;
+      if (base === undefined && i < path.length && this.keyedLookupApplies(node)) {
+        const key = this.groundKey(path[i] as Term, env);
+        if (key !== undefined) {
+          const v = this.keyedValue(node, key);
+          return v === undefined ? false : this.walkValue(v, path, i + 1, env, k);
+        }
+      }
       const v = base !== undefined ? base : this.nodeValue(node);
       return v === undefined ? false : this.walkValue(v, path, i, env, k);
     }
@@ -294,6 +301,55 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       return true;
     });
     return out;
+  }
+
+  /**
+   * `p[key]` on a partial set or object whose value is not cached yet: only the rules that
+   * can produce `key` are run, with the key bound before their bodies.
+   */
+  private keyedLookupApplies(node: RuleNode): boolean {
+    if (node.isComplete || this.cache.has(node) || node.children.size > 0) return false;
+    if (this.overrides.data.length > 0) return false;
+    return node.isMultiSet || node.rules.every((r) => r.dynamic.length > 0);
+  }
+
+  /** The value of a ref key when it is known without enumeration. */
+  private groundKey(p: Term, env: Env): Value | undefined {
+    if (p.type === "scalar") return p.value;
+    if (p.type === "var") return env.get(p.name);
+    const c = constantValue(p);
+    return c;
+  }
+
+  private keyedValue(node: RuleNode, key: Value): Value | undefined {
+    if (node.isMultiSet) {
+      for (const cr of node.rules) {
+        const env: Env = new Map();
+        const found = this.unifyValue(cr.rule.key as Term, key, env, () =>
+          this.evalRuleBodies(cr, env, () => true),
+        );
+        if (found) return key;
+      }
+      return undefined;
+    }
+    const out = new RegoObject();
+    for (const cr of node.rules) {
+      const env: Env = new Map();
+      const rule = cr.rule;
+      const [first, ...rest] = cr.dynamic as [Term, ...Term[]];
+      this.unifyValue(first, key, env, () =>
+        this.evalRuleBodies(cr, env, () =>
+          this.evalTerms(rest, env, (keys) => {
+            const valueTerm = rule.kind === "multi" ? (rule.key as Term) : (rule.value ?? TRUE);
+            return this.evalTerm(valueTerm, env, (v) => {
+              insertPath(out, [key, ...keys], v, rule.kind === "multi", rule);
+              return false;
+            });
+          }),
+        ),
+      );
+    }
+    return out.get(key);
   }
 
   protected setValue(node: RuleNode): Value {

@@ -164,3 +164,26 @@ test("rule indexing evaluates only the rules whose input.x constant matches", ()
   );
   assert.deepEqual(lines, ["evaluated 7"]);
 });
+
+test("looking up one key of a partial set or object runs only with that key bound", () => {
+  const e = engineWith(
+    [
+      `package t
+admins contains name if {
+  some name in data.users
+  print("checked", name)
+  startswith(name, "a")
+}
+role[name] := "admin" if admins[name]
+`,
+    ],
+    { users: ["alice", "bob", "anna"] },
+  );
+  const lines: string[] = [];
+  assert.deepEqual(solutions(e, 'x = data.t.role["anna"]', { print: (m) => lines.push(m) }), [
+    { x: "admin" },
+  ]);
+  assert.deepEqual(lines, ["checked anna"]);
+  assert.deepEqual(solutions(e, 'x = data.t.role["bob"]'), []);
+  assert.deepEqual(solutions(e, "x = data.t.role"), [{ x: { alice: "admin", anna: "admin" } }]);
+});
