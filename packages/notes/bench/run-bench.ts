@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import bcrypt from "bcryptjs";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = 10;
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 60);
@@ -162,7 +162,13 @@ interface Figures {
 
 function renderReport(f: Figures): string {
   const best = (xs: number[]) => Math.max(...xs);
+  const median = (xs: number[]) =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    );
   const ratio = best(f.appRounds) / best(f.bareRounds);
+  const medianRatio = median(f.appRounds) / median(f.bareRounds);
   const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
   const p50 = percentile(f.logins, 50);
   const p99 = percentile(f.logins, 99);
@@ -189,7 +195,8 @@ processes share the CPUs.
 | bare node:http, same bytes | ${fmt(f.bareRounds)} | ${best(f.bareRounds).toFixed(0)} |
 | notes app | ${fmt(f.appRounds)} | ${best(f.appRounds).toFixed(0)} |
 
-**Ratio notes / bare: ${ratio.toFixed(2)}** (goal >= 0.5: ${ratio >= 0.5 ? "met" : "NOT met"}).
+**Ratio notes / bare: ${ratio.toFixed(2)}** (best rounds; goal >= 0.5: ${ratio >= 0.5 ? "met" : "NOT met"}).
+Ratio of the median rounds: ${medianRatio.toFixed(2)}.
 
 ## Login latency
 
