@@ -99,11 +99,11 @@ describe("crypto.x509", () => {
     assert.equal((callBuiltin("crypto.x509.parse_certificates", [b64]) as unknown[]).length, 1);
     assert.throws(
       () => callBuiltin("crypto.x509.parse_certificates", ["foobar"]),
-      builtinError("illegal base64 data at input byte 4"),
+      builtinError("crypto.x509.parse_certificates: illegal base64 data at input byte 4"),
     );
     assert.throws(
       () => callBuiltin("crypto.x509.parse_certificates", ["YmFkc3RyaW5n"]),
-      builtinError("x509: malformed certificate"),
+      builtinError("crypto.x509.parse_certificates: x509: malformed certificate"),
     );
   });
 

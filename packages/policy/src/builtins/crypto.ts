@@ -4,11 +4,11 @@
  */
 import { createHash, createHmac, timingSafeEqual, X509Certificate } from "node:crypto";
 import { BuiltinError } from "../errors.js";
-import { isNumber, toFloat } from "../value/number.js";
 import { RegoObject, type Value } from "../value/value.js";
 import { asObject, asString } from "./args.js";
 import { certificatesFromString, verifyChain } from "./crypto/certificates.js";
 import { DerError } from "./crypto/der.js";
+import { namedErrors } from "./crypto/error-prefix.js";
 import { goBase64Decode, pemDecode } from "./crypto/go-encoding.js";
 import {
   goPrivateKeyValue,
@@ -17,6 +17,7 @@ import {
   pemText,
   privateKeysFromPem,
 } from "./crypto/private-keys.js";
+import { type ChainOptions, chainOptions } from "./crypto/verify-options.js";
 import { certificateRequestValue, certificateValue } from "./crypto/x509-json.js";
 import type { BuiltinDef } from "./registry-types.js";
 
@@ -44,9 +45,9 @@ function hmac(name: string, algorithm: string): BuiltinDef {
   };
 }
 
-function certificateValues(ders: Buffer[]): Value[] {
+function certificateValues(ders: Buffer[], withUriStrings = true): Value[] {
   try {
-    return ders.map(certificateValue);
+    return ders.map((der) => certificateValue(der, withUriStrings));
   } catch (e) {
     if (e instanceof DerError || e instanceof TypeError)
       throw new BuiltinError("x509: malformed certificate");
@@ -54,53 +55,34 @@ function certificateValues(ders: Buffer[]): Value[] {
   }
 }
 
-const extKeyUsageNames: Record<string, number> = {
-  KeyUsageAny: 0,
-  KeyUsageServerAuth: 1,
-  KeyUsageClientAuth: 2,
-  KeyUsageCodeSigning: 3,
-  KeyUsageEmailProtection: 4,
-  KeyUsageIPSECEndSystem: 5,
-  KeyUsageIPSECTunnel: 6,
-  KeyUsageIPSECUser: 7,
-  KeyUsageTimeStamping: 8,
-  KeyUsageOCSPSigning: 9,
-  KeyUsageMicrosoftServerGatedCrypto: 10,
-  KeyUsageNetscapeServerGatedCrypto: 11,
-  KeyUsageMicrosoftCommercialCodeSigning: 12,
-  KeyUsageMicrosoftKernelCodeSigning: 13,
-};
-
 function extKeyUsagesOf(der: Buffer): number[] | null {
   const v = certificateValue(der).get("ExtKeyUsage");
   return Array.isArray(v) ? (v as number[]) : null;
 }
 
-/** `[valid, chain]` for certificates given leaf first and trust anchor last. */
+/**
+ * `[valid, chain]` for certificates given trust anchor first and leaf last; the chain comes
+ * back leaf first. Unreadable or unverifiable input is simply not valid.
+ */
 function parseAndVerify(
-  fn: string,
-  certs: Value,
-  options: RegoObject | undefined,
+  text: string,
+  opts: ChainOptions,
   nowNs: bigint,
+  withUriStrings: boolean,
 ): Value {
   let ders: Buffer[];
   try {
-    ders = certificatesFromString(asString(fn, certs, 1));
+    ders = certificatesFromString(text);
   } catch {
     return [false, []];
   }
-  const current = options?.get("CurrentTime");
-  const dns = options?.get("DNSName");
-  const usages = options?.get("KeyUsages");
   const chain = verifyChain(ders, {
-    now: isNumber(current) ? toFloat(current) / 1e6 : Number(nowNs / 1_000_000n),
-    dnsName: typeof dns === "string" ? dns : undefined,
-    keyUsages: Array.isArray(usages)
-      ? usages.map((u) => (typeof u === "string" ? (extKeyUsageNames[u] ?? -1) : -1))
-      : [1],
+    now: opts.nowMs ?? Number(nowNs / 1_000_000n),
+    dnsName: opts.dnsName,
+    keyUsages: opts.keyUsages.length > 0 ? opts.keyUsages : [1],
     extKeyUsagesOf,
   });
-  return chain ? [true, certificateValues(chain)] : [false, []];
+  return chain ? [true, certificateValues(chain, withUriStrings)] : [false, []];
 }
 
 function parseCertificateRequest(fn: string, input: string): Value {
@@ -140,11 +122,11 @@ function parseKeyPair(fn: string, certText: string, keyText: string): Value {
     ["SupportedSignatureAlgorithms", null],
     ["OCSPStaple", null],
     ["SignedCertificateTimestamps", null],
-    ["Leaf", certificateValues([ders[0]])[0] as Value],
+    ["Leaf", certificateValues([ders[0]], false)[0] as Value],
   ]);
 }
 
-export const cryptoBuiltins: BuiltinDef[] = [
+const definitions: BuiltinDef[] = [
   digest("crypto.md5", "md5"),
   digest("crypto.sha1", "sha1"),
   digest("crypto.sha256", "sha256"),
@@ -175,13 +157,15 @@ export const cryptoBuiltins: BuiltinDef[] = [
     name: "crypto.x509.parse_and_verify_certificates",
     args: ["string"],
     result: "array",
-    impl: ([certs], ctx) =>
-      parseAndVerify(
-        "crypto.x509.parse_and_verify_certificates",
-        certs as Value,
-        undefined,
+    impl: ([certs], ctx) => {
+      const fn = "crypto.x509.parse_and_verify_certificates";
+      return parseAndVerify(
+        asString(fn, certs as Value, 1),
+        chainOptions(undefined),
         ctx.nowNs,
-      ),
+        true,
+      );
+    },
   },
   {
     name: "crypto.x509.parse_and_verify_certificates_with_options",
@@ -189,7 +173,13 @@ export const cryptoBuiltins: BuiltinDef[] = [
     result: "array",
     impl: ([certs, options], ctx) => {
       const fn = "crypto.x509.parse_and_verify_certificates_with_options";
-      return parseAndVerify(fn, certs as Value, asObject(fn, options as Value, 2), ctx.nowNs);
+      const text = asString(fn, certs as Value, 1);
+      return parseAndVerify(
+        text,
+        chainOptions(asObject(fn, options as Value, 2)),
+        ctx.nowNs,
+        false,
+      );
     },
   },
   {
@@ -215,12 +205,10 @@ export const cryptoBuiltins: BuiltinDef[] = [
     args: ["string"],
     result: "object",
     impl: ([pem]) => {
-      const fn = "crypto.x509.parse_rsa_private_key";
-      const [key] = privateKeysFromPem(pemText(asString(fn, pem as Value, 1)));
-      if (key?.asymmetricKeyType !== "rsa") {
-        throw new BuiltinError(`${fn}: failed to parse PEM block containing the key`);
-      }
-      return jwkValue(key);
+      const text = asString("crypto.x509.parse_rsa_private_key", pem as Value, 1);
+      if (text === "") throw new BuiltinError("input PEM data was empty");
+      const [key] = privateKeysFromPem(pemText(text));
+      return key ? jwkValue(key) : null;
     },
   },
   {
@@ -231,14 +219,14 @@ export const cryptoBuiltins: BuiltinDef[] = [
       const text = asString("crypto.parse_private_keys", keys as Value, 1);
       if (text === "") return null;
       let pem = text;
-      if (!text.startsWith("-----BEGIN")) {
-        try {
-          pem = goBase64Decode(text).toString("latin1");
-        } catch {
-          pem = text;
-        }
+      try {
+        pem = goBase64Decode(text).toString("latin1");
+      } catch {
+        // Not base64: the text itself is read as PEM.
       }
-      return privateKeysFromPem(pem).map(jwkValue);
+      return privateKeysFromPem(pem).map(goPrivateKeyValue);
     },
   },
 ];
+
+export const cryptoBuiltins: BuiltinDef[] = definitions.map(namedErrors);

@@ -32,15 +32,17 @@ describe("io.jwt.encode_sign and io.jwt.decode", () => {
   test("report malformed tokens with OPA's messages", () => {
     assert.throws(
       () => callBuiltin("io.jwt.decode", ["abc"]),
-      builtinError("encoded JWT had no period separators"),
+      builtinError("io.jwt.decode: encoded JWT had no period separators"),
     );
     assert.throws(
       () => callBuiltin("io.jwt.decode", ["a.b"]),
-      builtinError("encoded JWT must have 3 sections, found 2"),
+      builtinError("io.jwt.decode: encoded JWT must have 3 sections, found 2"),
     );
     assert.throws(
       () => callBuiltin("io.jwt.decode", ["eyJhbGciOiJIU^%zI1NiI+sInR5cCI6IkpXVCJ9.e30.e30"]),
-      builtinError("JWT header had invalid encoding: illegal base64 data at input byte 13"),
+      builtinError(
+        "io.jwt.decode: JWT header had invalid encoding: illegal base64 data at input byte 13",
+      ),
     );
     assert.throws(
       () => callBuiltin("io.jwt.decode", [5]),
@@ -58,16 +60,18 @@ describe("io.jwt.encode_sign and io.jwt.decode", () => {
     assert.throws(
       () =>
         callBuiltin("io.jwt.encode_sign_raw", ['{"alg":"HS256"}', "e", JSON.stringify(secretJwk)]),
-      builtinError("type is JWT but payload is not JSON"),
+      builtinError("io.jwt.encode_sign_raw: type is JWT but payload is not JSON"),
     );
     assert.throws(
       () =>
         callBuiltin("io.jwt.encode_sign_raw", ['{"alg":"dummy"}', "{}", JSON.stringify(secretJwk)]),
-      builtinError("unknown JWS algorithm: dummy"),
+      builtinError("io.jwt.encode_sign_raw: unknown JWS algorithm: dummy"),
     );
     assert.throws(
       () => callBuiltin("io.jwt.encode_sign_raw", ["{}", "{}", JSON.stringify(secretJwk)]),
-      builtinError(`missing or invalid 'alg' header: jwsbb: header "alg" not found`),
+      builtinError(
+        `io.jwt.encode_sign_raw: missing or invalid 'alg' header: jwsbb: header "alg" not found`,
+      ),
     );
   });
 });
@@ -113,7 +117,7 @@ describe("io.jwt.decode_verify", () => {
     assert.equal(verify(raw('{"alg":"HS256","crit":["junk"],"junk":1}')), "[false,{},{}]");
     assert.throws(
       () => verify(raw('{"alg":"HS256","crit":[]}')),
-      builtinError("crit: must be a nonempty list"),
+      builtinError("io.jwt.decode_verify: crit: must be a nonempty list"),
     );
     assert.equal(
       verify(raw('{"typ":"JWT","alg":"HS256","kid":"k"}').replace(/^[^.]+/, "eyJ0eXAiOiJKV1QifQ")),
@@ -124,23 +128,23 @@ describe("io.jwt.decode_verify", () => {
   test("refuses non-numeric time claims and bad constraint sets", () => {
     assert.throws(
       () => callBuiltin("io.jwt.decode_verify", [hs256({ exp: null }), { secret: "42" }]),
-      builtinError("exp value must be a number"),
+      builtinError("io.jwt.decode_verify: exp value must be a number"),
     );
     assert.throws(
       () => callBuiltin("io.jwt.decode_verify", [hs256({ nbf: "soon" }), { secret: "42" }]),
-      builtinError("nbf value must be a number"),
+      builtinError("io.jwt.decode_verify: nbf value must be a number"),
     );
     assert.throws(
       () => callBuiltin("io.jwt.decode_verify", [hs256({}), {}]),
-      builtinError("no key constraint"),
+      builtinError("io.jwt.decode_verify: no key constraint"),
     );
     assert.throws(
       () => callBuiltin("io.jwt.decode_verify", [hs256({}), { secret: "42", bogus: 1 }]),
-      builtinError("unknown token validation constraint: bogus"),
+      builtinError("io.jwt.decode_verify: unknown token validation constraint: bogus"),
     );
     assert.throws(
       () => callBuiltin("io.jwt.decode_verify", [hs256({}), { secret: "42", time: -1 }]),
-      builtinError("token time constraint: must not be negative"),
+      builtinError("io.jwt.decode_verify: token time constraint: must not be negative"),
     );
   });
 });
@@ -193,10 +197,10 @@ describe("asymmetric verification", () => {
     const token = sign("RS256", rsa.privateKey);
     assert.throws(
       () => callBuiltin("io.jwt.verify_rs256", [token, `${pem(rsa.publicKey)}EXTRA`]),
-      builtinError("extra data after a PEM certificate block"),
+      builtinError("io.jwt.verify_rs256: extra data after a PEM certificate block"),
     );
     assert.throws(() => callBuiltin("io.jwt.verify_rs256", [token, '{"kty":"bogus"}']), {
-      message: /^failed to parse a JWK key \(set\)/,
+      message: /^io\.jwt\.verify_rs256: failed to parse a JWK key \(set\)/,
     });
   });
 });

@@ -5,6 +5,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Value } from "../value/value.js";
 import { asObject, asString } from "./args.js";
+import { namedErrors } from "./crypto/error-prefix.js";
 import { verifySignature } from "./jwt/algorithms.js";
 import { decodeVerify } from "./jwt/decode-verify.js";
 import { encodeSign, goJSON } from "./jwt/encode.js";
@@ -57,7 +58,7 @@ const hmac = ["256", "384", "512"].map((bits): BuiltinDef => {
   };
 });
 
-export const jwtBuiltins: BuiltinDef[] = [
+const definitions: BuiltinDef[] = [
   ...asymmetric,
   ...hmac,
   {
@@ -112,3 +113,5 @@ export const jwtBuiltins: BuiltinDef[] = [
     },
   },
 ];
+
+export const jwtBuiltins: BuiltinDef[] = definitions.map(namedErrors);

@@ -35,8 +35,8 @@ export function privateKeysFromPem(text: string): KeyObject[] {
     if (type) {
       try {
         keys.push(createPrivateKey({ key: block.bytes, format: "der", type }));
-      } catch (e) {
-        throw new BuiltinError(`failed to parse private key: ${(e as Error).message}`);
+      } catch {
+        throw new BuiltinError(`x509: failed to parse private key (${block.type})`);
       }
     }
     rest = after;
@@ -68,14 +68,15 @@ export function goPrivateKeyValue(key: KeyObject): Value {
           ["Dp", big(jwk.dp)],
           ["Dq", big(jwk.dq)],
           ["Qinv", big(jwk.qi)],
-          ["CRTValues", null],
+          ["CRTValues", []],
         ]),
       ],
     ]);
   }
   if (jwk.kty === "EC") {
     return RegoObject.fromEntries([
-      ["Curve", RegoObject.fromEntries([["Name", String(jwk.crv)]])],
+      // Go's curve values have no exported fields, so they marshal as {}.
+      ["Curve", new RegoObject()],
       ["X", big(jwk.x)],
       ["Y", big(jwk.y)],
       ["D", big(jwk.d)],

@@ -176,8 +176,8 @@ function uriValue(text: string): Value {
   });
 }
 
-/** Extension-derived fields of a certificate. */
-function extensionFields(extensions: DerNode[], out: RegoObject): void {
+/** Extension-derived fields of a certificate; returns the URI SANs as written. */
+function extensionFields(extensions: DerNode[], out: RegoObject): string[] {
   const san: SubjectAltNames = { dns: [], email: [], ip: [], uris: [] };
   const exts: Value[] = [];
   let keyUsage = 0;
@@ -225,11 +225,14 @@ function extensionFields(extensions: DerNode[], out: RegoObject): void {
   out.set("EmailAddresses", listOrNull(san.email));
   out.set("IPAddresses", listOrNull(san.ip));
   out.set("URIs", listOrNull(san.uris.map(uriValue)));
-  out.set("URIStrings", listOrNull(san.uris));
+  return san.uris;
 }
 
-/** One DER certificate as OPA's crypto.x509.parse_certificates returns it. */
-export function certificateValue(der: Buffer): RegoObject {
+/**
+ * One DER certificate as Go marshals x509.Certificate; `withUriStrings` adds the URIStrings
+ * field that OPA's parse_certificates and parse_and_verify_certificates include.
+ */
+export function certificateValue(der: Buffer, withUriStrings = true): RegoObject {
   const cert = readNode(der);
   const [tbs, sigAlg, sig] = children(cert) as [DerNode, DerNode, DerNode];
   let fields = children(tbs);
@@ -271,7 +274,8 @@ export function certificateValue(der: Buffer): RegoObject {
   out.set("SubjectKeyId", null);
   out.set("AuthorityKeyId", null);
   const extField = fields.find((f) => f.cls === 2 && f.tag === 3);
-  extensionFields(extField ? children(children(extField)[0] as DerNode) : [], out);
+  const uris = extensionFields(extField ? children(children(extField)[0] as DerNode) : [], out);
+  if (withUriStrings) out.set("URIStrings", listOrNull(uris));
   return out;
 }
 
