@@ -131,13 +131,40 @@ describe("crypto.x509", () => {
     );
   });
 
-  test("parse_rsa_private_key and parse_private_keys return JWKs", () => {
+  test("verify options are checked and CurrentTime moves the validity window", () => {
+    const fn = "crypto.x509.parse_and_verify_certificates_with_options";
+    const chain = root + intermediate + leaf;
+    const in2040 = 2_208_988_800_000_000_000n;
+    assert.equal(callJSON(fn, chain, { CurrentTime: in2040 }), "[false,[]]");
+    const ok = callBuiltin(fn, [
+      chain,
+      { KeyUsages: ["KeyUsageServerAuth"], DNSName: "notarealsite.opa.localhost" },
+    ]);
+    assert.equal((ok as unknown[])[0], true);
+    assert.throws(
+      () => callBuiltin(fn, [chain, { Bogus: 1 }]),
+      builtinError(`${fn}: invalid key option`),
+    );
+    assert.throws(
+      () => callBuiltin(fn, [chain, { KeyUsages: ["KeyUsageNope"] }]),
+      builtinError(`${fn}: invalid entries for 'KeyUsages' found: [KeyUsageNope]`),
+    );
+    assert.throws(
+      () => callBuiltin(fn, [chain, { DNSName: 1 }]),
+      builtinError(`${fn}: 'DNSName' should be a string`),
+    );
+  });
+
+  test("parse_rsa_private_key returns a JWK and parse_private_keys Go's key structures", () => {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
     const pem = privateKey.export({ format: "pem", type: "pkcs1" }) as string;
     const jwk = callBuiltin("crypto.x509.parse_rsa_private_key", [pem]) as RegoObject;
     assert.equal(jwk.get("kty"), "RSA");
     assert.equal(typeof jwk.get("qi"), "string");
-    assert.equal((callBuiltin("crypto.parse_private_keys", [pem + pem]) as unknown[]).length, 2);
+    const keys = callBuiltin("crypto.parse_private_keys", [pem + pem]) as RegoObject[];
+    assert.equal(keys.length, 2);
+    assert.equal(keys[0]?.get("E"), 65537);
+    assert.equal(callJSON("crypto.x509.parse_rsa_private_key", "LS0tLQ=="), "null");
     assert.equal(callJSON("crypto.parse_private_keys", "nope"), "[]");
     assert.equal(callJSON("crypto.parse_private_keys", ""), "null");
     assert.throws(() => callBuiltin("crypto.x509.parse_rsa_private_key", ["invalid"]), {
