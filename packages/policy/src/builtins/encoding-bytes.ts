@@ -5,36 +5,119 @@
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { asObject, asString } from "./args.js";
+import { goQuote } from "./go-fmt-verbs.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 const STD = /^[A-Za-z0-9+/]$/;
 const URL_SAFE = /^[A-Za-z0-9_-]$/;
 
-/** Go's strict padded base64 decoding; the error names the first bad byte's offset. */
+/**
+ * Go's strict padded base64 decoding, quantum by quantum: newlines are skipped, and the error
+ * names the byte offset Go's decoder reports.
+ */
 function decodeBase64(s: string, alphabet: RegExp, fn: string): string {
+  const src = Buffer.from(s, "utf8");
   const fail = (at: number): BuiltinError =>
-    new BuiltinError(
-      `${fn}: illegal base64 data at input byte ${Buffer.byteLength(s.slice(0, at))}`,
-    );
-  let quantum = 0;
-  let body = "";
-  for (let j = 0; j < s.length; j++) {
-    const c = s[j] as string;
-    if (c === "\n" || c === "\r") continue;
-    if (c === "=") {
-      const need = 4 - quantum;
-      if (quantum < 2) throw fail(j);
-      for (let k = 1; k < need; k++) if (s[j + k] !== "=") throw fail(j + k);
-      if (j + need < s.length) throw fail(j + need);
-      quantum = 0;
+    new BuiltinError(`${fn}: illegal base64 data at input byte ${at}`);
+  const isNewline = (b: number | undefined) => b === 0x0a || b === 0x0d;
+  const out: number[] = [];
+  let si = 0;
+  for (;;) {
+    const quantum: number[] = [];
+    let done = false;
+    while (quantum.length < 4) {
+      if (si === src.length) {
+        if (quantum.length === 0) return goString(Buffer.from(out));
+        throw fail(si - quantum.length);
+      }
+      const b = src[si++] as number;
+      const c = String.fromCharCode(b);
+      if (b < 0x80 && alphabet.test(c)) {
+        quantum.push(BASE64_VALUE.get(c) ?? 0);
+        continue;
+      }
+      if (isNewline(b)) continue;
+      if (c !== "=" || quantum.length < 2) throw fail(si - 1);
+      if (quantum.length === 2) {
+        while (si < src.length && isNewline(src[si])) si++;
+        if (si === src.length) throw fail(src.length);
+        if (src[si] !== 0x3d) throw fail(si - 1);
+        si++;
+      }
+      while (si < src.length && isNewline(src[si])) si++;
+      if (si < src.length) throw fail(si);
+      done = true;
       break;
     }
-    if (!alphabet.test(c)) throw fail(j);
-    body += c;
-    quantum = (quantum + 1) % 4;
+    out.push(...quantumBytes(quantum));
+    if (done) return goString(Buffer.from(out));
   }
-  if (quantum !== 0) throw fail(s.length - quantum);
-  return Buffer.from(body, alphabet === STD ? "base64" : "base64url").toString("utf8");
+}
+
+const BASE64_VALUE = new Map<string, number>(
+  [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"].map((c, i) => [c, i]),
+);
+for (const [c, v] of [
+  ["+", 62],
+  ["/", 63],
+  ["-", 62],
+  ["_", 63],
+] as const)
+  BASE64_VALUE.set(c, v);
+
+/** The bytes of 2 to 4 base64 digits. */
+function quantumBytes(q: number[]): number[] {
+  const n = ((q[0] ?? 0) << 18) | ((q[1] ?? 0) << 12) | ((q[2] ?? 0) << 6) | (q[3] ?? 0);
+  return [(n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff].slice(0, q.length - 1);
+}
+
+/**
+ * Bytes as a string the way Go's strings end up in JSON: valid UTF-8 decodes, and every byte
+ * that does not start a valid sequence becomes U+FFFD on its own.
+ */
+export function goString(bytes: Buffer): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    let out = "";
+    for (let i = 0; i < bytes.length; ) {
+      const width = utf8Width(bytes, i);
+      out += width > 0 ? bytes.subarray(i, i + width).toString("utf8") : "\ufffd";
+      i += Math.max(width, 1);
+    }
+    return out;
+  }
+}
+
+/** Length of the valid UTF-8 sequence at `i`, or 0 when the byte there starts none. */
+function utf8Width(b: Buffer, i: number): number {
+  const c = b[i] as number;
+  if (c < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => (b[i + k] ?? 0) >= lo && (b[i + k] ?? 0) <= hi;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    const lo = c === 0xe0 ? 0xa0 : 0x80;
+    const hi = c === 0xed ? 0x9f : 0xbf;
+    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    const lo = c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xf4 ? 0x8f : 0xbf;
+    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/** Go's %q of raw bytes: valid characters quoted as strconv.Quote does, other bytes as \xNN. */
+function quoteBytes(bytes: Buffer): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; ) {
+    const width = utf8Width(bytes, i);
+    if (width === 0) out += `\\x${(bytes[i] as number).toString(16).padStart(2, "0")}`;
+    else out += goQuote(bytes.subarray(i, i + width).toString("utf8")).slice(1, -1);
+    i += Math.max(width, 1);
+  }
+  return `"${out}"`;
 }
 
 function base64Valid(s: string): boolean {
@@ -72,7 +155,7 @@ function decodeHex(s: string): string {
   }
   if (bytes.length % 2 === 1)
     throw new BuiltinError("hex.decode: encoding/hex: odd length hex string");
-  return Buffer.from(s, "hex").toString("utf8");
+  return goString(Buffer.from(s, "hex"));
 }
 
 /** Go's url.QueryEscape: unreserved bytes stay, space becomes `+`, the rest `%XX`. */
@@ -96,14 +179,14 @@ export function queryUnescape(s: string, fn: string): string {
     if (b === 0x25) {
       const hex = raw.subarray(i + 1, i + 3).toString("latin1");
       if (!/^[0-9a-fA-F]{2}$/.test(hex)) {
-        const shown = raw.subarray(i, Math.min(i + 3, raw.length)).toString("utf8");
-        throw new BuiltinError(`${fn}: invalid URL escape ${JSON.stringify(shown)}`);
+        const shown = quoteBytes(raw.subarray(i, Math.min(i + 3, raw.length)));
+        throw new BuiltinError(`${fn}: invalid URL escape ${shown}`);
       }
       bytes.push(Number.parseInt(hex, 16));
       i += 2;
     } else bytes.push(b === 0x2b ? 0x20 : b);
   }
-  return Buffer.from(bytes).toString("utf8");
+  return goString(Buffer.from(bytes));
 }
 
 /** The string values of one query parameter: a string, or an array/set of strings. */

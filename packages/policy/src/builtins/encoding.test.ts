@@ -121,6 +121,13 @@ describe("JSON builtins", () => {
     bad("1e+x", "invalid character 'x' in exponent of numeric literal");
     bad('"a\nb"', "invalid character '\\n' in string literal");
     bad("'", "invalid character '\\'' looking for beginning of value");
+    // At the end of input Go blames a space when it was inside a token.
+    bad("tr", "invalid character ' ' in literal true (expecting 'u')");
+    bad("-", "invalid character ' ' in numeric literal");
+    bad('"\\u12', "invalid character ' ' in \\u hexadecimal character escape");
+    bad('"é"é', "invalid character 'Ã' after top-level value");
+    bad("[1e999, x]", "invalid character 'x' looking for beginning of value");
+    bad("1e999", "number 1e999 is out of the representable range");
     assert.throws(() => call("json.unmarshal", 1), {
       name: "BuiltinTypeError",
       message: "json.unmarshal: operand 1 must be string but got number",
@@ -186,6 +193,15 @@ describe("byte encodings", () => {
     assert.throws(() => call("base64.decode", "a$=="), {
       message: "base64.decode: illegal base64 data at input byte 1",
     });
+    assert.throws(() => call("base64.decode", "bd=Ad__b"), {
+      message: "base64.decode: illegal base64 data at input byte 2",
+    });
+    assert.throws(() => call("base64.decode", "aGk=x"), {
+      message: "base64.decode: illegal base64 data at input byte 4",
+    });
+    assert.equal(call("base64.decode", "aG\nk="), "hi");
+    // Bytes that are not UTF-8 become one U+FFFD each, as Go's strings do in JSON.
+    assert.equal(call("base64.decode", "8YA="), "\ufffd\ufffd");
     assert.equal(call("base64.is_valid", "aGVsbG8="), true);
     assert.equal(call("base64.is_valid", "{'not':'base64'}"), false);
   });
@@ -217,6 +233,9 @@ describe("byte encodings", () => {
     assert.equal(call("urlquery.encode", "a=b+1 é"), "a%3Db%2B1+%C3%A9");
     assert.equal(call("urlquery.encode", ""), "");
     assert.equal(call("urlquery.decode", "a%3Db%2B1+x"), "a=b+1 x");
+    assert.throws(() => call("urlquery.decode", "%+é"), {
+      message: 'urlquery.decode: invalid URL escape "%+\\xc3"',
+    });
     assert.throws(() => call("urlquery.decode", "a%zz"), {
       name: "BuiltinError",
       message: 'urlquery.decode: invalid URL escape "%zz"',

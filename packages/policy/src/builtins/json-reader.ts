@@ -43,6 +43,7 @@ const ESCAPES: Record<string, string> = {
 
 class Reader {
   private i = 0;
+  private rangeError: JSONSyntaxError | undefined;
 
   constructor(private readonly text: string) {}
 
@@ -50,6 +51,7 @@ class Reader {
     const v = this.value("looking for beginning of value");
     this.skipSpace();
     if (this.i < this.text.length) throw this.unexpected("after top-level value");
+    if (this.rangeError) throw this.rangeError;
     return v;
   }
 
@@ -58,9 +60,17 @@ class Reader {
   }
 
   /** Go's error for the character at `i` (or the end of input). */
-  private unexpected(context: string): JSONSyntaxError {
-    if (this.i >= this.text.length) return new JSONSyntaxError("unexpected end of JSON input");
-    const ch = String.fromCodePoint(this.text.codePointAt(this.i) as number);
+  private unexpected(context: string, midToken = false): JSONSyntaxError {
+    // Go feeds a space at the end of input: inside a token that space is the culprit.
+    if (this.i >= this.text.length && !midToken)
+      return new JSONSyntaxError("unexpected end of JSON input");
+    // Go reports a byte: for a multi-byte character, its first UTF-8 byte as a Latin-1 rune.
+    const ch =
+      this.i >= this.text.length
+        ? " "
+        : String.fromCharCode(
+            Buffer.from(this.text.slice(this.i, this.i + 2), "utf8")[0] as number,
+          );
     return new JSONSyntaxError(`invalid character ${quoteChar(ch)} ${context}`);
   }
 
@@ -77,7 +87,10 @@ class Reader {
     for (let k = 1; k < word.length; k++) {
       this.i++;
       if (this.text[this.i] !== word[k]) {
-        throw this.unexpected(`in literal ${word} (expecting ${quoteChar(word[k] as string)})`);
+        throw this.unexpected(
+          `in literal ${word} (expecting ${quoteChar(word[k] as string)})`,
+          true,
+        );
       }
     }
     this.i++;
@@ -94,21 +107,26 @@ class Reader {
     };
     if (this.text[this.i] === "-") {
       this.i++;
-      if (!isDigit(this.text[this.i])) throw this.unexpected("in numeric literal");
+      if (!isDigit(this.text[this.i])) throw this.unexpected("in numeric literal", true);
     }
     if (this.text[this.i] === "0") this.i++;
     else digits();
     if (this.text[this.i] === ".") {
       this.i++;
-      if (digits() === 0) throw this.unexpected("after decimal point in numeric literal");
+      if (digits() === 0) throw this.unexpected("after decimal point in numeric literal", true);
     }
     if (this.text[this.i] === "e" || this.text[this.i] === "E") {
       this.i++;
       if (this.text[this.i] === "+" || this.text[this.i] === "-") this.i++;
-      if (digits() === 0) throw this.unexpected("in exponent of numeric literal");
+      if (digits() === 0) throw this.unexpected("in exponent of numeric literal", true);
     }
     const text = this.text.slice(start, this.i);
-    return parseNumber(text) ?? Number(text);
+    const n = parseNumber(text) ?? Number(text);
+    if (typeof n === "number" && !Number.isFinite(n)) {
+      // Reported only once the whole text is known to be well-formed, as Go checks syntax first.
+      this.rangeError ??= new JSONSyntaxError(`number ${text} is out of the representable range`);
+    }
+    return n;
   }
 
   private string(): string {
@@ -143,7 +161,7 @@ class Reader {
     const e = this.text[this.i + 1];
     if (e === undefined) {
       this.i = this.text.length;
-      throw this.unexpected("");
+      throw this.unexpected("in string escape code", true);
     }
     if (e !== "u") {
       const mapped = ESCAPES[e];
@@ -155,7 +173,7 @@ class Reader {
     const hex = this.text.slice(this.i + 2, this.i + 6);
     if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
       this.i += 2 + (/^[0-9a-fA-F]*/.exec(hex)?.[0].length ?? 0);
-      throw this.unexpected("in \\u hexadecimal character escape");
+      throw this.unexpected("in \\u hexadecimal character escape", true);
     }
     this.i += 6;
     const unit = Number.parseInt(hex, 16);
