@@ -30,22 +30,18 @@ export interface AppOptions {
   readonly sessions: SessionCodec;
   /** Trust X-Forwarded-For/-Proto/-Host from a reverse proxy. */
   readonly trustProxy?: boolean;
-  /** Fastify logger option: false (tests), or pino options / a pino instance. */
-  readonly logger?: FastifyServerOptions["logger"];
-  /** Or an existing pino logger. */
+  /** A pino logger; without one the app logs nothing (tests). */
   readonly loggerInstance?: FastifyServerOptions["loggerInstance"];
 }
 
 /** Creates the application, ready to `listen` or `inject`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.loggerInstance ? undefined : (options.logger ?? false),
     loggerInstance: options.loggerInstance,
     // Per-request lines would dominate the logs and the cost of a request; we log events.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    routerOptions: { ignoreTrailingSlash: false },
   });
   app.decorateRequest("session", undefined);
   app.addHook("onRequest", securityHeadersHook);
