@@ -28,7 +28,8 @@ function visitTerm(t: Term, f: (t: Term) => void): void {
   }
 }
 
-function visitExpr(e: Expr, f: (t: Term) => void): void {
+function visitExpr(e: Expr, f: (t: Term) => void, g?: (e: Expr) => void): void {
+  g?.(e);
   for (const w of e.with) visitTerm(w.value, f);
   switch (e.type) {
     case "term":
@@ -79,4 +80,44 @@ export function checkCalls(rule: Rule, arity: ArityLookup, errors: RegoError[]):
       errors.push(new RegoError("rego_type_error", msg, where));
     }
   });
+}
+
+/** The dotted name of a `with` target made of a var and string keys. */
+function targetName(t: Term): string | undefined {
+  if (t.type === "var") return t.name;
+  if (t.type !== "ref" || t.head.type !== "var") return undefined;
+  const parts = [t.head.name];
+  for (const p of t.path) {
+    if (p.type !== "scalar" || typeof p.value !== "string") return t.head.name;
+    parts.push(p.value);
+  }
+  return parts.join(".");
+}
+
+/** Reports `with` targets that are neither input, data, nor a function or builtin. */
+export function checkWithTargets(rule: Rule, arity: ArityLookup, errors: RegoError[]): void {
+  const check = (e: Expr) => {
+    for (const w of e.with) {
+      const name = targetName(w.target);
+      const head = name?.split(".")[0];
+      if (head === "input" || head === "data" || (name && arity(name) !== undefined)) continue;
+      errors.push(
+        new RegoError(
+          "rego_compile_error",
+          "with keyword target must reference existing input, data, or a function",
+          { file: w.loc.file, row: w.loc.row, col: w.loc.col },
+        ),
+      );
+    }
+  };
+  const visitNested = (t: Term) => {
+    if (t.type === "arraycompr" || t.type === "setcompr" || t.type === "objectcompr") {
+      for (const e of t.body) visitExpr(e, visitNested, check);
+    } else if (t.type === "template") {
+      for (const p of t.parts) if (typeof p !== "string") visitExpr(p, visitNested, check);
+    }
+  };
+  for (let r: Rule | undefined = rule; r; r = r.elseRule) {
+    for (const e of r.body) visitExpr(e, visitNested, check);
+  }
 }

@@ -7,7 +7,7 @@ import type { Body, Module, Rule, Term } from "../ast/nodes.js";
 import { allVars } from "../ast/walk.js";
 import { lookupBuiltin } from "../builtins/registry.js";
 import { RegoError, RegoErrorList } from "../errors.js";
-import { checkCalls, variadic } from "./calls.js";
+import { checkCalls, checkWithTargets, variadic } from "./calls.js";
 import { buildIndex } from "./indexing.js";
 import { checkRecursion } from "./recursion.js";
 import { importAliases, Resolver } from "./resolve.js";
@@ -90,6 +90,7 @@ export class Compiler {
     for (const m of modules) {
       for (const r of m.rules) checkCalls(r, this.arity, this.errors);
       for (const r of m.rules) checkTypes(r, this.errors);
+      for (const r of m.rules) checkWithTargets(r, this.arity, this.errors);
     }
     checkRecursion(this.root, this.errors);
     this.indexRules(this.root);
@@ -116,6 +117,7 @@ export class Compiler {
     new SafetyChecker(this.arity, errors).checkBody(resolved, new Set());
     checkCalls({ body: resolved } as Rule, this.arity, errors);
     checkTypes({ body: resolved } as Rule, errors);
+    checkWithTargets({ body: resolved } as Rule, this.arity, errors);
     if (errors.length > 0) throw new RegoErrorList(sortErrors(errors));
     return resolved;
   }

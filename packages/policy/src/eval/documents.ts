@@ -7,7 +7,7 @@ import type { Module, Rule, Term } from "../ast/nodes.js";
 import type { BuiltinContext } from "../builtins/registry-types.js";
 import type { CompiledRule, RuleNode } from "../compile/tree.js";
 import { RegoError } from "../errors.js";
-import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
+import { compare, equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import type { FunctionTable } from "./functions.js";
 import { Canceller, type DocCache, inProgress, type Overrides } from "./state.js";
 import { type Env, type K, locOf, TermEvaluator, type VK } from "./terms.js";
@@ -165,7 +165,7 @@ export abstract class DocumentEvaluator extends TermEvaluator {
         keys.add(o.path[prefix.length] as string);
       }
     }
-    return [...keys];
+    return [...keys].sort(compare);
   }
 
   /** The full value of a position in `data`: base document, rules and overrides merged. */

@@ -81,3 +81,14 @@ test("a var that only a negated expression mentions is unsafe; wildcards are fin
   const e = engineWith(["package t\nok if not input.deny[_]\n"]);
   assert.deepEqual(solutions(e, "x = data.t.ok", { inputJSON: { deny: [] } }), [{ x: true }]);
 });
+
+test("a with target that is not input, data or a function is a compile error", () => {
+  const errs = compileErrors("package t\np if {\n  true with foo as 1\n}\n");
+  assert.deepEqual(errs, [
+    {
+      code: "rego_compile_error",
+      message: "with keyword target must reference existing input, data, or a function",
+      row: 3,
+    },
+  ]);
+});
