@@ -3,8 +3,9 @@
 # Installs it with apt-get when it is missing and we are root; otherwise exits non-zero with a
 # reason on stderr so the tests can skip with that reason.
 # Usage: scripts/ensure-chromium.sh   (exit 0: chromium present; 1: missing and not installable)
+# NOTES_CHROMIUM overrides the path checked (the script's own tests use it).
 set -u
-CHROMIUM=/usr/bin/chromium
+CHROMIUM=${NOTES_CHROMIUM:-/usr/bin/chromium}
 LOCK=/tmp/quintet-apt.lock
 
 if [ -x "$CHROMIUM" ]; then exit 0; fi
