@@ -5,6 +5,7 @@
  * between the two servers, so that load from other jobs on a shared machine hits both alike.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { benchInputs, writeBenchTree } from "./fixture.mjs";
@@ -51,6 +52,28 @@ function load(url, bodies, seconds, connections) {
   });
 }
 
+/**
+ * CPU time (user + system, ms) a child has used so far, from /proc; undefined elsewhere.
+ * Clock ticks are taken as 100 per second, Linux's USER_HZ.
+ */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs one load round and adds the server's CPU time spent during it. */
+async function measuredRound(child, url, bodies, seconds, connections) {
+  const before = cpuMs(child.pid);
+  const result = await load(url, bodies, seconds, connections);
+  const after = cpuMs(child.pid);
+  result.cpuMs = before === undefined || after === undefined ? undefined : after - before;
+  return result;
+}
+
 /** Sums autocannon rounds: requests/s over the whole time, mean p50, worst p99. */
 function summary(rounds) {
   const seconds = rounds.reduce((n, r) => n + r.duration, 0);
@@ -60,6 +83,10 @@ function summary(rounds) {
     p99Ms: Math.max(...rounds.map((r) => r.latency.p99)),
     non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
     errors: rounds.reduce((n, r) => n + r.errors, 0),
+    cpuUsPerRequest: rounds.some((r) => r.cpuMs === undefined)
+      ? undefined
+      : (rounds.reduce((n, r) => n + r.cpuMs, 0) * 1000) /
+        rounds.reduce((n, r) => n + r.requests.total, 0),
   };
 }
 
@@ -80,8 +107,12 @@ export async function benchHttp({ seconds = 10, connections = 32, rounds = 5 } =
     const policyRounds = [];
     const bareRounds = [];
     for (let i = 0; i < rounds; i++) {
-      policyRounds.push(await load(policyUrl, bodies, seconds / rounds, connections));
-      bareRounds.push(await load(bareUrl, bodies, seconds / rounds, connections));
+      policyRounds.push(
+        await measuredRound(policy.child, policyUrl, bodies, seconds / rounds, connections),
+      );
+      bareRounds.push(
+        await measuredRound(bare.child, bareUrl, bodies, seconds / rounds, connections),
+      );
     }
     const p = summary(policyRounds);
     const b = summary(bareRounds);

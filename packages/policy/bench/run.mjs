@@ -30,6 +30,9 @@ console.log(
   `http bare:   ${fmt(http.bare.requestsPerS, 0)} req/s (p50 ${http.bare.p50Ms} ms, p99 ${http.bare.p99Ms} ms)`,
 );
 console.log(`http ratio policy/bare: ${fmt(http.ratio, 2)}`);
+const cpuText = (s) =>
+  s.cpuUsPerRequest === undefined ? "n/a" : `${fmt(s.cpuUsPerRequest, 1)} µs`;
+console.log(`server CPU per request: policy ${cpuText(http.policy)}, bare ${cpuText(http.bare)}`);
 const suite = benchCompliance();
 if (suite)
   console.log(
@@ -62,12 +65,21 @@ decisions after a warm-up.
 ${http.seconds} s per server, both servers in their own process, measured one after the other in the same run.
 The baseline is a bare \`node:http\` server that reads the body and returns a constant JSON body.
 
-| server | requests/s | p50 latency | p99 latency | non-2xx |
-|---|---:|---:|---:|---:|
-| rego run --server | ${fmt(http.policy.requestsPerS, 0)} | ${http.policy.p50Ms} ms | ${http.policy.p99Ms} ms | ${http.policy.non2xx} |
-| bare node:http | ${fmt(http.bare.requestsPerS, 0)} | ${http.bare.p50Ms} ms | ${http.bare.p99Ms} ms | ${http.bare.non2xx} |
+| server | requests/s | p50 latency | p99 latency | non-2xx | server CPU per request |
+|---|---:|---:|---:|---:|---:|
+| rego run --server | ${fmt(http.policy.requestsPerS, 0)} | ${fmt(http.policy.p50Ms, 1)} ms | ${http.policy.p99Ms} ms | ${http.policy.non2xx} | ${cpuText(http.policy)} |
+| bare node:http | ${fmt(http.bare.requestsPerS, 0)} | ${fmt(http.bare.p50Ms, 1)} ms | ${http.bare.p99Ms} ms | ${http.bare.non2xx} | ${cpuText(http.bare)} |
 
-Ratio policy/bare: **${fmt(http.ratio, 2)}** (goal >= 0.6: ${verdict(http.ratio >= 0.6)}).
+Ratio policy/bare (requests/s): **${fmt(http.ratio, 2)}** (goal >= 0.6: ${verdict(http.ratio >= 0.6)}).
+${
+  http.cpuRatio === undefined
+    ? ""
+    : `
+On a loaded machine throughput swings with other jobs; the servers' own CPU time per request
+(from /proc, same rounds) is steadier. Its ratio, bare CPU/request ÷ policy CPU/request, is
+**${fmt(http.cpuRatio, 2)}**: the throughput ratio the policy server would reach if both were CPU-bound.
+`
+}
 
 ## 3. Compliance suite wall time
 

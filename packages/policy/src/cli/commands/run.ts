@@ -105,7 +105,12 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
   }
   const { settings, paths } = parsed;
   const log = pino(
-    { level: settings.logLevel, base: { component: "policy" } },
+    {
+      level: settings.logLevel,
+      base: { component: "policy" },
+      formatters: { level: (label) => ({ level: label }) },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
     { write: (line: string) => io.stderr(line) },
   );
   let engine: ReturnType<typeof buildEngine>["engine"];
