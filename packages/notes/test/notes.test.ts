@@ -145,6 +145,15 @@ for (const target of STORAGE_TARGETS) {
       assert.equal(response.statusCode, 200);
       assert.ok(!response.body.includes("<b>hi"));
       assert.ok(!response.body.includes("&lt;b&gt;hi"));
+      for (const notice of ["constructor", "__proto__", "toString"]) {
+        const odd = await app.inject({
+          method: "POST",
+          url: `/secure?notice=${notice}`,
+          headers: { cookie: alice },
+        });
+        assert.equal(odd.statusCode, 200);
+        assert.doesNotMatch(odd.body, /role="alert"/, notice);
+      }
     });
   });
 }

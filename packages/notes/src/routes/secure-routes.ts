@@ -17,10 +17,10 @@ export const MAX_NOTE_LENGTH = 10_000;
 export const MAX_NOTES_LISTED = 500;
 
 /** Outcome messages the redirect may name (a fixed set: nothing from the URL is echoed). */
-const OUTCOMES: Readonly<Record<string, SecureNotice>> = {
-  added: { kind: "success", text: "Note added." },
-  deleted: { kind: "success", text: "Note deleted." },
-};
+const OUTCOMES: ReadonlyMap<unknown, SecureNotice> = new Map([
+  ["added", { kind: "success", text: "Note added." }],
+  ["deleted", { kind: "success", text: "Note deleted." }],
+]);
 
 function ownerOf(request: FastifyRequest): string {
   const email = request.session?.logged_user_id;
@@ -48,7 +48,7 @@ export function registerSecureRoutes(app: FastifyInstance, deps: RouteDeps): voi
 
   app.post("/secure", async (request, reply) => {
     const outcome = (request.query as Record<string, unknown>).notice;
-    return render(request, reply, 200, typeof outcome === "string" ? OUTCOMES[outcome] : undefined);
+    return render(request, reply, 200, OUTCOMES.get(outcome));
   });
   rejectOtherMethods(app, "/secure", ["POST"]);
 
