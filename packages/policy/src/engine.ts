@@ -8,7 +8,7 @@ import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
 import { Evaluator } from "./eval/evaluator.js";
 import type { FunctionTable } from "./eval/functions.js";
 import type { Env } from "./eval/terms.js";
-import { upsert } from "./eval/values.js";
+import { indexValue, upsert } from "./eval/values.js";
 import { parseModule, parseQuery } from "./syntax/module-parser.js";
 import { fromJSON, RegoObject, type Value } from "./value/value.js";
 
@@ -187,6 +187,22 @@ export class PolicyEngine {
 
   /** Fast path for the data API: the value of data.<path...> (undefined when undefined). */
   evalRef(path: (string | number)[], options?: QueryOptions): Value | undefined {
+    const value = this.evalRefExact(path, options);
+    if (value !== undefined) return value;
+    // URL paths carry array indexes as text: /v1/data/servers/0 means data.servers[0].
+    const at = path.findIndex((p) => typeof p === "string" && /^(0|[1-9]\d*)$/.test(p));
+    if (at < 0) return undefined;
+    let v = this.evalRefExact(path.slice(0, at), options);
+    for (const seg of path.slice(at)) {
+      if (v === undefined) return undefined;
+      const key =
+        Array.isArray(v) && typeof seg === "string" && /^\d+$/.test(seg) ? Number(seg) : seg;
+      v = indexValue(v, key);
+    }
+    return v;
+  }
+
+  private evalRefExact(path: (string | number)[], options?: QueryOptions): Value | undefined {
     const key = JSON.stringify(path);
     let terms = this.refPaths.get(key);
     if (!terms) {

@@ -187,3 +187,11 @@ role[name] := "admin" if admins[name]
   assert.deepEqual(solutions(e, 'x = data.t.role["bob"]'), []);
   assert.deepEqual(solutions(e, "x = data.t.role"), [{ x: { alice: "admin", anna: "admin" } }]);
 });
+
+test("evalRef reads array elements from numeric path segments given as text", () => {
+  const e = engineWith(["package t\nxs := [10, 20]\n"], { arr: [{ a: 1 }], obj: { "0": "zero" } });
+  assert.equal(e.evalRef(["t", "xs", "1"]), 20);
+  assert.equal(e.evalRef(["arr", "0", "a"]), 1);
+  assert.equal(e.evalRef(["obj", "0"]), "zero");
+  assert.equal(e.evalRef(["arr", "5"]), undefined);
+});
