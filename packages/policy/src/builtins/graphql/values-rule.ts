@@ -8,8 +8,35 @@ import type { Rule, Walker } from "./walker.js";
 
 const builtinScalars = ["Int", "Float", "String", "Boolean", "ID"];
 
+/** The scalar-specific wording the validator uses for a literal of the wrong kind. */
+function unexpectedTypeMessage(w: Walker, value: GqlValue, expected: string): string {
+  const shown = valueString(value);
+  switch (expected) {
+    case "Int":
+    case "Int!":
+      return `Int cannot represent non-integer value: ${shown}`;
+    case "String":
+    case "String!":
+    case "[String]":
+      return `String cannot represent a non string value: ${shown}`;
+    case "Boolean":
+    case "Boolean!":
+      return `Boolean cannot represent a non boolean value: ${shown}`;
+    case "Float":
+    case "Float!":
+      return `Float cannot represent non numeric value: ${shown}`;
+    case "ID":
+    case "ID!":
+      return `ID cannot represent a non-string and non-integer value: ${shown}`;
+  }
+  if (w.values.get(value)?.definition?.Kind === "ENUM") {
+    return `Enum "${expected}" cannot represent non-enum value: ${shown}.`;
+  }
+  return `Expected type "${expected}", found ${shown}.`;
+}
+
 function unexpectedType(w: Walker, value: GqlValue, expected: string): void {
-  w.report(`Expected value of type "${expected}", found ${valueString(value)}.`, value.pos);
+  w.report(unexpectedTypeMessage(w, value, expected), value.pos);
 }
 
 function checkObject(w: Walker, value: GqlValue): void {
@@ -77,7 +104,9 @@ export const valuesRule: Rule = {
     if (!info?.definition || !info.expected) return;
     const expected = typeString(info.expected);
     if (value.Kind === ValueKind.Null) {
-      if (info.expected.NonNull) unexpectedType(w, value, expected);
+      if (info.expected.NonNull) {
+        w.report(`Expected value of type "${expected}", found ${valueString(value)}.`, value.pos);
+      }
       return;
     }
     if (value.Kind === ValueKind.Variable) return;
