@@ -9,6 +9,7 @@ import {
   type DefinitionKind,
   type Directive,
   type DirectiveDefinition,
+  type FieldDefinition,
   type GqlType,
   type SchemaDocument,
   typeName,
@@ -46,14 +47,36 @@ const fail = (message: string, pos?: Position) => new GraphQLSyntaxError(message
 export function loadSchema(userDoc: SchemaDocument): Schema | GraphQLSyntaxError {
   const base = prelude();
   const doc = structuredClone(userDoc);
-  const definitions = [...base.Definitions, ...doc.Definitions];
   const schema: Schema = { types: new Map(), directives: new Map(), possibleTypes: new Map() };
+  const all = collectTypes(schema, [...base.Definitions, ...doc.Definitions], doc.Extensions);
+  if (all instanceof GraphQLSyntaxError) return all;
+  collectPossibleTypes(schema, all);
+  const problem =
+    collectDirectives(schema, [...base.Directives, ...doc.Directives]) ??
+    assignRoots(schema, doc) ??
+    validateAll(schema);
+  if (problem) return problem;
+  if (doc.Schema.length === 0) {
+    schema.query ??= schema.types.get("Query");
+    schema.mutation ??= schema.types.get("Mutation");
+    schema.subscription ??= schema.types.get("Subscription");
+  }
+  schema.query?.Fields.push(...introspectionFields());
+  return schema;
+}
+
+/** Registers every type, applying extensions (which may introduce a type of their own). */
+function collectTypes(
+  schema: Schema,
+  definitions: Definition[],
+  extensions: Definition[],
+): Definition[] | GraphQLSyntaxError {
   for (const def of definitions) {
     if (schema.types.has(def.Name)) return fail(`Cannot redeclare type ${def.Name}.`, def.pos);
     schema.types.set(def.Name, def);
   }
   const all = [...definitions];
-  for (const ext of doc.Extensions) {
+  for (const ext of extensions) {
     let def = schema.types.get(ext.Name);
     if (!def) {
       def = { ...ext, Directives: [], Interfaces: [], Fields: [], Types: [], EnumValues: [] };
@@ -72,24 +95,35 @@ export function loadSchema(userDoc: SchemaDocument): Schema | GraphQLSyntaxError
     def.Types.push(...ext.Types);
     def.EnumValues.push(...ext.EnumValues);
   }
-  collectPossibleTypes(schema, all);
-  const builtinDirectives = new Set([
-    "include",
-    "skip",
-    "deprecated",
-    "specifiedBy",
-    "defer",
-    "oneOf",
-  ]);
-  for (const dir of [...base.Directives, ...doc.Directives]) {
+  return all;
+}
+
+/** Built-in directives a schema may declare again; the first declaration is kept. */
+const builtinDirectives = new Set([
+  "include",
+  "skip",
+  "deprecated",
+  "specifiedBy",
+  "defer",
+  "oneOf",
+]);
+
+function collectDirectives(
+  schema: Schema,
+  dirs: DirectiveDefinition[],
+): GraphQLSyntaxError | undefined {
+  for (const dir of dirs) {
     if (schema.directives.has(dir.Name)) {
       if (builtinDirectives.has(dir.Name)) continue;
       return fail(`Cannot redeclare directive ${dir.Name}.`, dir.pos);
     }
     schema.directives.set(dir.Name, dir);
   }
-  const rootError = assignRoots(schema, doc);
-  if (rootError) return rootError;
+  return undefined;
+}
+
+/** Checks every type, then every directive, in name order as the Go library does. */
+function validateAll(schema: Schema): GraphQLSyntaxError | undefined {
   for (const name of [...schema.types.keys()].sort()) {
     const err = validateDefinition(schema, schema.types.get(name) as Definition);
     if (err) return err;
@@ -99,35 +133,32 @@ export function loadSchema(userDoc: SchemaDocument): Schema | GraphQLSyntaxError
     const err = validateName(dir.Name, dir.pos) ?? validateArgs(schema, dir.Arguments, dir);
     if (err) return err;
   }
-  if (doc.Schema.length === 0) {
-    schema.query ??= schema.types.get("Query");
-    schema.mutation ??= schema.types.get("Mutation");
-    schema.subscription ??= schema.types.get("Subscription");
-  }
-  schema.query?.Fields.push(
-    {
-      Description: "",
-      Name: "__schema",
-      Arguments: [],
-      Type: { NamedType: "__Schema", NonNull: true },
-      Directives: [],
-    },
-    {
-      Description: "",
-      Name: "__type",
-      Arguments: [
-        {
-          Description: "",
-          Name: "name",
-          Type: { NamedType: "String", NonNull: true },
-          Directives: [],
-        },
-      ],
-      Type: { NamedType: "__Type", NonNull: false },
-      Directives: [],
-    },
-  );
-  return schema;
+  return undefined;
+}
+
+/** `__schema` and `__type(name:)`, which every query root offers. */
+function introspectionFields(): FieldDefinition[] {
+  const field = (
+    name: string,
+    type: GqlType,
+    args: ArgumentDefinition[] = [],
+  ): FieldDefinition => ({
+    Description: "",
+    Name: name,
+    Arguments: args,
+    Type: type,
+    Directives: [],
+  });
+  const nameArg: ArgumentDefinition = {
+    Description: "",
+    Name: "name",
+    Type: { NamedType: "String", NonNull: true },
+    Directives: [],
+  };
+  return [
+    field("__schema", { NamedType: "__Schema", NonNull: true }),
+    field("__type", { NamedType: "__Type", NonNull: false }, [nameArg]),
+  ];
 }
 
 function addPossible(schema: Schema, name: string, def: Definition): void {
