@@ -5,10 +5,19 @@
 import type { RegoError } from "../errors.js";
 
 /** What went wrong, independent of HTTP. */
-export type ApiErrorKind = "bad_request" | "too_large" | "not_found" | "method_not_allowed";
+export type ApiErrorKind =
+  | "bad_request"
+  | "too_large"
+  | "not_found"
+  | "missing_resource"
+  | "method_not_allowed";
 
 /** OPA's API error codes used by this server. */
-export type ApiErrorCode = "invalid_parameter" | "resource_not_found" | "internal_error";
+export type ApiErrorCode =
+  | "invalid_parameter"
+  | "resource_not_found"
+  | "undefined_document"
+  | "internal_error";
 
 export class ApiError extends Error {
   constructor(
@@ -40,4 +49,14 @@ export function methodNotAllowed(): ApiError {
 /** No such route: 404. */
 export function routeNotFound(): ApiError {
   return new ApiError("not_found", "resource_not_found", "404 page not found");
+}
+
+/** A policy id or document that does not exist: 404 with OPA's JSON body. */
+export function resourceNotFound(message: string): ApiError {
+  return new ApiError("missing_resource", "resource_not_found", message);
+}
+
+/** The v0 webhook's undefined decision: 404 `undefined_document`. */
+export function undefinedDocument(message: string): ApiError {
+  return new ApiError("missing_resource", "undefined_document", message);
 }

@@ -8,9 +8,11 @@ import { methodNotAllowed, routeNotFound } from "./api-error.js";
 import { handleData } from "./data-handler.js";
 import { toHttpError } from "./error-response.js";
 import { handleHealth } from "./health-handler.js";
+import { handlePolicies } from "./policies-handler.js";
 import { handleQuery } from "./query-handler.js";
 import { sendJson } from "./respond.js";
 import type { Handler, RequestTarget, ServerContext } from "./server-context.js";
+import { handleWebhook } from "./webhook-handler.js";
 
 /** A route: a path prefix (exact or followed by `/`) and a handler per method. */
 interface Route {
@@ -23,8 +25,8 @@ const ROUTES: readonly Route[] = [
   { prefix: "/v1/data", methods: { GET: handleData, POST: handleData } },
   { prefix: "/health", methods: { GET: handleHealth } },
   { prefix: "/v1/query", methods: { GET: handleQuery, POST: handleQuery } },
-  { prefix: "/v0/data", methods: {} },
-  { prefix: "/v1/policies", methods: {} },
+  { prefix: "/v0/data", methods: { POST: handleWebhook } },
+  { prefix: "/v1/policies", methods: { GET: handlePolicies } },
 ];
 
 /** Shared by requests without a query string; handlers only read parameters. */

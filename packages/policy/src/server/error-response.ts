@@ -65,6 +65,8 @@ export function toHttpError(e: unknown): HttpError {
         return { status: 400, body: body(e.code, e.message, e.errors) };
       case "too_large":
         return { status: 413, body: body(e.code, e.message, e.errors) };
+      case "missing_resource":
+        return { status: 404, body: body(e.code, e.message, e.errors) };
       case "method_not_allowed":
         return { status: 405 };
       case "not_found":

@@ -9,6 +9,8 @@ export interface ServerContext {
   readonly maxBodyBytes: number;
   /** Bound on one evaluation; 0 means none. */
   readonly evalTimeoutMs: number;
+  /** The policy files served by the Policy API (id = file path as loaded). */
+  readonly policies?: readonly { readonly file: string; readonly source: string }[];
   /** Present when decision logging is on. */
   readonly decisionLogger?: DecisionLogger;
 }

@@ -86,6 +86,39 @@ describe("a server without decision logs", () => {
     assert.equal(((await missing.json()) as { message: string }).message, "missing parameter 'q'");
   });
 
+  it("lists the loaded policy files and returns one by id", async () => {
+    const list = await h.get("/v1/policies");
+    assert.equal(list.status, 200);
+    const body = (await list.json()) as { result: { id: string; raw: string }[] };
+    const ids = body.result.map((p) => p.id).sort();
+    assert.equal(ids.length, 3);
+    assert.match(ids[0] ?? "", /policies\/limits\.rego$/);
+    const one = await h.get(`/v1/policies${ids[0]?.startsWith("/") ? "" : "/"}${ids[0]}`);
+    assert.equal(one.status, 200);
+    assert.match(
+      ((await one.json()) as { result: { raw: string } }).result.raw,
+      /^# Component B, package `limits`/,
+    );
+    const missing = await h.get("/v1/policies/nope.rego");
+    assert.equal(missing.status, 404);
+    assert.equal(((await missing.json()) as { code: string }).code, "resource_not_found");
+    assert.equal((await h.request("PUT", "/v1/policies/x.rego")).status, 405);
+  });
+
+  it("answers the v0 webhook with the bare value, 404 undefined_document when undefined", async () => {
+    const res = await h.post("/v0/data/limits/limit", JSON.stringify({ name: "alice" }));
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), "10000.5\n");
+    const undef = await h.post("/v0/data/limits/role", JSON.stringify({ name: "mallory" }));
+    assert.equal(undef.status, 404);
+    assert.deepEqual(await undef.json(), {
+      code: "undefined_document",
+      message: "document missing: data.limits.role",
+    });
+    const bad = await h.post("/v0/data/limits", "{");
+    assert.equal(bad.status, 400);
+  });
+
   it("answers a query that does not parse with 400 and the parse error", async () => {
     const res = await h.get(`/v1/query?q=${encodeURIComponent("x := := 1")}`);
     assert.equal(res.status, 400);

@@ -17,11 +17,12 @@ export async function startHarness(
   paths: string[],
   options: { decisionLogs?: boolean; maxBodyBytes?: number } = {},
 ): Promise<Harness> {
-  const { engine } = buildEngine(paths);
+  const { engine, files } = buildEngine(paths);
   const logLines: string[] = [];
   const server = await startPolicyServer(
     {
       engine,
+      policies: files.modules,
       maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
       evalTimeoutMs: 0,
       decisionLogger: options.decisionLogs

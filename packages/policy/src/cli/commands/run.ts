@@ -113,17 +113,19 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     },
     { write: (line: string) => io.stderr(line) },
   );
-  let engine: ReturnType<typeof buildEngine>["engine"];
+  let built: ReturnType<typeof buildEngine>;
   try {
-    engine = buildEngine(paths, { v0Compatible: parsed.v0 }).engine;
+    built = buildEngine(paths, { v0Compatible: parsed.v0 });
   } catch (e) {
     if (!isExpectedFailure(e)) throw e;
     io.stderr(describeFailure(e, true));
     return 1;
   }
+  const { engine } = built;
   const server = await startPolicyServer(
     {
       engine,
+      policies: built.files.modules,
       maxBodyBytes: settings.maxBodyBytes,
       evalTimeoutMs: settings.evalTimeoutMs,
       decisionLogger: settings.decisionLogs

@@ -1,0 +1,43 @@
+/**
+ * OPA's v0 webhook: `POST /v0/data/<path>` takes the body itself as the input and answers
+ * the bare value; an undefined document is 404 `undefined_document`.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { parseJsonValue, parseYamlValue } from "../loader/data-document.js";
+import { toJSON, type Value } from "../value/value.js";
+import { badRequest, undefinedDocument } from "./api-error.js";
+import { dataPath } from "./data-handler.js";
+import { boolParam } from "./query-params.js";
+import { readBody } from "./request-body.js";
+import { sendJson } from "./respond.js";
+import type { RequestTarget, ServerContext } from "./server-context.js";
+
+function parseInput(req: IncomingMessage, text: string): Value | undefined {
+  if (/^\s*$/.test(text)) return undefined;
+  try {
+    return /yaml/i.test(req.headers["content-type"] ?? "")
+      ? parseYamlValue(text)
+      : parseJsonValue(text);
+  } catch (e) {
+    throw badRequest(`body contains malformed input document: ${(e as Error).message}`);
+  }
+}
+
+/** Serves POST /v0/data and below. */
+export async function handleWebhook(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: RequestTarget,
+): Promise<void> {
+  const path = dataPath(target.pathname);
+  const input = parseInput(req, (await readBody(req, ctx.maxBodyBytes)).toString("utf8"));
+  const value = ctx.engine.evalRef(path, {
+    input,
+    timeoutMs: ctx.evalTimeoutMs > 0 ? ctx.evalTimeoutMs : undefined,
+  });
+  if (value === undefined) {
+    throw undefinedDocument(`document missing: data${path.map((p) => `.${p}`).join("")}`);
+  }
+  sendJson(res, 200, toJSON(value), boolParam(target.params, "pretty"));
+}
