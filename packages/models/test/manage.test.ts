@@ -81,6 +81,16 @@ describe("model management: blobs, create, copy, delete", { timeout: 180_000 }, 
     assert.ok(!(await ollama.list()).models.some((m) => m.name.startsWith("broken")));
   });
 
+  it("rejects creating from a server-side path that is not GGUF, storing no blob", async () => {
+    const path = join(server.modelsDir, "..", `not-gguf-${process.pid}.txt`);
+    await writeFile(path, "plain text, definitely not GGUF");
+    const blobsBefore = await readdir(join(server.modelsDir, "blobs"));
+    const res = await postJson(`${server.url}/api/create`, { model: "from-path", from: path });
+    assert.equal(res.status, 400);
+    assert.match((res.body as { error: string }).error, /not in GGUF format/);
+    assert.deepEqual(await readdir(join(server.modelsDir, "blobs")), blobsBefore);
+  });
+
   it("rejects create requests without a source, with absolute file names, or with bad parameters", async () => {
     const none = await postJson(`${server.url}/api/create`, { model: "x" });
     assert.deepEqual(none.body, { error: "neither 'from' or 'files' was specified" });

@@ -4,6 +4,7 @@ import {
   getLlama,
   type Llama,
   LlamaCompletion,
+  type LlamaCompletionGenerationOptions,
   type LlamaContext,
   type LlamaEmbeddingContext,
   type LlamaGrammar,
@@ -19,6 +20,7 @@ import type {
   LoadSpec,
   ModelRuntime,
   OutputFormat,
+  SamplingOptions,
 } from "./model-runner.js";
 
 /** Options of the node-llama-cpp runtime. */
@@ -98,6 +100,29 @@ export class LlamaRuntime implements ModelRuntime {
   }
 }
 
+/** Maps validated sampling options to node-llama-cpp's generation options. */
+function samplingFor(s: SamplingOptions): LlamaCompletionGenerationOptions {
+  const penalize =
+    s.repeatLastN > 0 &&
+    (s.repeatPenalty !== 1 || s.presencePenalty !== 0 || s.frequencyPenalty !== 0);
+  return {
+    temperature: s.temperature,
+    topK: s.topK,
+    topP: s.topP,
+    minP: s.minP > 0 ? s.minP : undefined,
+    seed: s.seed,
+    repeatPenalty: penalize
+      ? {
+          lastTokens: s.repeatLastN,
+          penalty: s.repeatPenalty,
+          presencePenalty: s.presencePenalty,
+          frequencyPenalty: s.frequencyPenalty,
+        }
+      : false,
+    customStopTriggers: s.stop.length > 0 ? s.stop : undefined,
+  };
+}
+
 /** A model in memory: one context whose sequences are the scheduler's slots. */
 class LlamaLoadedModel implements LoadedModel {
   readonly sizeBytes: number;
@@ -147,6 +172,27 @@ class LlamaLoadedModel implements LoadedModel {
     }
   }
 
+  /** Tokens of the prompt (after any prefix), checked against the vocabulary and the window. */
+  private promptTokensFor(req: CompletionRequest): { promptTokens: number[]; total: number } {
+    const vocab = this.vocabularySize();
+    const bad = req.prefixTokens?.find((t) => !Number.isInteger(t) || t < 0 || t >= vocab);
+    if (bad !== undefined) {
+      throw new LlmsrvError(
+        "bad_request",
+        `context holds token ${bad}, outside the vocabulary (0-${vocab - 1})`,
+      );
+    }
+    const promptTokens = [...(req.prefixTokens ?? []), ...this.tokenize(req.prompt)];
+    const total = promptTokens.length + (this.model.tokens.bos === null ? 0 : 1);
+    if (total >= this.spec.contextSize) {
+      throw new LlmsrvError(
+        "bad_request",
+        `the prompt is ${total} tokens, which does not fit the context window of ${this.spec.contextSize}`,
+      );
+    }
+    return { promptTokens, total };
+  }
+
   async complete(
     slot: number,
     req: CompletionRequest,
@@ -156,50 +202,18 @@ class LlamaLoadedModel implements LoadedModel {
     const completion = this.completions[slot];
     if (!completion) throw new LlmsrvError("internal", `no sequence slot ${slot}`);
     const grammar = await this.grammarFor(req.format);
-    const bos = this.model.tokens.bos;
-    const vocab = this.vocabularySize();
-    const bad = req.prefixTokens?.find((t) => !Number.isInteger(t) || t < 0 || t >= vocab);
-    if (bad !== undefined)
-      throw new LlmsrvError(
-        "bad_request",
-        `context holds token ${bad}, outside the vocabulary (0-${vocab - 1})`,
-      );
-    const promptTokens = [...(req.prefixTokens ?? []), ...this.tokenize(req.prompt)];
-    const total = promptTokens.length + (bos === null ? 0 : 1);
-    if (total >= this.spec.contextSize) {
-      throw new LlmsrvError(
-        "bad_request",
-        `the prompt is ${total} tokens, which does not fit the context window of ${this.spec.contextSize}`,
-      );
-    }
+    const { promptTokens, total } = this.promptTokensFor(req);
     const room = this.spec.contextSize - total;
-    const s = req.sampling;
-    const maxTokens = Math.min(s.numPredict ?? room, room);
+    const maxTokens = Math.min(req.sampling.numPredict ?? room, room);
     const outputTokens: number[] = [];
     const started = process.hrtime.bigint();
     let firstToken: bigint | undefined;
     if (maxTokens <= 0)
       return this.result("", "length", promptTokens, outputTokens, started, started, false);
-    const usePenalty =
-      s.repeatLastN > 0 &&
-      (s.repeatPenalty !== 1 || s.presencePenalty !== 0 || s.frequencyPenalty !== 0);
     const res = await completion.generateCompletionWithMeta(promptTokens as Token[], {
+      ...samplingFor(req.sampling),
       maxTokens,
-      temperature: s.temperature,
-      topK: s.topK,
-      topP: s.topP,
-      minP: s.minP > 0 ? s.minP : undefined,
-      seed: s.seed,
-      repeatPenalty: usePenalty
-        ? {
-            lastTokens: s.repeatLastN,
-            penalty: s.repeatPenalty,
-            presencePenalty: s.presencePenalty,
-            frequencyPenalty: s.frequencyPenalty,
-          }
-        : false,
       grammar,
-      customStopTriggers: s.stop.length > 0 ? s.stop : undefined,
       disableContextShift: true,
       signal,
       stopOnAbortSignal: true,
@@ -220,9 +234,9 @@ class LlamaLoadedModel implements LoadedModel {
       firstToken ?? started,
       aborted,
     );
+    result.promptEvalCount = total;
     // Tokens held back as a possible stop-sequence prefix never reach onToken; at the
     // token limit exactly maxTokens were generated.
-    result.promptEvalCount = total;
     if (reason === "length") result.evalCount = Math.max(maxTokens, outputTokens.length);
     return result;
   }

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { LlmsrvError } from "../../errors.js";
 import { resolveOptions } from "../../runtime/options.js";
 import { parseMessages } from "../../service/chat.js";
-import { normalizeDigest } from "../../store/blob-store.js";
+import { digestOfFile, normalizeDigest } from "../../store/blob-store.js";
 import { requireModelName } from "../../store/model-name.js";
 import type { ModelRecipe, ModelStore, StoredModel } from "../../store/model-store.js";
 import { NdjsonWriter } from "../ndjson.js";
@@ -37,7 +38,15 @@ async function resolveFrom(
   if (isAbsolute(from)) {
     if (!existsSync(from))
       throw new LlmsrvError("bad_request", `file ${from} does not exist on the server`);
-    return { digest: await store.blobs.putFile(from) };
+    const known = await store.blobs.has(await digestOfFile(from));
+    const digest = await store.blobs.putFile(from);
+    try {
+      store.factsFor(digest);
+    } catch (e) {
+      if (!known) await rm(store.blobs.path(digest), { force: true }); // not a model: keep nothing
+      throw e;
+    }
+    return { digest };
   }
   try {
     return { model: await store.get(from) };

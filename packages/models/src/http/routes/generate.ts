@@ -1,5 +1,6 @@
 import { LlmsrvError } from "../../errors.js";
 import { buildGeneratePrompt } from "../../prompt/build-prompt.js";
+import type { OutputFormat } from "../../runtime/model-runner.js";
 import { type CompletionOutcome, loadOnly, runCompletion } from "../../service/completion.js";
 import {
   nowTimestamp,
@@ -9,6 +10,7 @@ import {
   requireCapability,
 } from "../../service/request-fields.js";
 import { requireModelName } from "../../store/model-name.js";
+import type { StoredModel } from "../../store/model-store.js";
 import { NdjsonWriter } from "../ndjson.js";
 import { optionalBool, optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";
@@ -40,60 +42,84 @@ function finalBody(model: string, response: string, o: CompletionOutcome, withCo
   };
 }
 
-/** `POST /api/generate`: completion of a prompt, NDJSON-streamed unless `stream: false`. */
-export async function generateHandler(ctx: RequestContext): Promise<void> {
+/** The fields of a generate request, validated. */
+interface GenerateRequest {
+  model: StoredModel;
+  prompt: string;
+  raw: boolean;
+  stream: boolean;
+  system?: string;
+  template?: string;
+  suffix?: string;
+  context?: number[];
+  keepAliveMs: number | undefined;
+  format: OutputFormat | undefined;
+  options: unknown;
+}
+
+/** Reads and checks every field before anything is loaded or streamed. */
+async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateRequest> {
   const body = await ctx.body();
   requireModelName(body.model);
   const model = await ctx.deps.store.get(body.model as string);
   requireCapability(model, "completion");
-  const prompt = optionalString(body, "prompt") ?? "";
-  const raw = optionalBool(body, "raw") ?? false;
-  const stream = optionalBool(body, "stream") ?? true;
-  const system = optionalString(body, "system");
-  const template = optionalString(body, "template");
-  const suffix = optionalString(body, "suffix");
-  const context = parseContext(body.context);
-  const keepAliveMs = parseKeepAlive(body.keep_alive);
-  const format = parseFormat(body.format);
+  const req: GenerateRequest = {
+    model,
+    prompt: optionalString(body, "prompt") ?? "",
+    raw: optionalBool(body, "raw") ?? false,
+    stream: optionalBool(body, "stream") ?? true,
+    system: optionalString(body, "system"),
+    template: optionalString(body, "template"),
+    suffix: optionalString(body, "suffix"),
+    context: parseContext(body.context),
+    keepAliveMs: parseKeepAlive(body.keep_alive),
+    format: parseFormat(body.format),
+    options: body.options,
+  };
   rejectImagesUnlessSupported(model, body.images);
-  if (raw && (template !== undefined || system !== undefined || context !== undefined)) {
+  if (
+    req.raw &&
+    (req.template !== undefined || req.system !== undefined || req.context !== undefined)
+  ) {
     throw new LlmsrvError("bad_request", "raw mode does not support template, system, or context");
   }
-  if (suffix) requireCapability(model, "insert");
-  if (prompt === "") {
-    const started = process.hrtime.bigint();
-    if (keepAliveMs === 0) {
-      await ctx.deps.scheduler.stop(model);
-      return ctx.json(200, {
-        model: model.display,
-        created_at: nowTimestamp(),
-        response: "",
-        done: true,
-        done_reason: "unload",
-      });
-    }
-    const loadNs = await loadOnly(ctx.deps, model, body.options, keepAliveMs, ctx.signal);
-    const total = Number(process.hrtime.bigint() - started);
-    const done = {
-      model: model.display,
-      created_at: nowTimestamp(),
-      response: "",
-      done: true,
-      done_reason: "load",
-      total_duration: total,
-      load_duration: loadNs,
-    };
-    return ctx.json(200, done);
+  if (req.suffix) requireCapability(model, "insert");
+  return req;
+}
+
+/** Empty prompt: load the model (`done_reason: "load"`), or unload it with keep_alive 0. */
+async function loadOrUnload(ctx: RequestContext, req: GenerateRequest): Promise<void> {
+  const base = { model: req.model.display, created_at: nowTimestamp(), response: "", done: true };
+  if (req.keepAliveMs === 0) {
+    await ctx.deps.scheduler.stop(req.model);
+    return ctx.json(200, { ...base, done_reason: "unload" });
   }
-  const rendered = buildGeneratePrompt(model, { prompt, system, template, suffix, raw });
-  const out = stream ? new NdjsonWriter(ctx.res) : undefined;
+  const started = process.hrtime.bigint();
+  const loadNs = await loadOnly(ctx.deps, req.model, req.options, req.keepAliveMs, ctx.signal);
+  const total = Number(process.hrtime.bigint() - started);
+  ctx.json(200, { ...base, done_reason: "load", total_duration: total, load_duration: loadNs });
+}
+
+/** `POST /api/generate`: completion of a prompt, NDJSON-streamed unless `stream: false`. */
+export async function generateHandler(ctx: RequestContext): Promise<void> {
+  const req = await parseGenerateRequest(ctx);
+  if (req.prompt === "") return loadOrUnload(ctx, req);
+  const { model, raw } = req;
+  const rendered = buildGeneratePrompt(model, {
+    prompt: req.prompt,
+    system: req.system,
+    template: req.template,
+    suffix: req.suffix,
+    raw,
+  });
+  const out = req.stream ? new NdjsonWriter(ctx.res) : undefined;
   const job = {
     model,
     prompt: rendered,
-    prefixTokens: context,
-    options: body.options,
-    keepAliveMs,
-    format,
+    prefixTokens: req.context,
+    options: req.options,
+    keepAliveMs: req.keepAliveMs,
+    format: req.format,
     signal: ctx.signal,
     onText: (text: string) =>
       out?.write({ model: model.display, created_at: nowTimestamp(), response: text, done: false }),

@@ -1,4 +1,3 @@
-import { LlmsrvError } from "../../errors.js";
 import {
   completionId,
   finishReason,
@@ -9,57 +8,54 @@ import {
   SYSTEM_FINGERPRINT,
   usage,
 } from "../../openai/translate.js";
-import { checkChatCapabilities, parseTools, runChat } from "../../service/chat.js";
+import { type ChatInput, checkChatCapabilities, parseTools, runChat } from "../../service/chat.js";
 import { requireModelName } from "../../store/model-name.js";
 import { optionalBool } from "../request-body.js";
 import type { RequestContext } from "../router.js";
 import { SseWriter } from "../sse.js";
 
-/** `POST /v1/chat/completions`: OpenAI chat over the native chat path, SSE when `stream`. */
-export async function openaiChatHandler(ctx: RequestContext): Promise<void> {
-  const body = await ctx.body();
-  requireModelName(body.model);
-  const model = await ctx.deps.store.get(body.model as string);
-  const messages = nativeMessages(body.messages);
-  const tools = parseTools(body.tools);
-  const stream = optionalBool(body, "stream") ?? false;
-  const includeUsage =
-    (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-  const input = {
-    model,
-    messages,
-    tools,
-    format: nativeFormat(body.response_format),
-    options: nativeOptions(body),
-    keepAliveMs: undefined,
-    signal: ctx.signal,
+/** Fields every response object and chunk of one completion shares. */
+interface ResponseBase {
+  id: string;
+  created: number;
+  model: string;
+  system_fingerprint: string;
+}
+
+async function respondOnce(
+  ctx: RequestContext,
+  input: ChatInput,
+  base: ResponseBase,
+): Promise<void> {
+  const chat = await runChat(ctx.deps, input);
+  const r = chat.outcome.result;
+  const message = {
+    role: "assistant",
+    content: chat.content,
+    ...(chat.toolCalls.length > 0 ? { tool_calls: openaiToolCalls(chat.toolCalls) } : {}),
   };
-  checkChatCapabilities(input);
-  const id = completionId("chatcmpl");
-  const created = Math.floor(Date.now() / 1000);
-  const base = { id, created, model: model.display, system_fingerprint: SYSTEM_FINGERPRINT };
-  if (!stream) {
-    const chat = await runChat(ctx.deps, input);
-    const r = chat.outcome.result;
-    const message = {
-      role: "assistant",
-      content: chat.content,
-      ...(chat.toolCalls.length > 0 ? { tool_calls: openaiToolCalls(chat.toolCalls) } : {}),
-    };
-    return ctx.json(200, {
-      ...base,
-      object: "chat.completion",
-      choices: [
-        {
-          index: 0,
-          message,
-          finish_reason: finishReason(r.doneReason, chat.toolCalls),
-          logprobs: null,
-        },
-      ],
-      usage: usage(r.promptEvalCount, r.evalCount),
-    });
-  }
+  ctx.json(200, {
+    ...base,
+    object: "chat.completion",
+    choices: [
+      {
+        index: 0,
+        message,
+        finish_reason: finishReason(r.doneReason, chat.toolCalls),
+        logprobs: null,
+      },
+    ],
+    usage: usage(r.promptEvalCount, r.evalCount),
+  });
+}
+
+/** SSE: role with the first delta, content deltas, tool calls, a finish chunk, usage, [DONE]. */
+async function respondStreaming(
+  ctx: RequestContext,
+  input: ChatInput,
+  base: ResponseBase,
+  includeUsage: boolean,
+): Promise<void> {
   const out = new SseWriter(ctx.res);
   const chunk = (delta: unknown, finish: string | null) => ({
     ...base,
@@ -85,7 +81,35 @@ export async function openaiChatHandler(ctx: RequestContext): Promise<void> {
       });
   } catch (e) {
     if (!out.headersSent) throw e;
-    out.writeError(e instanceof Error ? e : new LlmsrvError("internal", String(e)));
+    out.writeError(e);
   }
   out.done();
+}
+
+/** `POST /v1/chat/completions`: OpenAI chat over the native chat path, SSE when `stream`. */
+export async function openaiChatHandler(ctx: RequestContext): Promise<void> {
+  const body = await ctx.body();
+  requireModelName(body.model);
+  const model = await ctx.deps.store.get(body.model as string);
+  const input: ChatInput = {
+    model,
+    messages: nativeMessages(body.messages),
+    tools: parseTools(body.tools),
+    format: nativeFormat(body.response_format),
+    options: nativeOptions(body),
+    keepAliveMs: undefined,
+    signal: ctx.signal,
+  };
+  checkChatCapabilities(input);
+  const stream = optionalBool(body, "stream") ?? false;
+  const includeUsage =
+    (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+  const base = {
+    id: completionId("chatcmpl"),
+    created: Math.floor(Date.now() / 1000),
+    model: model.display,
+    system_fingerprint: SYSTEM_FINGERPRINT,
+  };
+  if (stream) await respondStreaming(ctx, input, base, includeUsage);
+  else await respondOnce(ctx, input, base);
 }
