@@ -1,7 +1,7 @@
 /**
  * The configuration table as plain text, for `--help`.
  */
-import { configTable } from "../../config.js";
+import { configTable } from "../config.js";
 
 /** One line per variable: name, meaning, default. */
 export function configHelp(): string {

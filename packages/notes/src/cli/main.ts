@@ -1,8 +1,9 @@
 /**
  * The `notes` command line: a dispatch table from command name to command.
  */
-import { configHelp } from "./commands/config-help.js";
+
 import { serveCommand } from "./commands/serve.js";
+import { configHelp } from "./config-help.js";
 import { type CliCommand, type CliIo, EXIT } from "./io.js";
 
 /** Every command, by name. */

@@ -7,8 +7,8 @@ import pino from "pino";
 import { loadConfig } from "../../config.js";
 import { ConfigError, NotesError } from "../../errors.js";
 import { startServer } from "../../server.js";
+import { configHelp } from "../config-help.js";
 import { type CliCommand, type CliIo, EXIT } from "../io.js";
-import { configHelp } from "./config-help.js";
 
 const USAGE = "usage: notes serve [--help]\n\nConfiguration comes from the environment:\n";
 
