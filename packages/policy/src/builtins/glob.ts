@@ -124,8 +124,19 @@ function delimitersOf(v: Value): string[] {
 
 /** The compiled matcher for a glob and its delimiters. */
 export function compileGlob(glob: string, delimiters: string[]): RE2JS {
-  return compileRegex("glob.match", new GlobTranslator(glob, delimiters).translate());
+  const key = `${delimiters.join("")}\u0000${glob}`;
+  let pattern = translated.get(key);
+  if (pattern === undefined) {
+    pattern = new GlobTranslator(glob, delimiters).translate();
+    if (translated.size >= TRANSLATION_CACHE_LIMIT) translated.clear();
+    translated.set(key, pattern);
+  }
+  return compileRegex("glob.match", pattern);
 }
+
+/** Translated patterns by delimiters and glob; cleared wholesale when full (it is cheap to refill). */
+const translated = new Map<string, string>();
+const TRANSLATION_CACHE_LIMIT = 500;
 
 function globMatch(args: Value[]): Value {
   const pattern = asString("glob.match", args[0] as Value, 1);

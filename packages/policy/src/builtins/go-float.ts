@@ -81,9 +81,20 @@ export function formatExp(x: number, prec: number, upper = false): string {
 
 /** `%f` of a non-negative finite x with `prec` digits after the point. */
 export function formatFixed(x: number, prec: number): string {
+  if (prec <= 20 && x < 1e21 && !mayTie(x, prec)) return x.toFixed(prec);
   const exact = exactDigits(x);
   const d = roundTo(exact, exact.point + prec);
   return placePoint(d.digits === "0" ? "" : d.digits, d.point, prec);
+}
+
+/**
+ * Whether x might lie exactly halfway between two `prec`-digit decimals, where JS's toFixed
+ * (ties away from zero) and Go (ties to even) differ. A tie needs x·2·10^prec to be an odd
+ * integer; below 2^53 that product is computed exactly, above it we cannot tell cheaply.
+ */
+function mayTie(x: number, prec: number): boolean {
+  const y = x * 2 * 10 ** prec;
+  return y >= 2 ** 53 || (Number.isInteger(y) && y % 2 === 1);
 }
 
 /** Writes digits with the point at `point`, padded to `frac` fractional digits. */
