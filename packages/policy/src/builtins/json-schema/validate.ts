@@ -202,67 +202,87 @@ export class Validator {
 
   private checkObject(schema: RegoObject, doc: RegoObject, path: Path, out: SchemaFailure[]): void {
     const min = schema.get("minProperties");
-    if (isNumber(min) && doc.size < toFloat(min))
+    if (isNumber(min) && doc.size < toFloat(min)) {
       this.fail(out, "array_min_properties", path, `Must have at least ${num(min)} properties`);
+    }
     const max = schema.get("maxProperties");
-    if (isNumber(max) && doc.size > toFloat(max))
+    if (isNumber(max) && doc.size > toFloat(max)) {
       this.fail(out, "array_max_properties", path, `Must have at most ${num(max)} properties`);
+    }
     const required = schema.get("required");
     for (const r of Array.isArray(required) ? required : []) {
       if (typeof r === "string" && !doc.has(r))
         this.fail(out, "required", path, `${r} is required`);
     }
+    this.checkProperties(schema, doc, path, out);
+    const names = schema.get("propertyNames");
+    for (const k of names === undefined ? [] : doc.keys()) {
+      if (this.valid(names as Value, k, path).length > 0) {
+        this.fail(
+          out,
+          "invalid_property_name",
+          path,
+          `Property name of "${String(k)}" does not match`,
+        );
+      }
+    }
+    this.checkDependencies(schema, doc, path, out);
+  }
+
+  /** properties, patternProperties and additionalProperties, member by member. */
+  private checkProperties(
+    schema: RegoObject,
+    doc: RegoObject,
+    path: Path,
+    out: SchemaFailure[],
+  ): void {
     const props = schema.get("properties");
     const patterns = schema.get("patternProperties");
     const additional = schema.get("additionalProperties");
     for (const [k, v] of doc.sortedEntries()) {
       const key = typeof k === "string" ? k : stringifyJSON(k);
+      const at = [...path, key];
       let matched = false;
       const sub = props instanceof RegoObject ? props.get(key) : undefined;
       if (sub !== undefined) {
         matched = true;
-        this.check(sub, v, [...path, key], out);
+        this.check(sub, v, at, out);
       }
-      if (patterns instanceof RegoObject) {
-        for (const [pattern, psub] of patterns.entries()) {
-          if (new RegExp(pattern as string, "u").test(key)) {
-            matched = true;
-            this.check(psub, v, [...path, key], out);
-          }
-        }
+      for (const [pattern, psub] of patterns instanceof RegoObject ? patterns.entries() : []) {
+        if (!new RegExp(pattern as string, "u").test(key)) continue;
+        matched = true;
+        this.check(psub, v, at, out);
       }
       if (matched || additional === undefined || additional === true) continue;
-      if (additional === false)
+      if (additional === false) {
         this.fail(
           out,
           "additional_property_not_allowed",
           path,
           `Additional property ${key} is not allowed`,
         );
-      else this.check(additional, v, [...path, key], out);
+      } else this.check(additional, v, at, out);
     }
-    const names = schema.get("propertyNames");
-    if (names !== undefined) {
-      for (const k of doc.keys()) {
-        if (this.valid(names, k, path).length > 0) {
-          this.fail(
-            out,
-            "invalid_property_name",
-            path,
-            `Property name of "${String(k)}" does not match`,
-          );
-        }
-      }
-    }
+  }
+
+  /** Property dependencies (a list of names) and schema dependencies. */
+  private checkDependencies(
+    schema: RegoObject,
+    doc: RegoObject,
+    path: Path,
+    out: SchemaFailure[],
+  ): void {
     const deps = schema.get("dependencies");
-    if (deps instanceof RegoObject) {
-      for (const [k, dep] of deps.entries()) {
-        if (!doc.has(k)) continue;
-        if (Array.isArray(dep)) {
-          for (const d of dep)
-            if (!doc.has(d))
-              this.fail(out, "missing_dependency", path, `Has a dependency on ${String(d)}`);
-        } else this.check(dep, doc, path, out);
+    if (!(deps instanceof RegoObject)) return;
+    for (const [k, dep] of deps.entries()) {
+      if (!doc.has(k)) continue;
+      if (!Array.isArray(dep)) {
+        this.check(dep, doc, path, out);
+        continue;
+      }
+      for (const d of dep) {
+        if (!doc.has(d))
+          this.fail(out, "missing_dependency", path, `Has a dependency on ${String(d)}`);
       }
     }
   }
