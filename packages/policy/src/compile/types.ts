@@ -37,8 +37,10 @@ export function typeKinds(notation: string): Set<Kind> | undefined {
 }
 
 /** The kind of a term when it is known without evaluating it. */
-function staticKind(t: Term): Kind | undefined {
+function staticKind(t: Term, vars: Map<string, Kind>): Kind | undefined {
   switch (t.type) {
+    case "var":
+      return vars.get(t.name);
     case "scalar":
       if (t.value === null) return "null";
       if (typeof t.value === "boolean") return "boolean";
@@ -67,11 +69,20 @@ function staticKind(t: Term): Kind | undefined {
 
 /** Reports builtin calls whose operand types can be seen to be wrong. */
 export function checkTypes(rule: Rule, errors: RegoError[]): void {
+  // Vars declared with := have unique names, so the kind of what they are assigned is theirs.
+  const vars = new Map<string, Kind>();
+  visitRule(rule, (t) => {
+    if (t.type !== "call" || t.name !== "assign") return;
+    const [lhs, rhs] = t.args as [Term, Term];
+    if (lhs.type !== "var" || !lhs.name.includes("$")) return;
+    const kind = staticKind(rhs, vars);
+    if (kind) vars.set(lhs.name, kind);
+  });
   visitRule(rule, (t) => {
     if (t.type !== "call") return;
     const def = lookupBuiltin(t.name);
     if (!def || def.args.length === 0) return;
-    const have = t.args.slice(0, def.args.length).map(staticKind);
+    const have = t.args.slice(0, def.args.length).map((a) => staticKind(a, vars));
     const bad = have.some((k, i) => {
       const want = typeKinds(def.args[i] as string);
       return k !== undefined && want !== undefined && !want.has(k);

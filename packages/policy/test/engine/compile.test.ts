@@ -64,8 +64,11 @@ test("all compile errors are reported together, sorted by location", () => {
 });
 
 test("a builtin called with an operand of a statically wrong type is a rego_type_error", () => {
-  const errs = compileErrors('package t\np := count(1)\nq := upper(concat(",", ["a"]))\n');
-  assert.equal(errs.length, 1);
+  const errs = compileErrors(
+    'package t\np := count(1)\nq := upper(concat(",", ["a"]))\nr if {\n  x := 2\n  upper(x)\n}\n',
+  );
+  assert.equal(errs.length, 2);
+  assert.equal(errs[1]?.row, 6);
   assert.equal(errs[0]?.code, "rego_type_error");
   assert.match(errs[0]?.message ?? "", /^count: invalid argument\(s\)\n\thave: \(number\)/);
 });
