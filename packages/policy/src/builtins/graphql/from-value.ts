@@ -90,7 +90,7 @@ function toSelection(v: Value): Selection {
   if (has("Alias") || has("Arguments") || has("SelectionSet")) {
     return {
       kind: "field",
-      Alias: str(v, "Alias") || str(v, "Name"),
+      Alias: str(v, "Alias"),
       Name: str(v, "Name"),
       Arguments: arr(v, "Arguments", toArgument),
       Directives: directives,

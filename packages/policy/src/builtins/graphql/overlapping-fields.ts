@@ -25,9 +25,11 @@ function collect(
     if (sel.kind === "field") {
       const definition =
         sel.Name === "__typename" ? undefined : parent?.Fields.find((f) => f.Name === sel.Name);
-      const list = out.get(sel.Alias) ?? [];
+      // A field decoded from an AST object may lack an alias; its name is then the key.
+      const responseName = sel.Alias || sel.Name;
+      const list = out.get(responseName) ?? [];
       list.push({ parent, field: sel, definition });
-      out.set(sel.Alias, list);
+      out.set(responseName, list);
     } else if (sel.kind === "inline") {
       const next = sel.TypeCondition !== "" ? w.schema.types.get(sel.TypeCondition) : parent;
       collect(w, next, sel.SelectionSet, out, seen);

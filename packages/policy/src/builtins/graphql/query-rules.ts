@@ -90,7 +90,7 @@ function checkSingleField(
   const fields = new Set<string>();
   const collect = (sels: Selection[], seen: Set<string>) => {
     for (const s of sels) {
-      if (s.kind === "field") fields.add(s.Alias);
+      if (s.kind === "field") fields.add(s.Alias || s.Name);
       else if (s.kind === "inline") collect(s.SelectionSet, seen);
       else if (!seen.has(s.Name)) {
         seen.add(s.Name);
