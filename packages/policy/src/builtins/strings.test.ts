@@ -84,6 +84,8 @@ describe("string builtins", () => {
     assert.deepEqual(call("split", "a😀b", ""), ["a", "😀", "b"]);
     assert.equal(call("replace", "foo...bar", "..", ",,"), "foo,,.bar");
     assert.equal(call("replace", "ab", "", "-"), "-a-b-");
+    // Go inserts between bytes, splitting é into two stray bytes.
+    assert.equal(call("replace", "éa", "", "-"), "-\ufffd-\ufffd-a-");
     assert.equal(call("strings.count", "cheese", "e"), 3);
     assert.equal(call("strings.count", "11111", "11"), 2);
     assert.equal(call("strings.count", "dummy", ""), 6);

@@ -6,6 +6,7 @@ import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { toBigInt, toFloat } from "../value/number.js";
 import { RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
 import { asInteger, asNumber, asString, oneOfError, operandError } from "./args.js";
+import { goString } from "./encoding-bytes.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 /** The code points of a string (astral characters stay whole). */
@@ -105,29 +106,52 @@ function split(args: Value[]): Value {
   return sep === "" ? runes(s) : s.split(sep);
 }
 
-/** Go's strings.ReplaceAll: an empty `old` inserts `new` around every code point. */
-export function replaceAll(s: string, old: string, replacement: string): string {
-  if (old !== "") return s.split(old).join(replacement);
-  return (
-    replacement +
-    runes(s)
-      .map((r) => r + replacement)
-      .join("")
-  );
+/**
+ * Go's strings.NewReplacer over UTF-8 bytes, for `replace` and `strings.replace_n`: at each
+ * position the first pair (in argument order) whose old text matches wins and replaced text
+ * is not rescanned. An empty old text matches at every byte position, but not twice in a
+ * row, so it can split a multi-byte character (each stray byte then reads as U+FFFD).
+ */
+export function goReplace(s: string, pairs: [string, string][]): string {
+  if (pairs.length === 1 && pairs[0]?.[0] !== "") {
+    const [old, replacement] = pairs[0] as [string, string];
+    return s.split(old).join(replacement);
+  }
+  const src = Buffer.from(s, "utf8");
+  const olds = pairs.map(([old]) => Buffer.from(old, "utf8"));
+  const news = pairs.map(([, replacement]) => Buffer.from(replacement, "utf8"));
+  const out: Buffer[] = [];
+  let last = 0;
+  let previousEmpty = false;
+  for (let i = 0; i <= src.length; ) {
+    const skipEmpty = previousEmpty;
+    const hit = olds.findIndex(
+      (old) =>
+        (old.length > 0 || !skipEmpty) &&
+        i + old.length <= src.length &&
+        src.compare(old, 0, old.length, i, i + old.length) === 0,
+    );
+    previousEmpty = hit >= 0 && (olds[hit] as Buffer).length === 0;
+    if (hit < 0) {
+      i++;
+      continue;
+    }
+    out.push(src.subarray(last, i), news[hit] as Buffer);
+    i += (olds[hit] as Buffer).length;
+    last = i;
+  }
+  out.push(src.subarray(last));
+  return goString(Buffer.concat(out));
 }
 
 function replace(args: Value[]): Value {
   const s = asString("replace", args[0] as Value, 1);
   const old = asString("replace", args[1] as Value, 2);
   const replacement = asString("replace", args[2] as Value, 3);
-  return replaceAll(s, old, replacement);
+  return goReplace(s, [[old, replacement]]);
 }
 
-/**
- * strings.replace_n: Go's strings.NewReplacer over the pattern keys in sorted order. At each
- * position the first key (in that order) that matches wins and replaced text is not
- * rescanned; an empty key matches between characters, but not twice in a row.
- */
+/** strings.replace_n: the pattern keys in sorted order, replaced as by Go's NewReplacer. */
 function replaceN(args: Value[]): Value {
   const fn = "strings.replace_n";
   const patterns = args[0] as Value;
@@ -143,22 +167,7 @@ function replaceN(args: Value[]): Value {
     }
     pairs.push([k, v]);
   }
-  let out = "";
-  let last = 0;
-  let previousEmpty = false;
-  for (let i = 0; i <= s.length; ) {
-    const skipEmpty: boolean = previousEmpty;
-    const hit: [string, string] | undefined = pairs.find(
-      ([old]) => (old !== "" || !skipEmpty) && s.startsWith(old, i),
-    );
-    previousEmpty = hit !== undefined && hit[0] === "";
-    if (hit) {
-      out += s.slice(last, i) + hit[1];
-      i += hit[0].length;
-      last = i;
-    } else i += (s.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
-  }
-  return out + s.slice(last);
+  return pairs.length === 0 ? s : goReplace(s, pairs);
 }
 
 /** The code points of `cutset`, for Go's strings.Trim family. */
