@@ -6,7 +6,7 @@ import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { toBigInt, toFloat } from "../value/number.js";
 import { RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
 import { asInteger, asNumber, asString, oneOfError, operandError } from "./args.js";
-import { goString } from "./encoding-bytes.js";
+import { goString } from "./go-bytes.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 /** The code points of a string (astral characters stay whole). */
