@@ -5,6 +5,7 @@
 import type { Body, Module, Term } from "./ast/nodes.js";
 import { displayName, shallowExprVars } from "./ast/walk.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
+import { RegoError } from "./errors.js";
 import { Evaluator } from "./eval/evaluator.js";
 import type { FunctionTable } from "./eval/functions.js";
 import type { Env } from "./eval/terms.js";
@@ -63,6 +64,18 @@ function hasOwnValue(t: Term, compiler: Compiler): boolean {
   if (t.type !== "call") return true;
   if (noValueOperators.has(t.name)) return false;
   return t.args.length === compiler.arity(t.name);
+}
+
+/** Runs an evaluation, turning a JS stack overflow into a Rego error. */
+function guardStack<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new RegoError("internal_error", "evaluation exceeded the maximum nesting depth");
+    }
+    throw e;
+  }
 }
 
 /** Deep-merges `value` into `base`: objects merge key by key, anything else replaces. */
@@ -136,6 +149,10 @@ export class PolicyEngine {
 
   /** Evaluates a Rego query string; one entry per solution. */
   query(query: string, options?: QueryOptions): QueryResult[] {
+    return guardStack(() => this.runQuery(query, options));
+  }
+
+  private runQuery(query: string, options?: QueryOptions): QueryResult[] {
     const c = this.ensureCompiled();
     const parsed = parseQuery(query);
     const body = c.compiler.compileQuery(parsed, [], this.parsed);
@@ -203,6 +220,10 @@ export class PolicyEngine {
   }
 
   private evalRefExact(path: (string | number)[], options?: QueryOptions): Value | undefined {
+    return guardStack(() => this.lookup(path, options));
+  }
+
+  private lookup(path: (string | number)[], options?: QueryOptions): Value | undefined {
     const key = JSON.stringify(path);
     let terms = this.refPaths.get(key);
     if (!terms) {

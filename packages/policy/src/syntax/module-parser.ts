@@ -198,7 +198,7 @@ export function parseModule(file: string, source: string, v0 = false): Module {
   try {
     return new ModuleParser(map, v0).parseModule();
   } catch (e) {
-    throw asErrorList(e);
+    throw asErrorList(e, file);
   }
 }
 
@@ -208,7 +208,7 @@ export function parseQuery(source: string, file = "query"): Body {
   try {
     return new ModuleParser(map, false).parseStandaloneQuery();
   } catch (e) {
-    throw asErrorList(e);
+    throw asErrorList(e, file);
   }
 }
 
@@ -222,8 +222,16 @@ export function parseTermText(source: string, file = "term"): Term {
   return first.term;
 }
 
-function asErrorList(e: unknown): unknown {
+function asErrorList(e: unknown, file: string): unknown {
   if (e instanceof RegoErrorList) return e;
   if (e instanceof RegoError) return new RegoErrorList([e]);
+  if (e instanceof RangeError) {
+    const tooDeep = new RegoError("rego_parse_error", "expression nested too deeply", {
+      file,
+      row: 1,
+      col: 1,
+    });
+    return new RegoErrorList([tooDeep]);
+  }
   return e;
 }

@@ -90,3 +90,10 @@ test("inside brackets an expression may continue on the next line", () => {
   assert.ok(t?.type === "call" && t.args[1]?.type === "arraycompr");
   assert.equal(t.args[1].body.length, 2);
 });
+
+test("absurdly deep nesting is a parse error, not a crash", () => {
+  const deep = `package d\np := ${"[".repeat(20000)}${"]".repeat(20000)}\n`;
+  const e = thrown(() => parseModule("deep.rego", deep));
+  assert.ok(e instanceof RegoErrorList);
+  assert.equal(e.errors[0]?.code, "rego_parse_error");
+});
