@@ -24,6 +24,7 @@ export type LlmsrvErrorCode =
   | "digest_mismatch"
   | "blob_not_found"
   | "modelfile_invalid"
+  | "not_implemented"
   | "internal";
 
 /** Base error of the package: a code, a human message and an optional cause. */

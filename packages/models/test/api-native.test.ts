@@ -473,6 +473,44 @@ describe("native Ollama API with the official ollama client", { timeout: 300_000
     assert.match((msgs.body as { error: string }).error, /messages\[0\]\.role/);
   });
 
+  it("answers 400 for think on a model without thinking and for over-long embed input without truncate", async () => {
+    const think = await postJson(`${server.url}/api/chat`, {
+      model: "demo",
+      messages: [{ role: "user", content: "x" }],
+      think: true,
+    });
+    assert.deepEqual(
+      [think.status, think.body],
+      [400, { error: '"demo:latest" does not support thinking' }],
+    );
+    const long = "word ".repeat(200);
+    const refused = await postJson(`${server.url}/api/embed`, {
+      model: "demo",
+      input: long,
+      truncate: false,
+    });
+    assert.deepEqual(
+      [refused.status, refused.body],
+      [400, { error: "the input length exceeds the context length" }],
+    );
+    const cut = await postJson(`${server.url}/api/embed`, { model: "demo", input: long });
+    assert.equal(cut.status, 200);
+    assert.equal(
+      (cut.body as { prompt_eval_count: number }).prompt_eval_count,
+      509,
+      "cut to the window less BOS, EOS and one",
+    );
+  });
+
+  it("answers 501 for registry pulls and pushes, naming the alternative", async () => {
+    const pull = await postJson(`${server.url}/api/pull`, { model: "llama3.2" });
+    assert.equal(pull.status, 501);
+    assert.match(
+      (pull.body as { error: string }).error,
+      /not supported by llmsrv; create models from local GGUF files/,
+    );
+  });
+
   it("answers 404 text for unknown routes and 405 for a wrong method", async () => {
     const r = await fetch(`${server.url}/api/nothing`);
     assert.equal(r.status, 404);

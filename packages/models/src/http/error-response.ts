@@ -21,6 +21,7 @@ const STATUS: Readonly<Record<LlmsrvErrorCode, number>> = {
   digest_mismatch: 400,
   blob_not_found: 404,
   modelfile_invalid: 400,
+  not_implemented: 501,
   internal: 500,
 };
 

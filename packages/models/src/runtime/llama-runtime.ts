@@ -281,7 +281,8 @@ class LlamaLoadedModel implements LoadedModel {
       for (const text of texts) {
         if (signal.aborted) throw new LlmsrvError("request_canceled", "request canceled");
         let tokens = this.tokenize(text);
-        const limit = this.spec.contextSize - 1;
+        // node-llama-cpp adds BOS and EOS and needs the input strictly shorter than the window.
+        const limit = this.spec.contextSize - 3;
         if (tokens.length > limit) {
           if (!truncate)
             throw new LlmsrvError("bad_request", "the input length exceeds the context length");
@@ -290,7 +291,7 @@ class LlamaLoadedModel implements LoadedModel {
         const bos = this.model.tokens.bos;
         if (tokens.length === 0 && bos !== null) tokens = [bos];
         promptTokens += tokens.length;
-        const e = await ctx.getEmbeddingFor(tokens as Token[]);
+        const e = await ctx.getEmbeddingFor([...tokens] as Token[]);
         vectors.push([...e.vector]);
       }
       return { vectors, promptTokens };

@@ -6,7 +6,12 @@ import {
   runChat,
 } from "../../service/chat.js";
 import { loadOnly } from "../../service/completion.js";
-import { nowTimestamp, parseFormat, parseKeepAlive } from "../../service/request-fields.js";
+import {
+  nowTimestamp,
+  parseFormat,
+  parseKeepAlive,
+  rejectThinkUnlessSupported,
+} from "../../service/request-fields.js";
 import { requireModelName } from "../../store/model-name.js";
 import { NdjsonWriter } from "../ndjson.js";
 import { optionalBool } from "../request-body.js";
@@ -44,6 +49,7 @@ export async function chatHandler(ctx: RequestContext): Promise<void> {
   const keepAliveMs = parseKeepAlive(body.keep_alive);
   const format = parseFormat(body.format);
   checkChatCapabilities({ model, messages, tools });
+  rejectThinkUnlessSupported(model, body.think);
   if (messages.length === 0) {
     const unload = keepAliveMs === 0;
     if (unload) await ctx.deps.scheduler.stop(model);

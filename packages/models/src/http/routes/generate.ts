@@ -7,6 +7,7 @@ import {
   parseFormat,
   parseKeepAlive,
   rejectImagesUnlessSupported,
+  rejectThinkUnlessSupported,
   requireCapability,
 } from "../../service/request-fields.js";
 import { requireModelName } from "../../store/model-name.js";
@@ -77,6 +78,7 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
     options: body.options,
   };
   rejectImagesUnlessSupported(model, body.images);
+  rejectThinkUnlessSupported(model, body.think);
   if (
     req.raw &&
     (req.template !== undefined || req.system !== undefined || req.context !== undefined)

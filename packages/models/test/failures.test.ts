@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { LlmsrvError } from "../src/errors.js";
+import { NdjsonWriter } from "../src/http/ndjson.js";
+import { LlamaRuntime } from "../src/runtime/llama-runtime.js";
+import { postJson, startTestServer, type TestServer } from "./harness.js";
+
+describe("a model that does not fit in memory", { timeout: 120_000 }, () => {
+  let server: TestServer;
+  before(async () => {
+    // The real runtime, told that only 1 MB is free: loading must fail before llama.cpp allocates.
+    server = await startTestServer(
+      {},
+      {
+        ensureDemo: true,
+        runtime: new LlamaRuntime({ maxThreads: 1, availableMemory: () => 1_000_000 }),
+      },
+    );
+  });
+  after(() => server.stop());
+
+  it("answers 500 with a message saying it needs more memory than is available, and loads nothing", async () => {
+    const r = await postJson(`${server.url}/api/generate`, {
+      model: "demo",
+      prompt: "x",
+      stream: false,
+    });
+    assert.equal(r.status, 500);
+    assert.match(
+      (r.body as { error: string }).error,
+      /^model requires more system memory \(\d+\.\d GiB\) than is available \(0\.0 GiB\)$/,
+    );
+    const ps = (await postJson(`${server.url}/api/ps`, undefined, { method: "GET" })).body as {
+      models: unknown[];
+    };
+    assert.deepEqual(ps.models, []);
+  });
+
+  it("reports the failure as the last NDJSON line when the client asked for a stream", async () => {
+    const r = await postJson(`${server.url}/api/generate`, { model: "demo", prompt: "x" });
+    assert.equal(r.status, 500, "nothing was streamed yet, so the status carries the error");
+  });
+});
+
+describe("NDJSON streams that fail midway", () => {
+  let server: Server;
+  let url: string;
+  before(async () => {
+    server = createServer((_req, res) => {
+      const out = new NdjsonWriter(res);
+      out.write({ response: "partial", done: false });
+      out.writeError(new LlmsrvError("internal", "runner died"));
+      out.end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('keep status 200 and end with an {"error"} line instead of a dropped connection', async () => {
+    const res = await fetch(url);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/x-ndjson");
+    const lines = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(lines, [{ response: "partial", done: false }, { error: "runner died" }]);
+  });
+});
