@@ -94,6 +94,21 @@ describe("crypto.x509", () => {
     assert.equal(certs[0]?.get("URIStrings"), null);
   });
 
+  test("certificate fields follow Go's x509.Certificate JSON", () => {
+    const [cert] = callBuiltin("crypto.x509.parse_certificates", [root]) as RegoObject[];
+    assert.equal(cert?.get("Version"), 3);
+    assert.equal(cert?.get("SerialNumber"), 199198281155336502145185990653522959891n);
+    assert.equal(cert?.get("NotBefore"), "2021-07-01T17:41:53Z");
+    assert.equal(cert?.get("KeyUsage"), 96);
+    assert.equal(cert?.get("MaxPathLen"), 1);
+    assert.equal(cert?.get("SignatureAlgorithm"), 10);
+    assert.equal(cert?.get("PublicKeyAlgorithm"), 3);
+    assert.equal(cert?.get("SubjectKeyId"), "3IetKsULy5fgHw33Gl5o70/Br6c=");
+    const issuer = cert?.get("Issuer") as RegoObject;
+    assert.deepEqual(issuer.get("Organization"), ["OPA Test"]);
+    assert.equal(issuer.get("Country"), null);
+  });
+
   test("parse_certificates accepts base64 of PEM and reports bad input in Go's words", () => {
     const b64 = Buffer.from(root).toString("base64");
     assert.equal((callBuiltin("crypto.x509.parse_certificates", [b64]) as unknown[]).length, 1);

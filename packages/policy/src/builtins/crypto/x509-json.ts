@@ -120,7 +120,8 @@ function publicKeyValue(spki: Buffer): Value {
       ]);
     if (jwk.kty === "EC") {
       return RegoObject.fromEntries([
-        ["Curve", RegoObject.fromEntries([["Name", String(jwk.crv)]])],
+        // Go's curve values have no exported fields, so they marshal as {}.
+        ["Curve", new RegoObject()],
         ["X", bigFromB64url(jwk.x)],
         ["Y", bigFromB64url(jwk.y)],
       ]);
