@@ -4,6 +4,7 @@
  */
 import type { RegoNumber } from "../value/number.js";
 
+/** Where a node was written. */
 export interface Loc {
   file: string;
   row: number;
@@ -13,8 +14,10 @@ export interface Loc {
   end: number;
 }
 
+/** The value of a scalar literal. */
 export type Scalar = null | boolean | RegoNumber | string;
 
+/** Any term of the language. */
 export type Term =
   | ScalarTerm
   | VarTerm
@@ -28,12 +31,14 @@ export type Term =
   | CallTerm
   | TemplateTerm;
 
+/** A null, boolean, number or string literal. */
 export interface ScalarTerm {
   type: "scalar";
   value: Scalar;
   loc: Loc;
 }
 
+/** A variable (or, before resolution, a rule or import name). */
 export interface VarTerm {
   type: "var";
   name: string;
@@ -48,24 +53,28 @@ export interface RefTerm {
   loc: Loc;
 }
 
+/** An array literal. */
 export interface ArrayTerm {
   type: "array";
   items: Term[];
   loc: Loc;
 }
 
+/** An object literal. */
 export interface ObjectTerm {
   type: "object";
   entries: [Term, Term][];
   loc: Loc;
 }
 
+/** A set literal; `set()` is the empty set. */
 export interface SetTerm {
   type: "set";
   items: Term[];
   loc: Loc;
 }
 
+/** `[term | body]` */
 export interface ArrayCompr {
   type: "arraycompr";
   term: Term;
@@ -73,6 +82,7 @@ export interface ArrayCompr {
   loc: Loc;
 }
 
+/** `{term | body}` */
 export interface SetCompr {
   type: "setcompr";
   term: Term;
@@ -80,6 +90,7 @@ export interface SetCompr {
   loc: Loc;
 }
 
+/** `{key: value | body}` */
 export interface ObjectCompr {
   type: "objectcompr";
   key: Term;
@@ -105,6 +116,7 @@ export interface TemplateTerm {
   loc: Loc;
 }
 
+/** `with target as value` */
 export interface WithModifier {
   target: Term;
   value: Term;
@@ -149,10 +161,13 @@ export interface EveryExpr extends ExprBase {
   body: Body;
 }
 
+/** A query or rule body: literals that must all hold. */
 export type Body = Expr[];
 
+/** single: one value per key (complete rules, partial objects); multi: `contains`; func: a function. */
 export type RuleKind = "single" | "multi" | "func";
 
+/** One rule definition (with its else chain). */
 export interface Rule {
   kind: RuleKind;
   /** Head reference: first element is the rule name (a string scalar), then path terms. */
@@ -171,12 +186,14 @@ export interface Rule {
   annotations?: Annotation[];
 }
 
+/** `import data.x.y as z` */
 export interface Import {
   path: Term;
   alias?: string;
   loc: Loc;
 }
 
+/** A METADATA annotation. */
 export interface Annotation {
   scope: string;
   /** The annotation's fields as written (title, description, authors, ...). */
@@ -184,6 +201,7 @@ export interface Annotation {
   loc: Loc;
 }
 
+/** One parsed policy file. */
 export interface Module {
   file: string;
   /** Package path without the `data` prefix, e.g. ["a", "b"]. */

@@ -93,6 +93,7 @@ export function exprVars(e: Expr, out: Set<string> = new Set()): Set<string> {
   return out;
 }
 
+/** Every var of a body, nested bodies included. */
 export function bodyVars(body: Body, out: Set<string> = new Set()): Set<string> {
   for (const e of body) exprVars(e, out);
   return out;
@@ -107,6 +108,7 @@ export function shallowVars(t: Term, out: Set<string>): Set<string> {
   return out;
 }
 
+/** Vars at an expression's own level (not inside comprehensions). */
 export function shallowExprVars(e: Expr, out: Set<string> = new Set()): Set<string> {
   switch (e.type) {
     case "term":

@@ -47,6 +47,7 @@ function visitExpr(e: Expr, f: (t: Term) => void, g?: (e: Expr) => void): void {
   }
 }
 
+/** Visits every term of a body, nested bodies included. */
 export function visitBody(body: Body, f: (t: Term) => void): void {
   for (const e of body) visitExpr(e, f);
 }

@@ -15,6 +15,7 @@ import { SafetyChecker } from "./safety.js";
 import { type CompiledRule, RuleNode, splitHead } from "./tree.js";
 import { checkTypes } from "./types.js";
 
+/** The result of compiling: the rule tree under `data` and the modules. */
 export interface CompiledPolicy {
   root: RuleNode;
   modules: Module[];
@@ -44,6 +45,7 @@ function sortErrors(errors: RegoError[]): RegoError[] {
   });
 }
 
+/** Compiles modules into a rule tree and checks queries against it. */
 export class Compiler {
   readonly errors: RegoError[] = [];
   readonly root = new RuleNode([], "data");

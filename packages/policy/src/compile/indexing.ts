@@ -9,6 +9,7 @@ import type { CompiledRule } from "./tree.js";
 /** Fewer rules than this are evaluated one by one. */
 const minRules = 4;
 
+/** Rules of one document grouped by the constant their body tests `input.<path>` against. */
 export class RuleIndex {
   constructor(
     /** Keys under `input` that every indexed rule tests. */

@@ -58,6 +58,7 @@ export function importAliases(module: Module): Map<string, Term> {
   return out;
 }
 
+/** Resolves the names of one module's rules (or of a query) in place. */
 export class Resolver {
   constructor(readonly ctx: ResolveContext) {}
 

@@ -12,6 +12,7 @@ export type ArityLookup = (name: string) => number | undefined;
 
 const globals = new Set(["input", "data"]);
 
+/** Orders bodies for safety and reports unsafe vars. */
 export class SafetyChecker {
   constructor(
     private readonly arity: ArityLookup,

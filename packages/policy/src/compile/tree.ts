@@ -7,6 +7,7 @@ import type { Rule, Term } from "../ast/nodes.js";
 import type { Value } from "../value/value.js";
 import type { RuleIndex } from "./indexing.js";
 
+/** A rule placed in the tree. */
 export interface CompiledRule {
   rule: Rule;
   /** Head terms after the node's path (for partial objects and ref heads). */
@@ -14,6 +15,7 @@ export interface CompiledRule {
   elseRule?: CompiledRule;
 }
 
+/** A node of `data`: child nodes by key and the rules that define its value. */
 export class RuleNode {
   readonly children = new Map<string, RuleNode>();
   readonly rules: CompiledRule[] = [];

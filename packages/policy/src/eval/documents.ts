@@ -13,6 +13,7 @@ import { Canceller, type DocCache, inProgress, type Overrides } from "./state.js
 import { type Env, type K, locOf, TermEvaluator, type VK } from "./terms.js";
 import { constantValue, indexValue, upsert } from "./values.js";
 
+/** Per-query settings of an evaluator. */
 export interface EvaluatorOptions {
   input?: Value;
   strict: boolean;
@@ -28,10 +29,12 @@ const TRUE: Term = {
   loc: { file: "", row: 0, col: 0, start: 0, end: 0 },
 };
 
+/** An eval_conflict_error located at the rule that produced the second value. */
 export function conflict(rule: Rule, message: string): RegoError {
   return new RegoError("eval_conflict_error", message, locOf(rule));
 }
 
+/** Evaluation of `data`: base documents, overrides and virtual documents. */
 export abstract class DocumentEvaluator extends TermEvaluator {
   overrides: Overrides;
   cache: DocCache = new Map();

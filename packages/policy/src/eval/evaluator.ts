@@ -19,6 +19,7 @@ import { upsert } from "./values.js";
 
 export type { EvaluatorOptions } from "./documents.js";
 
+/** A complete evaluator for one query. */
 export class Evaluator extends DocumentEvaluator {
   // ---- calls --------------------------------------------------------------------------
 

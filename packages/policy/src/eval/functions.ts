@@ -6,6 +6,7 @@ import { lookupBuiltin } from "../builtins/registry.js";
 import type { BuiltinDef } from "../builtins/registry-types.js";
 import type { RuleNode } from "../compile/tree.js";
 
+/** A call target: a user function node or a builtin. */
 export type ResolvedFunction =
   | { kind: "user"; node: RuleNode }
   | { kind: "builtin"; def: BuiltinDef };
@@ -13,6 +14,7 @@ export type ResolvedFunction =
 /** Memo of name → function for one compiled policy. */
 export type FunctionTable = Map<string, ResolvedFunction | null>;
 
+/** Resolves a call name, memoised in `table`. */
 export function resolveFunction(
   table: FunctionTable,
   root: RuleNode,

@@ -21,10 +21,14 @@ import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import type { Canceller, DocCache, Overrides } from "./state.js";
 import { constantValue, forEachElement, indexValue } from "./values.js";
 
+/** Bindings of one rule frame. */
 export type Env = Map<string, Value>;
+/** A continuation: returns true to stop enumerating. */
 export type K = () => boolean;
+/** A continuation receiving a value. */
 export type VK = (v: Value) => boolean;
 
+/** The error location of a node. */
 export function locOf(t: { loc: { file: string; row: number; col: number } }) {
   return { file: t.loc.file, row: t.loc.row, col: t.loc.col };
 }
@@ -46,6 +50,7 @@ function objectPairs(a: [Term, Term][], b: [Term, Term][]): [Term, Term][] | und
   return out;
 }
 
+/** Bodies, expressions, terms and unification. */
 export abstract class TermEvaluator {
   abstract overrides: Overrides;
   abstract cache: DocCache;

@@ -4,11 +4,13 @@
  */
 import { RegoError } from "../errors.js";
 
+/** The kinds of token; keywords are idents that the parser recognises. */
 export type TokenKind = "symbol" | "string" | "rawstring" | "number" | "ident" | "template" | "eof";
 
 /** A literal piece or an embedded expression (source offsets) of a template string. */
 export type TemplatePart = { text: string } | { start: number; end: number };
 
+/** One token with its source span and position. */
 export interface Token {
   kind: TokenKind;
   /** Source text for symbols, idents and numbers; decoded value for strings. */

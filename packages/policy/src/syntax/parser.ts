@@ -31,6 +31,7 @@ const relationOps: Record<string, string> = {
 const arithOps: Record<string, string> = { "+": "plus", "-": "minus" };
 const factorOps: Record<string, string> = { "*": "mul", "/": "div", "%": "rem" };
 
+/** Parses queries, literals, expressions and terms from one token stream. */
 export class ExprParser {
   protected pos = 0;
   /** Inside a comprehension head, `|` ends the head instead of meaning union. */
