@@ -164,13 +164,13 @@ function rangeCheck(n: number, min: number, max: number, what: string): number {
   return n;
 }
 
-/** Parses one element from the front of `value` into `f`; returns the rest of `value`. */
-function parseElement(
-  chunk: Extract<LayoutChunk, { kind: "element" }>,
-  value: string,
-  f: Fields,
-  next: LayoutChunk | undefined,
-): string {
+type ElementChunk = Extract<LayoutChunk, { kind: "element" }>;
+
+/**
+ * Parses one date element (year, month, weekday, day, day of year) from the front of
+ * `value` into `f`; returns the rest of `value`, or undefined for other elements.
+ */
+function parseDateElement(chunk: ElementChunk, value: string, f: Fields): string | undefined {
   let n: number;
   let rest: string;
   switch (chunk.element) {
@@ -218,6 +218,20 @@ function parseElement(
       f.yearDay = rangeCheck(n, 1, 366, "day-of-year");
       return rest;
     }
+  }
+  return undefined;
+}
+
+/** Parses one clock or zone element from the front of `value`; returns the rest of it. */
+function parseClockElement(
+  chunk: ElementChunk,
+  value: string,
+  f: Fields,
+  next: LayoutChunk | undefined,
+): string {
+  let n: number;
+  let rest: string;
+  switch (chunk.element) {
     case "hour":
       [n, rest] = getNum(value, false);
       f.hour = rangeCheck(n, 0, 23, "hour");
@@ -264,6 +278,16 @@ function parseElement(
     default:
       return parseOffset(chunk.element, value, f);
   }
+}
+
+/** Parses one element from the front of `value` into `f`; returns the rest of `value`. */
+function parseElement(
+  chunk: ElementChunk,
+  value: string,
+  f: Fields,
+  next: LayoutChunk | undefined,
+): string {
+  return parseDateElement(chunk, value, f) ?? parseClockElement(chunk, value, f, next);
 }
 
 /** A fractional second in the value that the layout does not mention is still accepted. */
