@@ -139,11 +139,31 @@ interface SubjectAltNames {
   uris: string[];
 }
 
-function ipString(bytes: Buffer): string {
-  if (bytes.length === 4) return [...bytes].join(".");
-  const groups: string[] = [];
-  for (let i = 0; i + 1 < bytes.length; i += 2) groups.push(bytes.readUInt16BE(i).toString(16));
-  return groups.join(":").replace(/(^|:)0(:0)+(:|$)/, "::");
+/** An IP address as Go's net.IP prints it (IPv4-mapped as IPv4, IPv6 per RFC 5952). */
+export function ipString(bytes: Buffer): string {
+  const mapped =
+    bytes.length === 16 &&
+    bytes.subarray(0, 10).every((b) => b === 0) &&
+    bytes[10] === 0xff &&
+    bytes[11] === 0xff;
+  if (bytes.length === 4 || mapped) return [...bytes.subarray(bytes.length - 4)].join(".");
+  if (bytes.length !== 16) return `?${bytes.toString("hex")}`;
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(bytes.readUInt16BE(i));
+  let bestStart = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) {
+      bestStart = i;
+      bestLen = j - i;
+    }
+    i = j === i ? i + 1 : j;
+  }
+  const hex = (gs: number[]) => gs.map((g) => g.toString(16)).join(":");
+  if (bestStart < 0) return hex(groups);
+  return `${hex(groups.slice(0, bestStart))}::${hex(groups.slice(bestStart + bestLen))}`;
 }
 
 function subjectAltNames(value: Buffer, out: SubjectAltNames): void {
