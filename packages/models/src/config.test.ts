@@ -85,6 +85,17 @@ describe("configuration", () => {
     }
   });
 
+  it("refuses a quantized KV cache without flash attention, naming both variables", () => {
+    assert.throws(
+      () => loadConfig({ LLMSRV_KV_CACHE_TYPE: "q4_0" }),
+      /LLMSRV_KV_CACHE_TYPE: q4_0 needs LLMSRV_FLASH_ATTENTION=1/,
+    );
+    assert.equal(
+      loadConfig({ LLMSRV_KV_CACHE_TYPE: "q4_0", LLMSRV_FLASH_ATTENTION: "1" }).kvCacheType,
+      "q4_0",
+    );
+  });
+
   it("parses host addresses like Ollama: scheme optional, :port alone, port 0 for ephemeral", () => {
     assert.deepEqual(parseHostAddress("127.0.0.1:0"), { host: "127.0.0.1", port: 0 });
     assert.deepEqual(parseHostAddress("http://localhost:1234"), { host: "localhost", port: 1234 });

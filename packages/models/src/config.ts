@@ -217,6 +217,11 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
     apiKey: env.LLMSRV_API_KEY?.trim() || undefined,
     logLevel,
   };
+  if (config.kvCacheType !== "f16" && !config.flashAttention) {
+    bad.push(
+      `LLMSRV_KV_CACHE_TYPE: ${config.kvCacheType} needs LLMSRV_FLASH_ATTENTION=1 (llama.cpp quantizes the KV cache only with flash attention)`,
+    );
+  }
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze(config);
 }

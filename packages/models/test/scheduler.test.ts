@@ -261,3 +261,43 @@ describe("queue limit, disconnects and parallel slots", { timeout: 300_000 }, ()
     );
   });
 });
+
+describe("load-time settings", { timeout: 120_000 }, () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({
+      LLMSRV_KV_CACHE_TYPE: "q8_0",
+      LLMSRV_FLASH_ATTENTION: "1",
+      LLMSRV_CONTEXT_LENGTH: "256",
+    });
+  });
+  after(() => server.stop());
+
+  it("loads with flash attention, a q8_0 KV cache and the configured context length", async () => {
+    const r = await postJson(`${server.url}/api/generate`, {
+      model: "demo",
+      prompt: "x",
+      stream: false,
+      options: { num_predict: 3 },
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.equal((r.body as { eval_count: number }).eval_count, 3);
+    const [m] = (await (await fetch(`${server.url}/api/ps`)).json()).models as Array<{
+      context_length: number;
+    }>;
+    assert.equal(m?.context_length, 256);
+  });
+
+  it("reloads the model when a request asks for another num_ctx", async () => {
+    await postJson(`${server.url}/api/generate`, {
+      model: "demo",
+      prompt: "x",
+      stream: false,
+      options: { num_predict: 1, num_ctx: 128 },
+    });
+    const [m] = (await (await fetch(`${server.url}/api/ps`)).json()).models as Array<{
+      context_length: number;
+    }>;
+    assert.equal(m?.context_length, 128);
+  });
+});
