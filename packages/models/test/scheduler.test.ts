@@ -282,9 +282,7 @@ describe("load-time settings", { timeout: 120_000 }, () => {
     });
     assert.equal(r.status, 200, r.text);
     assert.equal((r.body as { eval_count: number }).eval_count, 3);
-    const [m] = (await (await fetch(`${server.url}/api/ps`)).json()).models as Array<{
-      context_length: number;
-    }>;
+    const [m] = (await loadedModels(server.url)) as Array<{ context_length?: number }>;
     assert.equal(m?.context_length, 256);
   });
 
@@ -295,9 +293,7 @@ describe("load-time settings", { timeout: 120_000 }, () => {
       stream: false,
       options: { num_predict: 1, num_ctx: 128 },
     });
-    const [m] = (await (await fetch(`${server.url}/api/ps`)).json()).models as Array<{
-      context_length: number;
-    }>;
+    const [m] = (await loadedModels(server.url)) as Array<{ context_length?: number }>;
     assert.equal(m?.context_length, 128);
   });
 });
