@@ -14,6 +14,7 @@ import { inspectCommand } from "./commands/inspect.js";
 import { notImplementedCommands } from "./commands/not-implemented.js";
 import { parseCommand } from "./commands/parse.js";
 import { runCommand } from "./commands/run.js";
+import { testCommand } from "./commands/test.js";
 import { versionCommand } from "./commands/version.js";
 
 const implemented: Command[] = [
@@ -22,6 +23,7 @@ const implemented: Command[] = [
   inspectCommand,
   checkCommand,
   parseCommand,
+  testCommand,
   versionCommand,
 ];
 

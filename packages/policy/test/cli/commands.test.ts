@@ -118,7 +118,6 @@ describe("rego version, help and unknown commands", () => {
       "exec",
       "fmt",
       "sign",
-      "test",
     ]) {
       const run = await rego([name]);
       assert.equal(run.code, 2, name);

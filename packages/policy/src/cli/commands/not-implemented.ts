@@ -13,7 +13,7 @@ function notImplemented(name: string, summary: string): Command {
   };
 }
 
-/** bench, build, capabilities, completion, deps, exec, fmt, sign and test. */
+/** bench, build, capabilities, completion, deps, exec, fmt and sign. */
 export const notImplementedCommands: Command[] = [
   notImplemented("bench", "Benchmark a query"),
   notImplemented("build", "Build a bundle"),
@@ -23,5 +23,4 @@ export const notImplementedCommands: Command[] = [
   notImplemented("exec", "Run decisions over input files"),
   notImplemented("fmt", "Format policy files"),
   notImplemented("sign", "Sign a bundle"),
-  notImplemented("test", "Run policy tests"),
 ];

@@ -1,0 +1,211 @@
+/**
+ * `rego test <path>...`: runs the policy tests, as `opa test` does. A test is a rule whose
+ * name starts with `test_` (no arguments); it passes when its value is `true`. Rules named
+ * `todo_test_*` are reported as skipped. Exit 0 when every test passes, 2 when one fails or
+ * errs, 1 when the files do not load or compile.
+ */
+import { parseArgs } from "node:util";
+import type { PolicyEngine } from "../../engine.js";
+import { RegoError } from "../../errors.js";
+import { engineFromFiles } from "../../loader/build-engine.js";
+import { type LoadedFiles, loadPaths } from "../../loader/load-paths.js";
+import { parseModule } from "../../syntax/module-parser.js";
+import type { CliIO, Command } from "../cli-io.js";
+import { describeFailure, isExpectedFailure } from "../error-report.js";
+import { asUsage, UsageError } from "../parse-flags.js";
+
+const USAGE = `Usage: rego test [flags] <path>...
+
+Flags:
+  -v, --verbose        list every test (and its print output), not only failures
+  -r, --run <regex>    run only tests whose full name (data.pkg.test_x) matches
+  -f, --format <fmt>   pretty (default) or json
+      --v0-compatible  parse policies as Rego v0
+`;
+
+const OPTIONS = {
+  verbose: { type: "boolean", short: "v" },
+  run: { type: "string", short: "r" },
+  format: { type: "string", short: "f", default: "pretty" },
+  "v0-compatible": { type: "boolean" },
+} as const;
+
+/** A test found in the policies. */
+interface TestCase {
+  file: string;
+  row: number;
+  col: number;
+  pkg: string[];
+  name: string;
+  skip: boolean;
+}
+
+/** The outcome of one test. */
+interface TestResult extends TestCase {
+  durationNs: number;
+  outcome: "pass" | "fail" | "skip" | "error";
+  error?: RegoError;
+  output: string;
+}
+
+/** Test rules of every module, once per package and name, in file order. */
+function findTests(files: LoadedFiles, v0: boolean): TestCase[] {
+  const seen = new Set<string>();
+  const out: TestCase[] = [];
+  for (const m of files.modules) {
+    const module = parseModule(m.file, m.source, v0);
+    for (const rule of module.rules) {
+      const head = rule.ref[0];
+      if (
+        rule.ref.length !== 1 ||
+        rule.args ||
+        head?.type !== "scalar" ||
+        typeof head.value !== "string"
+      )
+        continue;
+      const name = head.value;
+      const skip = name.startsWith("todo_test_");
+      if (!skip && !name.startsWith("test_")) continue;
+      const key = `${module.pkg.join(".")}.${name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ file: m.file, row: rule.loc.row, col: rule.loc.col, pkg: module.pkg, name, skip });
+    }
+  }
+  return out;
+}
+
+function runOne(engine: PolicyEngine, t: TestCase): TestResult {
+  if (t.skip) return { ...t, durationNs: 0, outcome: "skip", output: "" };
+  let output = "";
+  const start = process.hrtime.bigint();
+  try {
+    const value = engine.evalRef([...t.pkg, t.name], {
+      print: (message) => {
+        output += `${message}\n`;
+      },
+    });
+    const durationNs = Number(process.hrtime.bigint() - start);
+    return { ...t, durationNs, outcome: value === true ? "pass" : "fail", output };
+  } catch (e) {
+    if (!(e instanceof RegoError)) throw e;
+    return {
+      ...t,
+      durationNs: Number(process.hrtime.bigint() - start),
+      outcome: "error",
+      error: e,
+      output,
+    };
+  }
+}
+
+function fullName(t: TestCase): string {
+  return `data.${[...t.pkg, t.name].join(".")}`;
+}
+
+function duration(ns: number): string {
+  if (ns >= 1e9) return `${(ns / 1e9).toFixed(3)}s`;
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(3)}ms`;
+  return `${(ns / 1e3).toFixed(3)}µs`;
+}
+
+/** `opa test`'s pretty report: failures (or everything with -v) by file, then totals. */
+function prettyReport(results: TestResult[], verbose: boolean): string {
+  const lines: string[] = [];
+  const shown = results.filter((r) => verbose || r.outcome === "fail" || r.outcome === "error");
+  for (const file of [...new Set(shown.map((r) => r.file))]) {
+    lines.push(`${file}:`);
+    for (const r of shown.filter((x) => x.file === file)) {
+      const label = { pass: "PASS", fail: "FAIL", skip: "SKIPPED", error: "ERROR" }[r.outcome];
+      lines.push(`${fullName(r)}: ${label} (${duration(r.durationNs)})`);
+      if (r.error) lines.push(`  ${r.error.toString()}`);
+      if (verbose && r.output)
+        lines.push(
+          ...r.output
+            .trimEnd()
+            .split("\n")
+            .map((l) => `  ${l}`),
+        );
+    }
+    lines.push("");
+  }
+  lines.push("-".repeat(80));
+  const total = results.length;
+  for (const [label, outcome] of [
+    ["PASS", "pass"],
+    ["FAIL", "fail"],
+    ["SKIPPED", "skip"],
+    ["ERROR", "error"],
+  ] as const) {
+    const n = results.filter((r) => r.outcome === outcome).length;
+    if (n > 0) lines.push(`${label}: ${n}/${total}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function jsonReport(results: TestResult[]): string {
+  const items = results.map((r) => ({
+    location: { file: r.file, row: r.row, col: r.col },
+    package: `data.${r.pkg.join(".")}`,
+    name: r.name,
+    duration: r.durationNs,
+    ...(r.outcome === "fail" ? { fail: true } : {}),
+    ...(r.outcome === "skip" ? { skip: true } : {}),
+    ...(r.error ? { error: { code: r.error.code, message: r.error.message } } : {}),
+    ...(r.output ? { output: Buffer.from(r.output).toString("base64") } : {}),
+  }));
+  return `${JSON.stringify(items, null, 2)}\n`;
+}
+
+function parse(argv: string[]) {
+  const parsed = asUsage(() =>
+    parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
+  );
+  if (parsed.positionals.length === 0)
+    throw new UsageError("specify at least one file or directory");
+  if (!["pretty", "json"].includes(parsed.values.format))
+    throw new UsageError(`unknown format "${parsed.values.format}"`);
+  let filter: RegExp | undefined;
+  try {
+    filter = parsed.values.run === undefined ? undefined : new RegExp(parsed.values.run);
+  } catch (e) {
+    throw new UsageError(`--run: ${(e as Error).message}`);
+  }
+  return { ...parsed, filter };
+}
+
+async function runTests(argv: string[], io: CliIO): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (e) {
+    io.stderr(`error: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const v0 = parsed.values["v0-compatible"] ?? false;
+  let engine: PolicyEngine;
+  let tests: TestCase[];
+  try {
+    const files = loadPaths(parsed.positionals);
+    engine = engineFromFiles(files, { v0Compatible: v0 });
+    tests = findTests(files, v0).filter((t) => !parsed.filter || parsed.filter.test(fullName(t)));
+  } catch (e) {
+    if (!isExpectedFailure(e)) throw e;
+    io.stderr(describeFailure(e));
+    return 1;
+  }
+  const results = tests.map((t) => runOne(engine, t));
+  io.stdout(
+    parsed.values.format === "json"
+      ? jsonReport(results)
+      : prettyReport(results, parsed.values.verbose ?? false),
+  );
+  return results.some((r) => r.outcome === "fail" || r.outcome === "error") ? 2 : 0;
+}
+
+export const testCommand: Command = {
+  name: "test",
+  summary: "Run policy tests (rules named test_*)",
+  usage: USAGE,
+  run: runTests,
+};
