@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ipString } from "./x509-json.js";
+import { ipString } from "./x509-extensions.js";
 
 describe("ipString", () => {
   test("prints addresses as Go's net.IP does", () => {

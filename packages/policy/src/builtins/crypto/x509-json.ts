@@ -5,9 +5,8 @@
  */
 import { createPublicKey } from "node:crypto";
 import { normalizeNumber } from "../../value/number.js";
-import { fromJSON, RegoObject, type Value } from "../../value/value.js";
+import { RegoObject, type Value } from "../../value/value.js";
 import {
-  bitAt,
   children,
   type DerNode,
   integerValue,
@@ -17,6 +16,7 @@ import {
   stringValue,
   timeValue,
 } from "./der.js";
+import { extensionFields } from "./x509-extensions.js";
 
 const b64 = (b: Buffer) => b.toString("base64");
 const listOrNull = (xs: Value[]) => (xs.length === 0 ? null : xs);
@@ -87,23 +87,6 @@ const publicKeyAlgorithms: Record<string, number> = {
   "1.3.101.112": 4,
 };
 
-const extKeyUsages: Record<string, number> = {
-  "2.5.29.37.0": 0,
-  "1.3.6.1.5.5.7.3.1": 1,
-  "1.3.6.1.5.5.7.3.2": 2,
-  "1.3.6.1.5.5.7.3.3": 3,
-  "1.3.6.1.5.5.7.3.4": 4,
-  "1.3.6.1.5.5.7.3.5": 5,
-  "1.3.6.1.5.5.7.3.6": 6,
-  "1.3.6.1.5.5.7.3.7": 7,
-  "1.3.6.1.5.5.7.3.8": 8,
-  "1.3.6.1.5.5.7.3.9": 9,
-  "1.3.6.1.4.1.311.10.3.3": 10,
-  "2.16.840.1.113730.4.1": 11,
-  "1.3.6.1.4.1.311.2.1.22": 12,
-  "1.3.6.1.4.1.311.61.1.1": 13,
-};
-
 const bigFromB64url = (s: unknown) =>
   normalizeNumber(BigInt(`0x${Buffer.from(String(s), "base64url").toString("hex") || "0"}`));
 
@@ -130,123 +113,6 @@ function publicKeyValue(spki: Buffer): Value {
   } catch {
     return null;
   }
-}
-
-interface SubjectAltNames {
-  dns: Value[];
-  email: Value[];
-  ip: Value[];
-  uris: string[];
-}
-
-/** An IP address as Go's net.IP prints it (IPv4-mapped as IPv4, IPv6 per RFC 5952). */
-export function ipString(bytes: Buffer): string {
-  const mapped =
-    bytes.length === 16 &&
-    bytes.subarray(0, 10).every((b) => b === 0) &&
-    bytes[10] === 0xff &&
-    bytes[11] === 0xff;
-  if (bytes.length === 4 || mapped) return [...bytes.subarray(bytes.length - 4)].join(".");
-  if (bytes.length !== 16) return `?${bytes.toString("hex")}`;
-  const groups: number[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push(bytes.readUInt16BE(i));
-  let bestStart = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8; ) {
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) {
-      bestStart = i;
-      bestLen = j - i;
-    }
-    i = j === i ? i + 1 : j;
-  }
-  const hex = (gs: number[]) => gs.map((g) => g.toString(16)).join(":");
-  if (bestStart < 0) return hex(groups);
-  return `${hex(groups.slice(0, bestStart))}::${hex(groups.slice(bestStart + bestLen))}`;
-}
-
-function subjectAltNames(value: Buffer, out: SubjectAltNames): void {
-  for (const gn of children(readNode(value))) {
-    if (gn.cls !== 2) continue;
-    const text = gn.content.toString("latin1");
-    if (gn.tag === 2) out.dns.push(text);
-    else if (gn.tag === 1) out.email.push(text);
-    else if (gn.tag === 6) out.uris.push(text);
-    else if (gn.tag === 7) out.ip.push(ipString(gn.content));
-  }
-}
-
-/** Go's url.URL JSON for a URI SAN. */
-function uriValue(text: string): Value {
-  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/.exec(
-    text,
-  );
-  return fromJSON({
-    Scheme: m?.[1] ?? "",
-    Opaque: "",
-    User: null,
-    Host: m?.[2] ?? "",
-    Path: m?.[3] ?? text,
-    RawPath: "",
-    OmitHost: false,
-    ForceQuery: false,
-    RawQuery: m?.[4] ?? "",
-    Fragment: m?.[5] ?? "",
-    RawFragment: "",
-  });
-}
-
-/** Extension-derived fields of a certificate; returns the URI SANs as written. */
-function extensionFields(extensions: DerNode[], out: RegoObject): string[] {
-  const san: SubjectAltNames = { dns: [], email: [], ip: [], uris: [] };
-  const exts: Value[] = [];
-  let keyUsage = 0;
-  const extKeyUsage: Value[] = [];
-  for (const ext of extensions) {
-    const parts = children(ext);
-    const id = parts[0] as DerNode;
-    const critical = parts.length === 3 && (parts[1] as DerNode).content[0] !== 0;
-    const value = (parts[parts.length - 1] as DerNode).content;
-    exts.push(
-      RegoObject.fromEntries([
-        ["Id", oidComponents(id)],
-        ["Critical", critical],
-        ["Value", b64(value)],
-      ]),
-    );
-    const oid = oidString(id);
-    if (oid === "2.5.29.17") subjectAltNames(value, san);
-    else if (oid === "2.5.29.15") {
-      const bits = readNode(value);
-      for (let i = 0; i < 9; i++) if (bitAt(bits, i)) keyUsage |= 1 << i;
-    } else if (oid === "2.5.29.37") {
-      for (const u of children(readNode(value))) {
-        const known = extKeyUsages[oidString(u)];
-        if (known !== undefined) extKeyUsage.push(known);
-      }
-    } else if (oid === "2.5.29.19") {
-      const fields = children(readNode(value));
-      const isCA = fields[0]?.tag === 1 && fields[0].content[0] !== 0;
-      const pathLen = fields.find((f) => f.tag === 2);
-      out.set("BasicConstraintsValid", true);
-      out.set("IsCA", isCA);
-      out.set("MaxPathLen", pathLen ? normalizeNumber(integerValue(pathLen)) : -1);
-      out.set("MaxPathLenZero", pathLen !== undefined && integerValue(pathLen) === 0n);
-    } else if (oid === "2.5.29.14") out.set("SubjectKeyId", b64(readNode(value).content));
-    else if (oid === "2.5.29.35") {
-      const keyId = children(readNode(value)).find((f) => f.cls === 2 && f.tag === 0);
-      if (keyId) out.set("AuthorityKeyId", b64(keyId.content));
-    }
-  }
-  out.set("Extensions", listOrNull(exts));
-  out.set("KeyUsage", keyUsage);
-  out.set("ExtKeyUsage", listOrNull(extKeyUsage));
-  out.set("DNSNames", listOrNull(san.dns));
-  out.set("EmailAddresses", listOrNull(san.email));
-  out.set("IPAddresses", listOrNull(san.ip));
-  out.set("URIs", listOrNull(san.uris.map(uriValue)));
-  return san.uris;
 }
 
 /**
