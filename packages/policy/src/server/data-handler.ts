@@ -20,9 +20,10 @@ const API_USAGE_WARNING = {
 
 /**
  * The data reference of a URL path below the route: segments split on `/`, empty ones
- * skipped, each percent-decoded; an integer segment becomes a number key, as in OPA.
+ * skipped, each percent-decoded. Segments stay strings: the engine reads a digit string as
+ * an array index when the document there is an array, and as a key of an object otherwise.
  */
-export function dataPath(pathname: string): (string | number)[] {
+export function dataPath(pathname: string): string[] {
   const hit = pathCache.get(pathname);
   if (hit) return hit;
   const path = parseDataPath(pathname);
@@ -33,10 +34,10 @@ export function dataPath(pathname: string): (string | number)[] {
 }
 
 const PATH_CACHE_SIZE = 1024;
-const pathCache = new Map<string, (string | number)[]>();
+const pathCache = new Map<string, string[]>();
 
-function parseDataPath(pathname: string): (string | number)[] {
-  const out: (string | number)[] = [];
+function parseDataPath(pathname: string): string[] {
+  const out: string[] = [];
   for (const raw of pathname.split("/")) {
     if (raw === "") continue;
     let segment: string;
@@ -46,9 +47,7 @@ function parseDataPath(pathname: string): (string | number)[] {
       throw badRequest(`invalid path: ${pathname}`);
     }
     if (segment.includes('"')) throw badRequest(`invalid path: ${pathname}`);
-    out.push(
-      /^-?\d+$/.test(segment) && Number.isSafeInteger(Number(segment)) ? Number(segment) : segment,
-    );
+    out.push(segment);
   }
   return out;
 }

@@ -17,6 +17,7 @@ x := input.b
 
 quotient := 10 / input.n
 `,
+  "errs/data.json": '{"list": ["a", "b"], "byId": {"1": "one"}}',
 });
 
 let h: Harness;
@@ -152,6 +153,18 @@ describe("evaluation errors", () => {
       JSON.stringify({ input: { n: 5 } }),
     );
     assert.deepEqual(await ok.json(), { result: 2 });
+  });
+});
+
+describe("data paths", () => {
+  it("reads a digit segment as an array index or an object key, whichever the data has", async () => {
+    assert.deepEqual(await (await h.get("/v1/data/errs/list/1")).json(), { result: "b" });
+    assert.deepEqual(await (await h.get("/v1/data/errs/byId/1")).json(), { result: "one" });
+    assert.deepEqual(await (await h.get("/v1/data/errs/list/7")).json(), {});
+  });
+
+  it("percent-decodes segments and skips empty ones", async () => {
+    assert.deepEqual(await (await h.get("/v1/data//errs/%6Cist//0")).json(), { result: "a" });
   });
 });
 
