@@ -8,6 +8,15 @@ import { typeName, typeString, valueString } from "./ast.js";
 import type { Schema } from "./schema.js";
 import type { Rule, Walker } from "./walker.js";
 
+/** What the walker resolves `__typename` to, so that it takes part in comparisons. */
+const typenameDefinition: FieldDefinition = {
+  Description: "",
+  Name: "__typename",
+  Arguments: [],
+  Type: { NamedType: "String", NonNull: true },
+  Directives: [],
+};
+
 interface Candidate {
   parent?: Definition;
   field: Field;
@@ -24,7 +33,9 @@ function collect(
   for (const sel of selections) {
     if (sel.kind === "field") {
       const definition =
-        sel.Name === "__typename" ? undefined : parent?.Fields.find((f) => f.Name === sel.Name);
+        sel.Name === "__typename"
+          ? typenameDefinition
+          : parent?.Fields.find((f) => f.Name === sel.Name);
       // A field decoded from an AST object may lack an alias; its name is then the key.
       const responseName = sel.Alias || sel.Name;
       const list = out.get(responseName) ?? [];
@@ -65,16 +76,14 @@ function conflictReason(
   b: Candidate,
   exclusive: boolean,
 ): string | undefined {
+  // Fields the schema does not define are reported by other rules, never as conflicts.
+  if (!a.definition || !b.definition || !a.parent || !b.parent) return undefined;
   if (!exclusive) {
     if (a.field.Name !== b.field.Name)
       return `${a.field.Name} and ${b.field.Name} are different fields`;
     if (!sameArguments(a.field, b.field)) return "they have differing arguments";
   }
-  if (
-    a.definition &&
-    b.definition &&
-    typesConflict(w.schema, a.definition.Type, b.definition.Type)
-  ) {
+  if (typesConflict(w.schema, a.definition.Type, b.definition.Type)) {
     return `they return conflicting types ${typeString(a.definition.Type)} and ${typeString(b.definition.Type)}`;
   }
   return undefined;
