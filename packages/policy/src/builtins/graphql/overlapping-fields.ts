@@ -6,16 +6,7 @@
 import type { Definition, Field, FieldDefinition, GqlType, Selection } from "./ast.js";
 import { typeName, typeString, valueString } from "./ast.js";
 import type { Schema } from "./schema.js";
-import type { Rule, Walker } from "./walker.js";
-
-/** What the walker resolves `__typename` to, so that it takes part in comparisons. */
-const typenameDefinition: FieldDefinition = {
-  Description: "",
-  Name: "__typename",
-  Arguments: [],
-  Type: { NamedType: "String", NonNull: true },
-  Directives: [],
-};
+import { type Rule, typenameField, type Walker } from "./walker.js";
 
 interface Candidate {
   parent?: Definition;
@@ -33,9 +24,7 @@ function collect(
   for (const sel of selections) {
     if (sel.kind === "field") {
       const definition =
-        sel.Name === "__typename"
-          ? typenameDefinition
-          : parent?.Fields.find((f) => f.Name === sel.Name);
+        sel.Name === "__typename" ? typenameField : parent?.Fields.find((f) => f.Name === sel.Name);
       // A field decoded from an AST object may lack an alias; its name is then the key.
       const responseName = sel.Alias || sel.Name;
       const list = out.get(responseName) ?? [];

@@ -43,7 +43,8 @@ export interface Rule {
   onValue?(w: Walker, value: GqlValue): void;
 }
 
-const typenameField: FieldDefinition = {
+/** What `__typename` resolves to on any composite type. */
+export const typenameField: FieldDefinition = {
   Description: "",
   Name: "__typename",
   Arguments: [],
