@@ -8,6 +8,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configTable } from "../config.js";
 import { type CliIO, type Command, processIO } from "./cli-io.js";
+import { capabilitiesCommand } from "./commands/capabilities.js";
 import { checkCommand } from "./commands/check.js";
 import { evalCommand } from "./commands/eval.js";
 import { inspectCommand } from "./commands/inspect.js";
@@ -22,6 +23,7 @@ const implemented: Command[] = [
   runCommand,
   inspectCommand,
   checkCommand,
+  capabilitiesCommand,
   parseCommand,
   testCommand,
   versionCommand,

@@ -13,11 +13,10 @@ function notImplemented(name: string, summary: string): Command {
   };
 }
 
-/** bench, build, capabilities, completion, deps, exec, fmt and sign. */
+/** bench, build, completion, deps, exec, fmt and sign. */
 export const notImplementedCommands: Command[] = [
   notImplemented("bench", "Benchmark a query"),
   notImplemented("build", "Build a bundle"),
-  notImplemented("capabilities", "Print the capabilities of this engine"),
   notImplemented("completion", "Print a shell completion script"),
   notImplemented("deps", "Analyze the dependencies of a query"),
   notImplemented("exec", "Run decisions over input files"),
