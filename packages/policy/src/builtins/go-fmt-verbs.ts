@@ -16,11 +16,14 @@ export type GoArg =
   | { kind: "int"; value: bigint }
   | { kind: "big"; value: bigint }
   | { kind: "float"; value: number }
-  | { kind: "string"; value: string };
+  | { kind: "bool"; value: boolean }
+  /** A string kind; `type` names a named string type (json.Number) or a pre-printed value. */
+  | { kind: "string"; value: string; type?: string };
 
 /** Go's type name of an argument, for `%!verb(type=value)` and EXTRA reports. */
 export function goTypeName(a: GoArg): string {
-  return { int: "int", big: "*big.Int", float: "float64", string: "string" }[a.kind];
+  if (a.kind === "string") return a.type ?? "string";
+  return { int: "int", big: "*big.Int", float: "float64", bool: "bool" }[a.kind];
 }
 
 /** One parsed `%` directive. */
@@ -268,6 +271,8 @@ export function formatArg(a: GoArg, spec: Spec): string {
   let out: string | undefined;
   if (a.kind === "int" || a.kind === "big") out = formatIntArg(a, spec);
   else if (a.kind === "float") out = formatFloatArg(a.value, spec);
+  else if (a.kind === "bool")
+    out = spec.verb === "t" || spec.verb === "v" ? pad(String(a.value), spec, true) : undefined;
   else out = formatStringArg(a.value, spec);
   if (out !== undefined) return out;
   if (a.kind === "big") return `%!${spec.verb}(big.Int=${a.value})`;

@@ -17,16 +17,23 @@ export type Term =
 export type Command = Term[];
 
 export interface Pipe {
-  /** Variables declared by `$x :=` (one or, in range, two). */
+  /** Variables declared by `$x :=` or assigned by `$x =` (one or, in range, two). */
   decl: string[];
+  /** True for `=` (assign to existing variables) rather than `:=`. */
+  assign: boolean;
   commands: Command[];
+  /** Source text of each command, for error messages. */
+  texts: string[];
 }
+
+/** Where an action starts, as Go names it in execution errors: `template:LINE:COL`. */
+export type Where = string;
 
 export type Node =
   | { kind: "text"; text: string }
-  | { kind: "output"; pipe: Pipe }
-  | { kind: "if" | "with"; pipe: Pipe; body: Node[]; otherwise: Node[] }
-  | { kind: "range"; pipe: Pipe; body: Node[]; otherwise: Node[] };
+  | { kind: "output"; pipe: Pipe; at: Where }
+  | { kind: "if" | "with"; pipe: Pipe; body: Node[]; otherwise: Node[]; at: Where }
+  | { kind: "range"; pipe: Pipe; body: Node[]; otherwise: Node[]; at: Where };
 
 /** Names callable in a pipeline; template.ts implements each. */
 export const TEMPLATE_FUNCTIONS = new Set([
@@ -54,7 +61,7 @@ function templateError(message: string, line: number): BuiltinError {
   return new BuiltinError(`strings.render_template: template: template:${line}: ${message}`);
 }
 
-type Part = { text: string } | { action: string; line: number };
+type Part = { text: string } | { action: string; line: number; col: number };
 
 function lineAt(src: string, offset: number): number {
   let line = 1;
@@ -87,7 +94,10 @@ function splitActions(src: string): Part[] {
       const rest = src.slice(next);
       next += rest.length - rest.replace(/^\s+/, "").length;
     }
-    parts.push({ action: src.slice(start, end).trim(), line: lineAt(src, open) });
+    const content =
+      start + (src.slice(start, end).length - src.slice(start, end).trimStart().length);
+    const col = content - (src.lastIndexOf("\n", content - 1) + 1);
+    parts.push({ action: src.slice(start, end).trim(), line: lineAt(src, open), col });
     i = next;
   }
   return parts.filter((p) => !("text" in p) || p.text !== "");
@@ -106,7 +116,7 @@ function findClose(src: string, from: number): number {
 }
 
 const TOKEN =
-  /\s*(?:("(?:[^"\\]|\\.)*"|`[^`]*`)|(-?[0-9][0-9.eExX_a-fA-F+-]*)|(\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)|(\.(?:[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)?)|([A-Za-z_][A-Za-z0-9_]*)|(:=|=|\||\(|\)|,))/y;
+  /\s*(?:("(?:[^"\\]|\\.)*"|`[^`]*`|'(?:[^'\\]|\\.)+')|(-?[0-9][0-9.eExX_a-fA-F+-]*)|(\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)|(\.(?:[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)?)|([A-Za-z_][A-Za-z0-9_]*)|(:=|=|\||\(|\)|,))/y;
 
 /** Splits an action body into tokens. */
 function tokenize(action: string): string[] {
@@ -125,21 +135,35 @@ function tokenize(action: string): string[] {
 /** Parses a token list into a pipeline, starting at `pos.i`. */
 function parsePipe(tokens: string[], pos: { i: number }, allowDecl: boolean): Pipe {
   const decl: string[] = [];
+  let assign = false;
   if (allowDecl) {
-    const j = tokens.indexOf(":=", pos.i);
-    if (j > pos.i && tokens.slice(pos.i, j).every((t) => t === "," || t.startsWith("$"))) {
+    const j = tokens.findIndex((t, k) => k >= pos.i && (t === ":=" || t === "="));
+    if (
+      j > pos.i &&
+      tokens.slice(pos.i, j).every((t) => t === "," || /^\$[A-Za-z0-9_]*$/.test(t))
+    ) {
       decl.push(...tokens.slice(pos.i, j).filter((t) => t !== ","));
+      assign = tokens[j] === "=";
       pos.i = j + 1;
     }
   }
   const commands: Command[] = [[]];
+  const texts: string[][] = [[]];
   while (pos.i < tokens.length && tokens[pos.i] !== ")") {
+    const from = pos.i;
     const t = tokens[pos.i++] as string;
-    if (t === "|") commands.push([]);
-    else (commands[commands.length - 1] as Command).push(parseTerm(t, tokens, pos));
+    if (t === "|") {
+      commands.push([]);
+      texts.push([]);
+      continue;
+    }
+    (commands[commands.length - 1] as Command).push(parseTerm(t, tokens, pos));
+    (texts[texts.length - 1] as string[]).push(
+      tokens.slice(from, pos.i).join(" ").replace(/\( /g, "(").replace(/ \)/g, ")"),
+    );
   }
   if (commands.some((c) => c.length === 0)) throw new SyntaxProblem("missing value for command");
-  return { decl, commands };
+  return { decl, assign, commands, texts: texts.map((t) => t.join(" ")) };
 }
 
 function splitFields(t: string): string[] {
@@ -163,6 +187,12 @@ function parseTerm(t: string, tokens: string[], pos: { i: number }): Term {
   }
   if (t.startsWith('"')) return { kind: "literal", value: JSON.parse(t) as string };
   if (t.startsWith("`")) return { kind: "literal", value: t.slice(1, -1) };
+  if (t.startsWith("'")) {
+    // A character constant is its code point, as in Go.
+    const ch = JSON.parse(`"${t.slice(1, -1).replace(/"/g, '\\"')}"`) as string;
+    if (Array.from(ch).length !== 1) throw new SyntaxProblem(`malformed character constant: ${t}`);
+    return { kind: "literal", value: ch.codePointAt(0) as number };
+  }
   if (t.startsWith("$")) {
     const [name, ...fields] = t.split(".");
     return { kind: "var", name: name as string, fields };
@@ -208,7 +238,12 @@ class TreeBuilder {
         if (["end", "else", "define", "template", "block", "break", "continue"].includes(keyword)) {
           throw new SyntaxProblem(`unexpected {{${keyword}}}`);
         }
-        nodes.push(this.node(keyword, tokens));
+        // Go places a block's errors at its pipeline, just after the keyword.
+        const isBlock = keyword === "if" || keyword === "with" || keyword === "range";
+        const offset = isBlock
+          ? part.action.length - part.action.slice(keyword.length).trimStart().length
+          : 0;
+        nodes.push(this.node(keyword, tokens, `template:${part.line}:${part.col + offset}`));
       } catch (e) {
         throw e instanceof SyntaxProblem ? templateError(e.message, part.line) : e;
       }
@@ -217,26 +252,26 @@ class TreeBuilder {
     return { nodes, rest: [] };
   }
 
-  private node(keyword: string, tokens: string[]): Node {
+  private node(keyword: string, tokens: string[], at: Where): Node {
     if (keyword === "if" || keyword === "with" || keyword === "range") {
-      return this.block(keyword, tokens.slice(1));
+      return this.block(keyword, tokens.slice(1), at);
     }
-    return { kind: "output", pipe: parsePipe(tokens, { i: 0 }, true) };
+    return { kind: "output", pipe: parsePipe(tokens, { i: 0 }, true), at };
   }
 
-  private block(keyword: "if" | "with" | "range", tokens: string[]): Node {
+  private block(keyword: "if" | "with" | "range", tokens: string[], at: Where): Node {
     const pipe = parsePipe(tokens, { i: 0 }, true);
     const body = this.list(["else", "end"]);
     let otherwise: Node[] = [];
     if (body.stop === "else") {
       if (body.rest[0] === "if" && keyword === "if") {
-        otherwise = [this.block("if", body.rest.slice(1))];
+        otherwise = [this.block("if", body.rest.slice(1), at)];
       } else {
         otherwise = this.list(["end"]).nodes;
       }
     }
-    if (keyword === "range") return { kind: "range", pipe, body: body.nodes, otherwise };
-    return { kind: keyword, pipe, body: body.nodes, otherwise };
+    if (keyword === "range") return { kind: "range", pipe, body: body.nodes, otherwise, at };
+    return { kind: keyword, pipe, body: body.nodes, otherwise, at };
   }
 }
 

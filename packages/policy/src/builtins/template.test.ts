@@ -43,26 +43,43 @@ describe("strings.render_template", () => {
   });
 
   it("supports else if chains, trim markers, with, comments and variables", () => {
-    const t = "{{- if eq .a 1 }} one {{- else if eq .a 2 -}} two {{ else }}other{{ end -}} !";
-    assert.equal(render(t, { a: 2 }), "two !");
-    assert.equal(render(t, { a: 3 }), "other!");
+    const t = '{{- if eq .a "x" }} one {{- else if eq .a "y" -}} two {{ else }}other{{ end -}} !';
+    assert.equal(render(t, { a: "y" }), "two !");
+    assert.equal(render(t, { a: "z" }), "other!");
     const o = RegoObject.fromEntries([["k", "v"]]);
-    assert.equal(render("{{with .o}}{{.k}}{{end}}{{/* note */}}{{$x := 5}}{{$x}}", { o }), "v5");
+    assert.equal(
+      render("{{with .o}}{{.k}}{{end}}{{/* note */}}{{$x := 5}}{{$x = 6}}{{$x}}", { o }),
+      "v6",
+    );
   });
 
   it("calls len, index, printf and comparison functions, also through pipes", () => {
     const vars = { l: ["a", "b"], n: 42, s: "str" };
     assert.equal(
       render(
-        '{{len .l}} {{index .l 1}} {{printf "%05d|%s" .n .s}} {{.s | printf "%q"}} {{lt .n 50}}',
+        '{{len .l}} {{index .l 1}} {{printf "%05d|%s" 42 .s}} {{.s | printf "%q"}} {{lt 1 2}} {{print 1 2 .s}}',
         vars,
       ),
-      '2 b 00042|str "str" true',
+      '2 b 00042|str "str" true 1 2str',
     );
     assert.equal(
       render("{{.l}} {{.o}}", { l: ["a", 1], o: RegoObject.fromEntries([["k", [1]]]) }),
       "[a 1] map[k:[1]]",
     );
+  });
+
+  it("treats numbers from the variables as Go's json.Number, a string type", () => {
+    const vars = { n: 42, z: 0 };
+    assert.equal(
+      render('{{printf "%d" .n}} {{if .z}}zero is true{{end}} {{eq .n "42"}} {{len .n}}', vars),
+      "%!d(json.Number=42) zero is true true 2",
+    );
+    assert.throws(() => render("{{if eq .z 0}}x{{end}}", vars), {
+      name: "BuiltinError",
+      message:
+        'strings.render_template: template: template:1:5: executing "template" at <eq .z 0>: error calling eq: incompatible types for comparison',
+    });
+    assert.equal(render("{{.nul}} {{.l}}", { nul: null, l: [null] }), "<undefined> [<nil>]");
   });
 
   it("reports malformed templates and failed execution as builtin errors", () => {
@@ -79,7 +96,15 @@ describe("strings.render_template", () => {
     assert.throws(() => render("x\n{{if false}}{{nofn 1}}{{end}}", {}), {
       message: 'strings.render_template: template: template:2: function "nofn" not defined',
     });
-    assert.throws(() => render("{{.a.b}}", { a: 1 }), { name: "BuiltinError" });
+    assert.throws(() => render("{{.a.b}}", { a: 1 }), {
+      name: "BuiltinError",
+      message:
+        'strings.render_template: template: template:1:2: executing "template" at <.a.b>: can\'t evaluate field b in type interface {}',
+    });
+    assert.throws(() => render("{{index .l 5}}", { l: [] }), {
+      message:
+        'strings.render_template: template: template:1:2: executing "template" at <index .l 5>: error calling index: index out of range: 5',
+    });
   });
 
   it("rejects operands of the wrong type", () => {

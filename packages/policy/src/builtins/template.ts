@@ -1,98 +1,50 @@
 /**
  * strings.render_template: executes a Go text/template subset (see template-parse.ts) over
- * the variables object. Values print as Go prints decoded JSON (`[a b]`, `map[k:v]`), and a
- * missing key prints `<undefined>`.
+ * the variables object, with the values Go would see (template-values.ts). A missing key
+ * prints `<undefined>`; execution errors read like Go's, with the action's position.
  */
 import { BuiltinError } from "../errors.js";
-import { formatNumber, isNumber } from "../value/number.js";
-import { compare, equal, RegoObject, RegoSet, type Value } from "../value/value.js";
+import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { asObject, asString } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
-import { goSprintfValues } from "./sprintf.js";
 import { type Command, type Node, type Pipe, parseTemplate, type Term } from "./template-parse.js";
+import {
+  fromData,
+  MISSING,
+  show,
+  TemplateExecError,
+  type TValue,
+  templateFunctions,
+  truthy,
+} from "./template-values.js";
 
-/** A key absent from its map: prints as `<undefined>`, is false in conditions. */
-const MISSING = Symbol("missing");
-type TValue = Value | typeof MISSING;
-
-function execError(message: string): BuiltinError {
-  return new BuiltinError(`strings.render_template: template: ${message}`);
-}
-
-/** Go's fmt %v of a decoded JSON value. */
-function show(v: TValue): string {
-  if (v === MISSING) return "<undefined>";
-  if (v === null) return "<nil>";
-  if (typeof v === "string") return v;
-  if (typeof v === "boolean") return String(v);
-  if (isNumber(v)) return formatNumber(v);
-  if (Array.isArray(v)) return `[${v.map(show).join(" ")}]`;
-  if (v instanceof RegoSet) return `[${v.sorted().map(show).join(" ")}]`;
-  return `map[${v
-    .sortedEntries()
-    .map(([k, x]) => `${show(k)}:${show(x)}`)
-    .join(" ")}]`;
-}
-
-/** Go's template truth: false, 0, nil, missing and empty values are false. */
-function truthy(v: TValue): boolean {
-  if (v === MISSING || v === null || v === false) return false;
-  if (typeof v === "number") return v !== 0;
-  if (typeof v === "string") return v !== "";
-  if (Array.isArray(v)) return v.length > 0;
-  if (v instanceof RegoObject || v instanceof RegoSet) return v.size > 0;
-  return true;
-}
-
+/** Reads `.name` from a map value, as Go's field evaluation does. */
 function field(v: TValue, name: string): TValue {
-  if (v instanceof RegoObject) return v.get(name) ?? MISSING;
-  if (v === MISSING || v === null) return MISSING;
-  throw execError(
-    `can't evaluate field ${name} in type ${Array.isArray(v) ? "[]interface {}" : typeof v}`,
-  );
+  if (v instanceof RegoObject) return fromData(v.get(name));
+  if (v === MISSING || v === null)
+    throw new TemplateExecError(`nil pointer evaluating interface {}.${name}`);
+  // Values inside the variables are interfaces to Go, whatever they hold.
+  throw new TemplateExecError(`can't evaluate field ${name} in type interface {}`);
 }
 
-const compareFns: Record<string, (c: number) => boolean> = {
-  lt: (c) => c < 0,
-  le: (c) => c <= 0,
-  gt: (c) => c > 0,
-  ge: (c) => c >= 0,
-};
-
-type Fn = (args: TValue[]) => TValue;
-
-const functions: Record<string, Fn> = {
-  and: (a) => a.find((x) => !truthy(x)) ?? (a[a.length - 1] as TValue),
-  or: (a) => a.find((x) => truthy(x)) ?? (a[a.length - 1] as TValue),
-  not: (a) => !truthy(a[0] as TValue),
-  len: ([x]) => {
-    if (typeof x === "string") return Buffer.byteLength(x);
-    if (Array.isArray(x)) return x.length;
-    if (x instanceof RegoObject || x instanceof RegoSet) return x.size;
-    throw execError("error calling len: len of unsupported type");
-  },
-  index: ([x, ...keys]) => keys.reduce<TValue>((acc, k) => indexInto(acc, k), x as TValue),
-  eq: ([a, ...rest]) => rest.some((b) => equal(plainOf(a), plainOf(b))),
-  ne: ([a, b]) => !equal(plainOf(a), plainOf(b)),
-  print: (a) => a.map(show).join(""),
-  println: (a) => `${a.map(show).join(" ")}\n`,
-  printf: ([format, ...rest]) => goSprintfValues(show(format as TValue), rest.map(plainOf)),
-};
-for (const [name, test] of Object.entries(compareFns)) {
-  functions[name] = ([a, b]) => test(compare(plainOf(a), plainOf(b)));
-}
-
-function plainOf(v: TValue | undefined): Value {
-  return v === undefined || v === MISSING ? null : v;
-}
-
-function indexInto(x: TValue, k: TValue): TValue {
-  if (Array.isArray(x) && typeof k === "number") {
-    if (k < 0 || k >= x.length) throw execError(`error calling index: index out of range: ${k}`);
-    return x[k] as Value;
+/** Follows a chain of fields; an error names the whole chain as Go's node text. */
+function fields(start: TValue, names: string[], text: string): TValue {
+  try {
+    return names.reduce(field, start);
+  } catch (e) {
+    throw e instanceof TemplateExecError && e.node === undefined
+      ? new TemplateExecError(e.message, text)
+      : e;
   }
-  if (x instanceof RegoObject) return x.get(plainOf(k)) ?? MISSING;
-  throw execError(`error calling index: can't index item of type ${typeof x}`);
+}
+
+/** The entries `range` visits: index/element for arrays, sorted key/value for maps. */
+function rangeEntries(v: TValue): [TValue, TValue][] {
+  if (Array.isArray(v)) return v.map((x, i) => [i, fromData(x)]);
+  if (v instanceof RegoSet) return v.sorted().map((x, i) => [i, fromData(x)]);
+  if (v instanceof RegoObject) return v.sortedEntries().map(([k, x]) => [k, fromData(x)]);
+  if (v === MISSING || v === null) return [];
+  throw new TemplateExecError(`range can't iterate over ${show(v)}`);
 }
 
 /** Runs nodes against the current dot and variable scope. */
@@ -102,17 +54,28 @@ class Executor {
   constructor(private readonly vars: Map<string, TValue>) {}
 
   run(nodes: Node[], dot: TValue): void {
-    for (const node of nodes) this.node(node, dot);
+    for (const node of nodes) {
+      if (node.kind === "text") this.out += node.text;
+      else {
+        try {
+          this.action(node, dot);
+        } catch (e) {
+          if (!(e instanceof TemplateExecError)) throw e;
+          const at = e.node === undefined ? "" : ` at <${e.node}>`;
+          throw new BuiltinError(
+            `strings.render_template: template: ${node.at}: executing "template"${at}: ${e.message}`,
+          );
+        }
+      }
+    }
   }
 
-  private node(node: Node, dot: TValue): void {
+  private action(node: Exclude<Node, { kind: "text" }>, dot: TValue): void {
     switch (node.kind) {
-      case "text":
-        this.out += node.text;
-        return;
       case "output": {
         const v = this.pipe(node.pipe, dot);
-        if (node.pipe.decl.length === 0) this.out += show(v);
+        // A nil interface prints as Go's "<no value>", which OPA shows as <undefined>.
+        if (node.pipe.decl.length === 0) this.out += v === null ? show(MISSING) : show(v);
         return;
       }
       case "if":
@@ -129,13 +92,7 @@ class Executor {
 
   private range(node: Extract<Node, { kind: "range" }>, dot: TValue): void {
     const [first, second] = node.pipe.decl;
-    const v = this.pipe({ decl: [], commands: node.pipe.commands }, dot);
-    let entries: [Value, Value][];
-    if (Array.isArray(v)) entries = v.map((x, i) => [i, x]);
-    else if (v instanceof RegoSet) entries = v.sorted().map((x, i) => [i, x]);
-    else if (v instanceof RegoObject) entries = v.sortedEntries();
-    else if (v === MISSING || v === null) entries = [];
-    else throw execError(`range can't iterate over ${show(v)}`);
+    const entries = rangeEntries(this.pipe({ ...node.pipe, decl: [] }, dot));
     if (entries.length === 0) {
       this.run(node.otherwise, dot);
       return;
@@ -151,24 +108,38 @@ class Executor {
 
   private pipe(pipe: Pipe, dot: TValue): TValue {
     let value: TValue | undefined;
-    for (const command of pipe.commands) value = this.command(command, dot, value);
+    pipe.commands.forEach((command, i) => {
+      value = this.command(command, dot, value, pipe.texts[i] ?? "");
+    });
     const result = value as TValue;
-    for (const name of pipe.decl) this.vars.set(name, result);
+    for (const name of pipe.decl) {
+      if (pipe.assign && !this.vars.has(name))
+        throw new TemplateExecError(`undefined variable: ${name}`);
+      this.vars.set(name, result);
+    }
     return result;
   }
 
-  private command(command: Command, dot: TValue, piped: TValue | undefined): TValue {
+  private command(command: Command, dot: TValue, piped: TValue | undefined, text: string): TValue {
     const [head, ...rest] = command as [Term, ...Term[]];
+    if (head.kind === "literal" && head.value === null && rest.length === 0) {
+      throw new TemplateExecError("nil is not a command", "nil");
+    }
     if (head.kind !== "func") {
-      if (rest.length > 0 || piped !== undefined)
-        throw execError("can't give argument to non-function");
+      if (rest.length > 0 || piped !== undefined) {
+        throw new TemplateExecError(`can't give argument to non-function ${text}`, text);
+      }
       return this.term(head, dot);
     }
-    const fn = functions[head.name];
-    if (!fn) throw execError(`function "${head.name}" not defined`);
+    const fn = templateFunctions[head.name] as (args: TValue[]) => TValue;
     const args = rest.map((t) => this.term(t, dot));
     if (piped !== undefined) args.push(piped);
-    return fn(args);
+    try {
+      return fn(args);
+    } catch (e) {
+      if (!(e instanceof TemplateExecError)) throw e;
+      throw new TemplateExecError(`error calling ${head.name}: ${e.message}`, text);
+    }
   }
 
   private term(t: Term, dot: TValue): TValue {
@@ -176,16 +147,16 @@ class Executor {
       case "literal":
         return t.value;
       case "dot":
-        return t.fields.reduce(field, dot);
+        return fields(dot, t.fields, `.${t.fields.join(".")}`);
       case "var": {
         const v = this.vars.get(t.name);
-        if (v === undefined) throw execError(`undefined variable: ${t.name}`);
-        return t.fields.reduce(field, v);
+        if (v === undefined) throw new TemplateExecError(`undefined variable: ${t.name}`);
+        return fields(v, t.fields, [t.name, ...t.fields].join("."));
       }
       case "group":
-        return t.fields.reduce(field, this.pipe(t.pipe, dot));
+        return fields(this.pipe(t.pipe, dot), t.fields, `.${t.fields.join(".")}`);
       case "func":
-        return this.command([t], dot, undefined);
+        return this.command([t], dot, undefined, t.name);
     }
   }
 }
@@ -193,8 +164,9 @@ class Executor {
 function renderTemplate(args: Value[]): Value {
   const source = asString("strings.render_template", args[0] as Value, 1);
   const data = asObject("strings.render_template", args[1] as Value, 2);
+  const nodes = parseTemplate(source);
   const executor = new Executor(new Map<string, TValue>([["$", data]]));
-  executor.run(parseTemplate(source), data);
+  executor.run(nodes, data);
   return executor.out;
 }
 
