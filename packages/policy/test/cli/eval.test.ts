@@ -10,6 +10,7 @@ const files = tempTree({
   "mallory.yaml": "name: mallory\n",
   "broken/a.rego": "package a\n\np := := 1\n",
   "broken/b.rego": "package b\n\nq if {\n",
+  "v0/old.rego": "package old\n\nallow { input.name == \"alice\" }\n\nnames[n] { n := input.names[_] }\n",
 });
 after(() => files.remove());
 
@@ -147,6 +148,15 @@ describe("rego eval", () => {
       assert.equal(run.code, 2, argv.join(" "));
       assert.match(run.stderr, /^error: /);
     }
+  });
+
+  it("reads Rego v0 policies only with --v0-compatible", async () => {
+    const args = ["eval", "-d", join(files.dir, "v0"), "-I", "--format", "raw", "data.old.allow"];
+    const v1 = await rego(args, { stdin: '{"name":"alice"}' });
+    assert.equal(v1.code, 2);
+    const v0 = await rego([...args, "--v0-compatible"], { stdin: '{"name":"alice"}' });
+    assert.equal(v0.code, 0, v0.stdout + v0.stderr);
+    assert.equal(v0.stdout, "true\n");
   });
 
   it("reports a missing data path as a load error", async () => {
