@@ -10,7 +10,8 @@ const files = tempTree({
   "mallory.yaml": "name: mallory\n",
   "broken/a.rego": "package a\n\np := := 1\n",
   "broken/b.rego": "package b\n\nq if {\n",
-  "v0/old.rego": "package old\n\nallow { input.name == \"alice\" }\n\nnames[n] { n := input.names[_] }\n",
+  "v0/old.rego":
+    'package old\n\nallow { input.name == "alice" }\n\nnames[n] { n := input.names[_] }\n',
 });
 after(() => files.remove());
 
