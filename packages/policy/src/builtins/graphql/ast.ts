@@ -184,6 +184,17 @@ export function typeName(t: GqlType): string {
   return t.Elem ? typeName(t.Elem) : t.NamedType;
 }
 
+/**
+ * Whether a value of type `t` may be used where `other` is expected (same named type and
+ * list shape; a non-null position needs a non-null type).
+ */
+export function typeCompatible(t: GqlType, other: GqlType): boolean {
+  if (t.NamedType !== other.NamedType) return false;
+  if (t.Elem && !other.Elem) return false;
+  if (t.Elem && other.Elem && !typeCompatible(t.Elem, other.Elem)) return false;
+  return other.NonNull ? t.NonNull : true;
+}
+
 /** SDL text of a type reference, e.g. `[Int!]!`. */
 export function typeString(t: GqlType): string {
   const inner = t.Elem ? `[${typeString(t.Elem)}]` : t.NamedType;

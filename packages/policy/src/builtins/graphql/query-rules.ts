@@ -2,8 +2,8 @@
  * The GraphQL spec's validation rules for executable documents, with the messages OPA's
  * validator uses. Each rule is a set of Walker callbacks; `validateQuery` runs them all.
  */
-import type { Definition, Directive, GqlType, QueryDocument, Selection } from "./ast.js";
-import { typeName, typeString, ValueKind } from "./ast.js";
+import type { Definition, Directive, QueryDocument, Selection } from "./ast.js";
+import { typeCompatible, typeName, typeString, ValueKind } from "./ast.js";
 import type { GraphQLSyntaxError } from "./lexer.js";
 import { overlappingFieldsRule } from "./overlapping-fields.js";
 import type { Schema } from "./schema.js";
@@ -304,7 +304,7 @@ const variableRules: Rule = {
     const expected = { ...info.expected };
     const def = info.variable.DefaultValue;
     if (def && def.Kind !== ValueKind.Null && expected.NonNull) expected.NonNull = false;
-    if (!isCompatible(info.variable.Type, expected)) {
+    if (!typeCompatible(info.variable.Type, expected)) {
       w.report(
         `Variable "$${value.Raw}" of type "${typeString(info.variable.Type)}" used in position expecting type "${typeString(info.expected)}".`,
         value.pos,
@@ -312,13 +312,6 @@ const variableRules: Rule = {
     }
   },
 };
-
-function isCompatible(t: GqlType, other: GqlType): boolean {
-  if (t.NamedType !== other.NamedType) return false;
-  if (t.Elem && !other.Elem) return false;
-  if (t.Elem && other.Elem && !isCompatible(t.Elem, other.Elem)) return false;
-  return other.NonNull ? t.NonNull : true;
-}
 
 /** Runs every rule; returns the errors in the order they were found. */
 export function validateQuery(schema: Schema, doc: QueryDocument): GraphQLSyntaxError[] {

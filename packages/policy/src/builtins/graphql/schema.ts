@@ -12,6 +12,7 @@ import {
   type FieldDefinition,
   type GqlType,
   type SchemaDocument,
+  typeCompatible,
   typeName,
   typeString,
 } from "./ast.js";
@@ -99,14 +100,7 @@ function collectTypes(
 }
 
 /** Built-in directives a schema may declare again; the first declaration is kept. */
-const builtinDirectives = new Set([
-  "include",
-  "skip",
-  "deprecated",
-  "specifiedBy",
-  "defer",
-  "oneOf",
-]);
+const builtinDirectives = new Set(["include", "skip", "deprecated", "specifiedBy"]);
 
 function collectDirectives(
   schema: Schema,
@@ -201,8 +195,6 @@ function assignRoots(schema: Schema, doc: SchemaDocument): GraphQLSyntaxError | 
       else if (entry.Operation === "mutation") schema.mutation = target;
       else if (entry.Operation === "subscription") schema.subscription = target;
     }
-    const err = validateDirectives(schema, def.Directives, "SCHEMA");
-    if (err) return err;
   }
   return undefined;
 }
@@ -245,7 +237,7 @@ function validateArgs(
   return undefined;
 }
 
-/** Schema-side directive checks: known, applicable here, arguments defined and required ones given. */
+/** Schema-side directive checks: the directive is known and applicable here. */
 function validateDirectives(
   schema: Schema,
   dirs: Directive[],
@@ -255,22 +247,13 @@ function validateDirectives(
   for (const dir of dirs) {
     const nameErr = validateName(dir.Name, dir.pos);
     if (nameErr) return nameErr;
-    if (current && dir.Name === current.Name)
+    if (current && dir.Name === current.Name) {
       return fail(`Directive ${current.Name} cannot refer to itself.`, dir.pos);
+    }
     const def = schema.directives.get(dir.Name);
     if (!def) return fail(`Undefined directive ${dir.Name}.`, dir.pos);
-    if (!def.Locations.includes(location))
+    if (!def.Locations.includes(location)) {
       return fail(`Directive ${dir.Name} is not applicable on ${location}.`, dir.pos);
-    for (const arg of dir.Arguments) {
-      if (!def.Arguments.some((a) => a.Name === arg.Name)) {
-        return fail(`Undefined argument ${arg.Name} for directive ${dir.Name}.`, arg.pos);
-      }
-    }
-    for (const arg of def.Arguments) {
-      if (!arg.Type.NonNull || arg.DefaultValue) continue;
-      const given = dir.Arguments.find((a) => a.Name === arg.Name);
-      if (!given || given.Value.Kind === 6)
-        return fail(`Argument ${arg.Name} for directive ${dir.Name} cannot be null.`, dir.pos);
     }
   }
   return undefined;
@@ -327,8 +310,6 @@ function validateKindRules(schema: Schema, def: Definition): GraphQLSyntaxError 
       if (["true", "false", "null"].includes(value.Name)) {
         return fail(`${def.Kind} ${def.Name}: non-enum value ${value.Name}.`, def.pos);
       }
-      const err = validateDirectives(schema, value.Directives, "ENUM_VALUE");
-      if (err) return err;
     }
   } else if (def.Kind === "INPUT_OBJECT") {
     if (def.Fields.length === 0)
@@ -371,11 +352,10 @@ function validateImplements(
     }
     for (const arg of required.Arguments) {
       const foundArg = found.Arguments.find((a) => a.Name === arg.Name);
-      if (!foundArg || typeString(foundArg.Type) !== typeString(arg.Type)) {
-        return fail(
-          `For ${def.Name} to implement ${intf.Name} the field ${found.Name} must have the same arguments but it is missing ${arg.Name}.`,
-          found.pos,
-        );
+      const sameArgs = `For ${def.Name} to implement ${intf.Name} the field ${required.Name} must have the same arguments but`;
+      if (!foundArg) return fail(`${sameArgs} it is missing ${arg.Name}.`, found.pos);
+      if (!typeCompatible(arg.Type, foundArg.Type)) {
+        return fail(`${sameArgs} ${arg.Name} has the wrong type.`, foundArg.pos);
       }
     }
     for (const arg of found.Arguments) {
@@ -395,11 +375,11 @@ function validateImplements(
     if (!def.Interfaces.includes(transitive)) {
       return transitive !== def.Name
         ? fail(
-            `${def.Name} must implement ${transitive} because it is implemented by ${intfName}.`,
+            `Type ${def.Name} must implement ${transitive} because it is implemented by ${intfName}.`,
             def.pos,
           )
         : fail(
-            `${def.Name} cannot implement ${intfName} because it would create a circular reference.`,
+            `Type ${def.Name} cannot implement ${intfName} because it would create a circular reference.`,
             def.pos,
           );
     }
@@ -410,14 +390,12 @@ function validateImplements(
 /** Whether a field of type `actual` may implement an interface field of type `required`. */
 function isCovariant(schema: Schema, required: GqlType, actual: GqlType): boolean {
   if (required.NonNull && !actual.NonNull) return false;
-  if (required.Elem || actual.Elem) {
-    if (!required.Elem || !actual.Elem) return false;
-    return isCovariant(schema, required.Elem, actual.Elem);
+  if (required.NamedType !== "") {
+    if (required.NamedType === actual.NamedType) return true;
+    return (schema.possibleTypes.get(required.NamedType) ?? []).some(
+      (d) => d.Name === actual.NamedType,
+    );
   }
-  if (required.NamedType === actual.NamedType) return true;
-  const requiredDef = schema.types.get(required.NamedType);
-  if (requiredDef?.Kind !== "INTERFACE" && requiredDef?.Kind !== "UNION") return false;
-  return (schema.possibleTypes.get(required.NamedType) ?? []).some(
-    (d) => d.Name === actual.NamedType,
-  );
+  if (!required.Elem || !actual.Elem) return false;
+  return isCovariant(schema, required.Elem, actual.Elem);
 }
