@@ -76,6 +76,14 @@ describe("regex builtins", () => {
     assert.equal(call("regex.replace", "abc", "(b)", "$1x"), "ac");
     assert.equal(call("regex.replace", "foo barx", "[a-z]{2}", "_"), "_o __");
     assert.throws(() => call("regex.replace", "foo", "[", "x"), { name: "BuiltinError" });
+    // Go allows one name on several groups; ${n} is the first of them that matched.
+    assert.equal(call("regex.replace", "b", "(?P<n>a)|(?P<n>b)", "<${n}>"), "<b>");
+    assert.deepEqual(call("regex.find_all_string_submatch_n", "(?P<n>a)(?P<n>b)", "ab", -1), [
+      ["ab", "a", "b"],
+    ]);
+    assert.throws(() => call("regex.match", "(?P<n>a)((?P<n>a)", "a"), {
+      message: "regex.match: error parsing regexp: missing closing ): `(?P<n>a)((?P<n>a)`",
+    });
   });
 
   it("regex.template_match treats text outside delimiters literally", () => {

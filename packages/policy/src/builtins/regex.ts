@@ -8,6 +8,7 @@ import { toFloat } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { asInteger, asString } from "./args.js";
 import { globsIntersect, tokenizeGlob } from "./regex-globs.js";
+import { renameDuplicateGroups } from "./regex-groups.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 const CACHE_LIMIT = 500;
@@ -26,11 +27,37 @@ export function compileRegex(fn: string, pattern: string): RE2JS {
   try {
     re = RE2JS.compile(pattern);
   } catch (e) {
-    throw new BuiltinError(`${fn}: ${(e as Error).message}`);
+    re = compileWithDuplicateNames(fn, pattern, e as Error);
   }
   compiled.set(pattern, re);
   if (compiled.size > CACHE_LIMIT) compiled.delete(compiled.keys().next().value as string);
   return re;
+}
+
+/** Original group names of patterns compiled with renamed duplicates. */
+const originalNames = new WeakMap<RE2JS, string[]>();
+
+/** Go allows a name on several groups: retry with unique names, or report the first error. */
+function compileWithDuplicateNames(fn: string, pattern: string, error: Error): RE2JS {
+  const renamed = /duplicate capture group name/.test(error.message)
+    ? renameDuplicateGroups(pattern)
+    : undefined;
+  if (!renamed) throw new BuiltinError(`${fn}: ${error.message}`);
+  try {
+    const re = RE2JS.compile(renamed.pattern);
+    originalNames.set(re, renamed.names);
+    return re;
+  } catch (e) {
+    throw new BuiltinError(`${fn}: ${(e as Error).message.replace(renamed.pattern, pattern)}`);
+  }
+}
+
+/** Index of the group `name` refers to: the first of that name that took part in the match. */
+function groupIndex(re: RE2JS, name: string, m: number[]): number | undefined {
+  if (/^\d+$/.test(name)) return Number(name);
+  const names = originalNames.get(re);
+  if (!names) return re.namedGroups()[name];
+  return names.findIndex((n, i) => n === name && (m[2 * i] ?? -1) >= 0);
 }
 
 /** Go's FindAll n: negative means all, zero means none. */
@@ -62,8 +89,8 @@ function goSplit(re: RE2JS, s: string): string[] {
 /** Go's Regexp.Expand: `$1`, `${1}`, `$name`, `${name}`, `$$`; unknown names expand to "". */
 function expand(template: string, re: RE2JS, s: string, m: number[]): string {
   const groupText = (name: string): string => {
-    let idx = /^\d+$/.test(name) ? Number(name) : re.namedGroups()[name];
-    if (idx === undefined || idx * 2 + 1 >= m.length) return "";
+    let idx = groupIndex(re, name, m);
+    if (idx === undefined || idx < 0 || idx * 2 + 1 >= m.length) return "";
     idx *= 2;
     return (m[idx] as number) < 0 ? "" : s.slice(m[idx], m[idx + 1]);
   };
