@@ -61,6 +61,26 @@ describe("a server without decision logs", () => {
     assert.deepEqual(body.result, { allow: true, role: "user", limit: 1000.75 });
   });
 
+  it("reads a YAML body when the content type says yaml", async () => {
+    const res = await h.post("/v1/data/simple/allow", "input:\n  name: alice\n", {
+      "content-type": "application/x-yaml",
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { result: true });
+    const bad = await h.post("/v1/data/simple/allow", "input: [unclosed\n", {
+      "content-type": "application/yaml",
+    });
+    assert.equal(bad.status, 400);
+  });
+
+  it("keeps big integers of the input exact", async () => {
+    const res = await h.post(
+      "/v1/query",
+      '{"query": "x := input.n + 1", "input": {"n": 12345678901234567890}}',
+    );
+    assert.equal(await res.text(), '{"result":[{"x":12345678901234567891}]}\n');
+  });
+
   it("has no decision_id when decision logging is off", async () => {
     const res = await h.post("/v1/data/simple", JSON.stringify({ input: { name: "alice" } }));
     assert.equal("decision_id" in ((await res.json()) as object), false);
