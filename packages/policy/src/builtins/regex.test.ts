@@ -69,14 +69,17 @@ describe("regex builtins", () => {
     assert.deepEqual(call("regex.split", "x", ""), [""]);
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Go's ${name} replacement syntax
   it("regex.replace expands $1, ${name} and $$ like Go", () => {
     assert.equal(call("regex.replace", "-wy-wxxy-", "w(x*)y", "0"), "-0-0-");
     assert.equal(call("regex.replace", "foo", "(foo)", "$1$1"), "foofoo");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Go's ${name} replacement syntax
     assert.equal(call("regex.replace", "abc", "(?P<x>b)", "[${x}$x $$ $]"), "a[bb $ $]c");
     assert.equal(call("regex.replace", "abc", "(b)", "$1x"), "ac");
     assert.equal(call("regex.replace", "foo barx", "[a-z]{2}", "_"), "_o __");
     assert.throws(() => call("regex.replace", "foo", "[", "x"), { name: "BuiltinError" });
     // Go allows one name on several groups; ${n} is the first of them that matched.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Go's ${name} replacement syntax
     assert.equal(call("regex.replace", "b", "(?P<n>a)|(?P<n>b)", "<${n}>"), "<b>");
     assert.deepEqual(call("regex.find_all_string_submatch_n", "(?P<n>a)(?P<n>b)", "ab", -1), [
       ["ab", "a", "b"],
