@@ -169,7 +169,14 @@ describe("graphql query validation rules", () => {
     type Subscription { a: Int b: Int }
   `;
   const invalid: [string, string][] = [
-    ['{ hero(id: "1") { nope } }', 'Cannot query field "nope" on type "Character".'],
+    [
+      '{ hero(id: "1") { nope } }',
+      'Cannot query field "nope" on type "Character". Did you mean "name"?',
+    ],
+    [
+      '{ hero(id: "1") { height } }',
+      'Cannot query field "height" on type "Character". Did you mean to use an inline fragment on "Human"?',
+    ],
     ['{ hero(id: "1", x: 1) { name } }', 'Unknown argument "x" on field "Query.hero".'],
     ['{ hero(id: "1", episode: FOO) { name } }', 'Value "FOO" does not exist in "Episode" enum.'],
     [

@@ -7,6 +7,7 @@ import { typeCompatible, typeName, typeString, ValueKind } from "./ast.js";
 import type { GraphQLSyntaxError } from "./lexer.js";
 import { overlappingFieldsRule } from "./overlapping-fields.js";
 import type { Schema } from "./schema.js";
+import { didYouMean, quotedOrList } from "./suggestions.js";
 import { valuesRule } from "./values-rule.js";
 import { type Rule, Walker } from "./walker.js";
 
@@ -146,7 +147,10 @@ const selectionRules: Rule = {
   onField(w, field) {
     const info = w.fields.get(field);
     if (info?.parent && !info.definition) {
-      w.report(`Cannot query field "${field.Name}" on type "${info.parent.Name}".`, field.pos);
+      w.report(
+        `Cannot query field "${field.Name}" on type "${info.parent.Name}".${fieldHint(w.schema, info.parent, field.Name)}`,
+        field.pos,
+      );
     }
     const def = info?.definition;
     if (!def) return;
@@ -154,7 +158,11 @@ const selectionRules: Rule = {
       for (const arg of field.Arguments) {
         if (!def.Arguments.some((a) => a.Name === arg.Name)) {
           w.report(
-            `Unknown argument "${arg.Name}" on field "${info.parent.Name}.${field.Name}".`,
+            `Unknown argument "${arg.Name}" on field "${info.parent.Name}.${field.Name}".${didYouMean(
+              "Did you mean",
+              arg.Name,
+              def.Arguments.map((a) => a.Name),
+            )}`,
             field.pos,
           );
         }
@@ -223,6 +231,37 @@ const selectionRules: Rule = {
     }
   },
 };
+
+/**
+ * The hint after "Cannot query field": object types (and their interfaces) under an abstract
+ * type that do have the field, or else similarly spelled fields.
+ */
+function fieldHint(schema: Schema, parent: Definition, name: string): string {
+  if (parent.Kind === "INTERFACE" || parent.Kind === "UNION") {
+    const objects: string[] = [];
+    const interfaceUse = new Map<string, number>();
+    for (const t of schema.possibleTypes.get(parent.Name) ?? []) {
+      if (!t.Fields.some((f) => f.Name === name)) continue;
+      objects.push(t.Name);
+      for (const i of t.Interfaces) {
+        if (schema.types.get(i)?.Fields.some((f) => f.Name === name))
+          interfaceUse.set(i, (interfaceUse.get(i) ?? 0) + 1);
+      }
+    }
+    const types = [...interfaceUse.keys(), ...objects].sort((a, b) => {
+      const diff = (interfaceUse.get(b) ?? 0) - (interfaceUse.get(a) ?? 0);
+      return diff !== 0 ? diff : a < b ? -1 : a > b ? 1 : 0;
+    });
+    if (types.length > 0)
+      return ` Did you mean to use an inline fragment on ${quotedOrList(types)}?`;
+  }
+  if (parent.Kind !== "OBJECT" && parent.Kind !== "INTERFACE") return "";
+  return didYouMean(
+    "Did you mean",
+    name,
+    parent.Fields.map((f) => f.Name),
+  );
+}
 
 function possible(schema: Schema, def: Definition): string[] {
   if (def.Kind === "OBJECT") return [def.Name];
