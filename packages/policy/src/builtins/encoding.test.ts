@@ -144,6 +144,7 @@ describe("JSON builtins", () => {
     assert.equal(call("json.is_valid", "{"), false);
     assert.equal(call("json.is_valid", "plainstring"), false);
     assert.equal(call("json.is_valid", 1), false);
+    assert.equal(call("json.is_valid", "[1e999]"), true);
   });
 });
 

@@ -11,7 +11,7 @@ import { normalizeNumber } from "../value/number.js";
 import { RegoObject, stringifyJSON, toJSON, typeName, type Value } from "../value/value.js";
 import { asString, operandError } from "./args.js";
 import { encodingBytesBuiltins } from "./encoding-bytes.js";
-import { JSONSyntaxError, readJSON } from "./json-reader.js";
+import { JSONRangeError, JSONSyntaxError, readJSON } from "./json-reader.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 /** JSON text as Go's json.Marshal writes it: `<`, `>`, `&`, U+2028/9 escaped. */
@@ -117,8 +117,9 @@ function isValidJSON(args: Value[]): Value {
   try {
     readJSON(args[0]);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    // Huge numbers are valid JSON even though they cannot be unmarshalled here.
+    return e instanceof JSONRangeError;
   }
 }
 

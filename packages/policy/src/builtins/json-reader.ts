@@ -14,6 +14,9 @@ export class JSONSyntaxError extends Error {
   }
 }
 
+/** Well-formed JSON holding a number no Rego value here can carry (beyond float range). */
+export class JSONRangeError extends JSONSyntaxError {}
+
 const LITERALS: [string, Value][] = [
   ["true", true],
   ["false", false],
@@ -43,7 +46,7 @@ const ESCAPES: Record<string, string> = {
 
 class Reader {
   private i = 0;
-  private rangeError: JSONSyntaxError | undefined;
+  private rangeError: JSONRangeError | undefined;
 
   constructor(private readonly text: string) {}
 
@@ -124,7 +127,7 @@ class Reader {
     const n = parseNumber(text) ?? Number(text);
     if (typeof n === "number" && !Number.isFinite(n)) {
       // Reported only once the whole text is known to be well-formed, as Go checks syntax first.
-      this.rangeError ??= new JSONSyntaxError(`number ${text} is out of the representable range`);
+      this.rangeError ??= new JSONRangeError(`number ${text} is out of the representable range`);
     }
     return n;
   }
