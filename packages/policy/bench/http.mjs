@@ -123,6 +123,9 @@ export async function benchHttp({ seconds = 10, connections = 32, rounds = 5 } =
       policy: p,
       bare: b,
       ratio: p.requestsPerS / b.requestsPerS,
+      // What the throughput ratio would be if both servers were CPU-bound.
+      cpuRatio:
+        p.cpuUsPerRequest && b.cpuUsPerRequest ? b.cpuUsPerRequest / p.cpuUsPerRequest : undefined,
     };
   } finally {
     await Promise.all([stop(policy.child), stop(bare.child)]);
