@@ -169,6 +169,8 @@ describe("YAML builtins", () => {
     assert.equal(kept.get("t"), "2001-12-14");
     assert.equal(kept.get("s"), "1:30");
     assert.equal(kept.get("o"), 8);
+    assert.equal(call("yaml.unmarshal", ""), null);
+    assert.equal((call("yaml.unmarshal", "a: 1\n---\nb: [") as RegoObject).get("a"), 1);
   });
 
   it("yaml.unmarshal reports errors with a line number", () => {

@@ -166,14 +166,16 @@ const yamlTags = (tags: YAML.Tags): YAML.Tags =>
       : !t.tag.endsWith(":timestamp") && t.format !== "TIME",
   );
 
-/** Parses YAML into a Value. */
+/** Parses the first YAML document into a Value (later documents are ignored, as in Go). */
 export function readYAML(text: string): Value {
-  const doc = YAML.parseDocument(text, {
+  const docs = YAML.parseAllDocuments(text, {
     schema: "yaml-1.1",
     customTags: yamlTags,
     intAsBigInt: true,
     uniqueKeys: false,
   });
+  const doc = Array.isArray(docs) ? docs[0] : undefined;
+  if (!doc) return null;
   const error = doc.errors[0];
   if (error) throw new BuiltinError(yamlErrorMessage(error));
   return fromYAML(doc.toJS({ mapAsMap: false }));
