@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -75,6 +75,14 @@ describe("loadPaths", () => {
     assert.ok(problems.some((p) => p.includes("one/data.json")));
     assert.ok(problems.some((p) => p.includes("merge error: conflicting values at data.x.k")));
     assert.ok(problems.some((p) => p.includes("unsupported document type")));
+  });
+
+  it("reports a broken symbolic link instead of crashing", () => {
+    const dir = tree("links", { "ok.rego": "package ok\n" });
+    symlinkSync(join(dir, "missing.rego"), join(dir, "dangling.rego"));
+    const problems = problemsOf(() => loadPaths([dir]));
+    assert.equal(problems.length, 1);
+    assert.match(problems[0] ?? "", /dangling\.rego/);
   });
 
   it("refuses files of unknown kinds named directly", () => {

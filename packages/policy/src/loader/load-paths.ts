@@ -69,6 +69,15 @@ function findFiles(paths: string[], problems: string[]): Found[] {
   return found;
 }
 
+/** The file's canonical path, or undefined when it cannot be resolved (a broken link). */
+function realPath(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 function readText(file: string, problems: string[]): string | undefined {
   try {
     return readFileSync(file, "utf8");
@@ -108,9 +117,9 @@ export function loadPaths(paths: string[]): LoadedFiles {
   for (const f of findFiles(paths, problems)) {
     // The spec's form `<data_dir> <policies_dir>` may name a directory twice (once inside
     // the other); each file is read once, at its first place.
-    const real = realpathSync(f.file);
-    if (seen.has(real)) continue;
-    seen.add(real);
+    const real = realPath(f.file);
+    if (real !== undefined && seen.has(real)) continue;
+    if (real !== undefined) seen.add(real);
     const text = readText(f.file, problems);
     if (text === undefined) continue;
     if (f.kind === "rego") modules.push({ file: f.file, source: text });
