@@ -170,6 +170,14 @@ describe("YAML builtins", () => {
     assert.equal(kept.get("s"), "1:30");
     assert.equal(kept.get("o"), 8);
     assert.equal(call("yaml.unmarshal", ""), null);
+    assert.throws(() => call("yaml.unmarshal", "*x"), {
+      message: "yaml.unmarshal: yaml: unknown anchor 'x' referenced",
+    });
+    assert.throws(() => call("yaml.unmarshal", "{[1]: 2}"), { name: "BuiltinError" });
+    assert.equal((call("yaml.unmarshal", "1: a\ntrue: b") as RegoObject).get("true"), "b");
+    const bomb =
+      "a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: &d [*c, *c]\ne: &e [*d, *d]\nf: &f [*e, *e]\ng: &g [*f, *f]\nh: [*g, *g]";
+    assert.throws(() => call("yaml.unmarshal", bomb), { name: "BuiltinError" });
     assert.equal((call("yaml.unmarshal", "a: 1\n---\nb: [") as RegoObject).get("a"), 1);
   });
 

@@ -123,6 +123,15 @@ function isValidJSON(args: Value[]): Value {
   }
 }
 
+/** JSON object keys from YAML keys: scalars become their text, collections are refused. */
+function mapKey(k: unknown): string {
+  if (typeof k === "string") return k;
+  if (k === null || k === undefined) return "null";
+  if (typeof k === "object")
+    throw new BuiltinError("yaml: invalid map key: a collection cannot be a JSON object key");
+  return String(k);
+}
+
 /** A Value from the yaml package's JS output (bigints for integers). */
 function fromYAML(x: unknown): Value {
   if (x === null || x === undefined) return null;
@@ -135,7 +144,7 @@ function fromYAML(x: unknown): Value {
   if (Array.isArray(x)) return x.map(fromYAML);
   if (x instanceof Map) {
     const o = new RegoObject();
-    for (const [k, v] of x) o.set(typeof k === "string" ? k : String(k), fromYAML(v));
+    for (const [k, v] of x) o.set(mapKey(k), fromYAML(v));
     return o;
   }
   if (typeof x === "object") {
@@ -173,12 +182,23 @@ export function readYAML(text: string): Value {
     customTags: yamlTags,
     intAsBigInt: true,
     uniqueKeys: false,
+    logLevel: "error",
   });
   const doc = Array.isArray(docs) ? docs[0] : undefined;
   if (!doc) return null;
   const error = doc.errors[0];
   if (error) throw new BuiltinError(yamlErrorMessage(error));
-  return fromYAML(doc.toJS({ mapAsMap: false }));
+  let js: unknown;
+  try {
+    js = doc.toJS({ mapAsMap: true, maxAliasCount: 100 });
+  } catch (e) {
+    // Unknown anchors and alias explosions surface only while resolving.
+    const unknown = /Unresolved alias[^:]*: (.*)$/.exec((e as Error).message);
+    throw new BuiltinError(
+      unknown ? `yaml: unknown anchor '${unknown[1]}' referenced` : `yaml: ${(e as Error).message}`,
+    );
+  }
+  return fromYAML(js);
 }
 
 function marshalYAML(args: Value[]): Value {
