@@ -252,6 +252,26 @@ describe("native Ollama API with the official ollama client", { timeout: 300_000
     assert.equal(final?.eval_count, 12);
   });
 
+  it("constrains output to JSON with format json: finished answers parse, cut ones are JSON prefixes", async () => {
+    let finished = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const r = await ollama.generate({
+        model: "demo",
+        prompt: "json",
+        format: "json",
+        stream: false,
+        options: { num_predict: 120, seed },
+      });
+      const text = r.response ?? "";
+      assert.match(text, /^\s*[{[]/, `seed ${seed} starts a JSON value`);
+      if (r.done_reason === "stop") {
+        finished++;
+        assert.doesNotThrow(() => JSON.parse(text), `seed ${seed}: ${text}`);
+      }
+    }
+    assert.ok(finished > 0, "the grammar let at least one answer close");
+  });
+
   it("chats with a JSON schema format and returns parseable structured output", async () => {
     const schema = {
       type: "object",
