@@ -195,15 +195,10 @@ export function goSprintf(format: string, args: GoArg[]): string {
   return new Directives(format, args).run();
 }
 
-/** Go's fmt.Sprintf over Rego values, converted as OPA converts sprintf's operands. */
-export function goSprintfValues(format: string, values: Value[]): string {
-  return goSprintf(format, values.map(toGoArg));
-}
-
 function sprintf(args: Value[]): Value {
   const format = asString("sprintf", args[0] as Value, 1);
   const values = asArray("sprintf", args[1] as Value, 2);
-  return goSprintfValues(format, values);
+  return goSprintf(format, values.map(toGoArg));
 }
 
 export const sprintfBuiltins: BuiltinDef[] = [
