@@ -41,6 +41,11 @@ describe("llmsrv CLI against a running server", { timeout: 180_000 }, () => {
     assert.match(r.stdout, /architecture\s+llama/);
     assert.match(r.stdout, /embedding length\s+2048/);
     assert.match(r.stdout, /Capabilities\n\s+completion\n\s+tools/);
+    assert.match(r.stdout, /requires\s+\d+\.\d+\.\d+/);
+    assert.match(
+      r.stdout,
+      /Default parameters\n\s+temperature\s+0\.8\n\s+top_k\s+40\n\s+top_p\s+0\.9/,
+    );
     const lic = await cli(["show", "demo", "--license"], env);
     assert.match(lic.stdout, /noise/);
   });

@@ -16,6 +16,8 @@ interface ShowResponse {
     context_length: number | null;
     embedding_length: number | null;
     quantization: string;
+    requires: string;
+    default_parameters: Record<string, unknown>;
   };
 }
 
@@ -34,8 +36,13 @@ function summary(s: ShowResponse): string {
     ["context length", String(i.context_length ?? "")],
     ["embedding length", String(i.embedding_length ?? "")],
     ["quantization", i.quantization],
+    ["requires", i.requires],
   ]);
   out += `  Capabilities\n${s.capabilities.map((c) => `    ${c}`).join("\n")}\n\n`;
+  out += section(
+    "Default parameters",
+    Object.entries(i.default_parameters).map(([k, v]) => [k, String(v)]),
+  );
   if (s.parameters)
     out += `  Parameters\n${s.parameters
       .split("\n")
