@@ -30,6 +30,7 @@ describe("string builtins", () => {
     assert.equal(call("format_int", 15.5, 16), "f");
     assert.equal(call("format_int", -3.9, 10), "-3");
     assert.equal(call("format_int", 5, 2), "101");
+    assert.equal(call("format_int", 1e30, 10), "1000000000000000000000000000000");
     assert.equal(
       call("format_int", 123456789012345678901234567890n, 16),
       "18ee90ff6c373e0ee4e3f0ad2",

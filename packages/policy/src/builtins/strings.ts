@@ -3,7 +3,7 @@
  * count Unicode code points, as Go's rune-based implementations in OPA do.
  */
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
-import { toBigInt, toFloat } from "../value/number.js";
+import { type RegoNumber, toBigInt, toFloat } from "../value/number.js";
 import { RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
 import { asInteger, asNumber, asString, oneOfError, operandError } from "./args.js";
 import { goString } from "./go-bytes.js";
@@ -64,9 +64,23 @@ function formatInt(args: Value[]): Value {
   if (![2, 8, 10, 16].includes(radix)) {
     throw new BuiltinTypeError("format_int: operand 2 must be one of {2, 8, 10, 16}");
   }
-  // Truncation toward zero, as big.Float.Int does.
-  const whole = typeof n === "bigint" ? n : toBigInt(Math.trunc(n));
-  return whole.toString(radix);
+  return truncateToBigInt(n).toString(radix);
+}
+
+/**
+ * Truncation toward zero, as big.Float.Int does. A float beyond the safe range is read from
+ * its shortest decimal form, so 1e30 gives exactly 10^30 as OPA's decimal number would.
+ */
+function truncateToBigInt(n: RegoNumber): bigint {
+  if (typeof n === "bigint") return n;
+  const t = Math.trunc(n);
+  if (Number.isSafeInteger(t) || !Number.isFinite(t)) return Number.isFinite(t) ? toBigInt(t) : 0n;
+  const [mantissa, exp] = t.toExponential().split("e") as [string, string];
+  const digits = mantissa.replace(".", "").replace("-", "");
+  const shift = Number(exp) - (digits.length - 1);
+  const magnitude =
+    shift >= 0 ? BigInt(digits) * 10n ** BigInt(shift) : BigInt(digits) / 10n ** BigInt(-shift);
+  return t < 0 ? -magnitude : magnitude;
 }
 
 function indexOf(args: Value[]): Value {
