@@ -4,13 +4,15 @@
  */
 import { goQuote } from "./go-fmt-verbs.js";
 
+const strictUTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * Bytes as a string the way Go's strings end up in JSON: valid UTF-8 decodes, and every byte
  * that does not start a valid sequence becomes U+FFFD on its own.
  */
 export function goString(bytes: Buffer): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return strictUTF8.decode(bytes);
   } catch {
     let out = "";
     for (let i = 0; i < bytes.length; ) {
