@@ -11,6 +11,7 @@ import { type CliIO, type Command, processIO } from "./cli-io.js";
 import { capabilitiesCommand } from "./commands/capabilities.js";
 import { checkCommand } from "./commands/check.js";
 import { evalCommand } from "./commands/eval.js";
+import { execCommand } from "./commands/exec.js";
 import { inspectCommand } from "./commands/inspect.js";
 import { notImplementedCommands } from "./commands/not-implemented.js";
 import { parseCommand } from "./commands/parse.js";
@@ -20,6 +21,7 @@ import { versionCommand } from "./commands/version.js";
 
 const implemented: Command[] = [
   evalCommand,
+  execCommand,
   runCommand,
   inspectCommand,
   checkCommand,

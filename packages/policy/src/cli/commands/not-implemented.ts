@@ -13,13 +13,12 @@ function notImplemented(name: string, summary: string): Command {
   };
 }
 
-/** bench, build, completion, deps, exec, fmt and sign. */
+/** bench, build, completion, deps, fmt and sign. */
 export const notImplementedCommands: Command[] = [
   notImplemented("bench", "Benchmark a query"),
   notImplemented("build", "Build a bundle"),
   notImplemented("completion", "Print a shell completion script"),
   notImplemented("deps", "Analyze the dependencies of a query"),
-  notImplemented("exec", "Run decisions over input files"),
   notImplemented("fmt", "Format policy files"),
   notImplemented("sign", "Sign a bundle"),
 ];
