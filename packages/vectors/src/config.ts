@@ -70,7 +70,7 @@ export const configTable = [
   ["EMBED_TIMEOUT_MS", "time limit of one embeddings request", "60000"],
   ["EMBED_RETRIES", "retries after 429, 5xx, timeout or refused connection", "3"],
   ["EMBED_RETRY_BASE_MS", "first retry delay, doubled per retry (Retry-After wins)", "500"],
-  ["VECTORS_EF_SEARCH", "hnsw.ef_search for queries once an index exists", "40"],
+  ["VECTORS_EF_SEARCH", "hnsw.ef_search for queries once an index exists", "100"],
 ] as const;
 
 /** Reads a whole number in [min, max]; records a problem naming the variable otherwise. */
@@ -151,7 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VectorsConfig 
     timeoutMs: readInt(env, "EMBED_TIMEOUT_MS", 60000, [1, 3600000], bad),
     retries: readInt(env, "EMBED_RETRIES", 3, [0, 20], bad),
     retryBaseMs: readInt(env, "EMBED_RETRY_BASE_MS", 500, [0, 600000], bad),
-    efSearch: readInt(env, "VECTORS_EF_SEARCH", 40, [1, 1000], bad),
+    efSearch: readInt(env, "VECTORS_EF_SEARCH", 100, [1, 1000], bad),
   };
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze(config);

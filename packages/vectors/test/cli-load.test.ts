@@ -118,6 +118,10 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
       endpoint.requests.every((inputs) => inputs.length <= 2),
       "batches of EMBED_BATCH_SIZE",
     );
+    assert.ok(
+      endpoint.maxInFlight() <= 3,
+      `at most EMBED_CONCURRENCY in flight, saw ${endpoint.maxInFlight()}`,
+    );
   });
 
   it("answers a query with the three nearest documents and their hand-computed distances", async () => {

@@ -32,6 +32,8 @@ export interface Endpoint {
   readonly requests: string[][];
   /** Whether each request carried `input` as an array. */
   readonly arrayInputs: boolean[];
+  /** Most requests that were being answered at the same time. */
+  readonly maxInFlight: () => number;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,8 @@ function vectorFor(text: string, options: EndpointOptions): number[] {
 export async function startEmbeddingsEndpoint(options: EndpointOptions): Promise<Endpoint> {
   const requests: string[][] = [];
   const arrayInputs: boolean[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => {
@@ -66,6 +70,11 @@ export async function startEmbeddingsEndpoint(options: EndpointOptions): Promise
         res.writeHead(404).end();
         return;
       }
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      res.on("close", () => {
+        inFlight--;
+      });
       const parsed = JSON.parse(body) as { input: string | string[] };
       const inputs = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
       requests.push(inputs);
@@ -93,6 +102,7 @@ export async function startEmbeddingsEndpoint(options: EndpointOptions): Promise
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     arrayInputs,
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -3,7 +3,7 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configTable } from "../config.js";
-import { messageOf, VectorsError } from "../errors.js";
+import { messageOf, UsageError, VectorsError } from "../errors.js";
 import { indexCommand } from "./commands/build-index.js";
 import { cleanupCommand } from "./commands/cleanup.js";
 import { loadCommand } from "./commands/load.js";
@@ -61,7 +61,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await command.run(rest, io);
   } catch (error) {
     io.stderr.write(`vectors ${command.name}: ${messageOf(error)}\n`);
-    if (exitCodeOf(error) === 2 && error instanceof VectorsError && error.code === "usage") {
+    if (error instanceof UsageError) {
       io.stderr.write(`usage: ${command.usage}\n`);
     }
     return exitCodeOf(error);

@@ -93,7 +93,6 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
 /** Mutable state of one run, shared by the steps below. */
 interface Run {
   readonly store: VectorStore;
-  readonly append: boolean;
   nextId: bigint;
   cleared: boolean;
   readonly stored: string[];
@@ -149,7 +148,6 @@ export async function loadDataset(
   const previousRows = await store.count();
   const run: Run = {
     store,
-    append: options.append,
     nextId: options.append ? ((await store.maxNumericId()) ?? firstDocId - 1n) + 1n : firstDocId,
     cleared: options.append,
     stored: [],

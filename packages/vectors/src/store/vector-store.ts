@@ -71,7 +71,7 @@ export class VectorStore {
   constructor(
     readonly client: SqlClient,
     readonly dim: number,
-    private readonly efSearch = 40,
+    private readonly efSearch = 100,
   ) {}
 
   /** Whether the table exists and its declared dimension. */
