@@ -8,8 +8,10 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configTable } from "../config.js";
 import { type CliIO, type Command, processIO } from "./cli-io.js";
+import { benchCommand } from "./commands/bench.js";
 import { capabilitiesCommand } from "./commands/capabilities.js";
 import { checkCommand } from "./commands/check.js";
+import { completionCommand } from "./commands/completion.js";
 import { evalCommand } from "./commands/eval.js";
 import { execCommand } from "./commands/exec.js";
 import { inspectCommand } from "./commands/inspect.js";
@@ -22,6 +24,7 @@ import { versionCommand } from "./commands/version.js";
 const implemented: Command[] = [
   evalCommand,
   execCommand,
+  benchCommand,
   runCommand,
   inspectCommand,
   checkCommand,
@@ -78,6 +81,10 @@ const helpCommand: Command = {
   },
 };
 commands.set("help", helpCommand);
+commands.set(
+  "completion",
+  completionCommand(() => [...commands.keys()]),
+);
 
 /** Runs `rego` with `argv` (without the node and script names); resolves to the exit code. */
 export async function main(argv: string[], io: CliIO): Promise<number> {

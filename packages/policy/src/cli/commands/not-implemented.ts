@@ -13,11 +13,9 @@ function notImplemented(name: string, summary: string): Command {
   };
 }
 
-/** bench, build, completion, deps, fmt and sign. */
+/** build, deps, fmt and sign. */
 export const notImplementedCommands: Command[] = [
-  notImplemented("bench", "Benchmark a query"),
   notImplemented("build", "Build a bundle"),
-  notImplemented("completion", "Print a shell completion script"),
   notImplemented("deps", "Analyze the dependencies of a query"),
   notImplemented("fmt", "Format policy files"),
   notImplemented("sign", "Sign a bundle"),
