@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import type { FastifyInstance } from "fastify";
-import { type OpenedStorage, STORAGE_TARGETS } from "./support/storage-targets.js";
-import { createTestApp, errorMessageOf, logIn, signUp } from "./support/test-app.js";
+import { before, describe, it } from "node:test";
+import { STORAGE_TARGETS } from "./support/storage-targets.js";
+import { errorMessageOf, logIn, signUp, useTestApp } from "./support/test-app.js";
 
 /** Every method the app could be asked; Fastify answers each (light-my-request sends any). */
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"] as const;
@@ -22,18 +21,11 @@ const ROUTES: ReadonlyArray<{ path: string; allow: string; open: boolean }> = [
 
 for (const target of STORAGE_TARGETS) {
   describe(`the gate and allowed methods on ${target.name}`, { skip: target.skip }, () => {
-    let storage: OpenedStorage;
-    let app: FastifyInstance;
+    const suite = useTestApp(target);
     let cookie: string;
     before(async () => {
-      storage = await target.open();
-      app = await createTestApp(storage.db);
-      await signUp(app, "gate@example.com", "pw");
-      cookie = await logIn(app, "gate@example.com", "pw");
-    });
-    after(async () => {
-      await app?.close();
-      await storage?.dispose();
+      await signUp(suite.app, "gate@example.com", "pw");
+      cookie = await logIn(suite.app, "gate@example.com", "pw");
     });
 
     it("serves every open path without a session", async () => {
@@ -43,21 +35,21 @@ for (const target of STORAGE_TARGETS) {
         ["/login", /^text\/html/],
         ["/static/bootstrap.min.css", /^text\/css/],
       ] as const) {
-        const response = await app.inject({ method: "GET", url: path });
+        const response = await suite.app.inject({ method: "GET", url: path });
         assert.equal(response.statusCode, 200, path);
         assert.match(response.headers["content-type"] as string, type, path);
       }
     });
 
     it("renders the login form on GET /login", async () => {
-      const response = await app.inject({ method: "GET", url: "/login" });
+      const response = await suite.app.inject({ method: "GET", url: "/login" });
       assert.match(response.body, /<form method="post" action="\/login"[^>]*>/);
       assert.match(response.body, /name="email"/);
       assert.match(response.body, /name="password"/);
     });
 
     it("serves Bootstrap's own stylesheet from the bootstrap package", async () => {
-      const response = await app.inject({ method: "GET", url: "/static/bootstrap.min.css" });
+      const response = await suite.app.inject({ method: "GET", url: "/static/bootstrap.min.css" });
       assert.match(response.body, /Bootstrap\s+v5/);
     });
 
@@ -75,26 +67,26 @@ for (const target of STORAGE_TARGETS) {
         ["DELETE", "/secure"],
       ] as const;
       for (const [method, url] of closed) {
-        const response = await app.inject({ method, url });
+        const response = await suite.app.inject({ method, url });
         assert.equal(response.statusCode, 302, `${method} ${url}`);
         assert.equal(response.headers.location, "/login", `${method} ${url}`);
       }
     });
 
     it("keeps open paths open when a query string is added", async () => {
-      const response = await app.inject({ method: "GET", url: "/?from=mail" });
+      const response = await suite.app.inject({ method: "GET", url: "/?from=mail" });
       assert.equal(response.statusCode, 200);
     });
 
     it("lets a signed-in user reach closed paths, including the app's own static files", async () => {
-      const css = await app.inject({
+      const css = await suite.app.inject({
         method: "GET",
         url: "/static/notes.css",
         headers: { cookie },
       });
       assert.equal(css.statusCode, 200);
       assert.match(css.headers["content-type"] as string, /^text\/css/);
-      const logo = await app.inject({
+      const logo = await suite.app.inject({
         method: "GET",
         url: "/static/notes-logo.svg",
         headers: { cookie },
@@ -107,7 +99,7 @@ for (const target of STORAGE_TARGETS) {
       const allowed = route.allow.split(", ");
       for (const method of ALL_METHODS.filter((m) => !allowed.includes(m))) {
         it(`answers ${method} ${route.path} with 405 and Allow: ${route.allow}`, async () => {
-          const response = await app.inject({ method, url: route.path, headers: { cookie } });
+          const response = await suite.app.inject({ method, url: route.path, headers: { cookie } });
           assert.equal(response.statusCode, 405);
           assert.equal(response.headers.allow, route.allow);
           if (method !== "HEAD") {
@@ -121,13 +113,13 @@ for (const target of STORAGE_TARGETS) {
     }
 
     it("answers HEAD like GET on GET paths", async () => {
-      const response = await app.inject({ method: "HEAD", url: "/" });
+      const response = await suite.app.inject({ method: "HEAD", url: "/" });
       assert.equal(response.statusCode, 200);
       assert.equal(response.body, "");
     });
 
     it("answers a signed-in user's unknown path with a 404 page", async () => {
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: "GET",
         url: "/no-such-page",
         headers: { cookie },
@@ -137,7 +129,7 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("answers a signed-in user's missing static file with 404", async () => {
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: "GET",
         url: "/static/missing.png",
         headers: { cookie },

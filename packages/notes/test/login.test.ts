@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import type { FastifyInstance } from "fastify";
-import { type OpenedStorage, STORAGE_TARGETS } from "./support/storage-targets.js";
+import { before, describe, it } from "node:test";
+import { STORAGE_TARGETS } from "./support/storage-targets.js";
 import {
   backHrefOf,
   createTestApp,
@@ -10,6 +9,7 @@ import {
   postForm,
   sessionCookieOf,
   signUp,
+  useTestApp,
 } from "./support/test-app.js";
 
 const EMAIL = "carol@example.com";
@@ -74,21 +74,14 @@ const ERROR_ROWS: ReadonlyArray<{
 
 for (const target of STORAGE_TARGETS) {
   describe(`POST /login and the session on ${target.name}`, { skip: target.skip }, () => {
-    let storage: OpenedStorage;
-    let app: FastifyInstance;
+    const suite = useTestApp(target);
     before(async () => {
-      storage = await target.open();
-      app = await createTestApp(storage.db);
-      await signUp(app, EMAIL, PASSWORD);
-    });
-    after(async () => {
-      await app?.close();
-      await storage?.dispose();
+      await signUp(suite.app, EMAIL, PASSWORD);
     });
 
     for (const row of ERROR_ROWS) {
       it(`answers "${row.message}" with status ${row.status} and no session when ${row.name}`, async () => {
-        const response = await postForm(app, "/login", row.fields);
+        const response = await postForm(suite.app, "/login", row.fields);
         assert.equal(response.statusCode, row.status);
         assert.equal(errorMessageOf(response.body), row.message);
         assert.equal(sessionCookieOf(response), undefined);
@@ -98,32 +91,32 @@ for (const target of STORAGE_TARGETS) {
 
     it("links Back to the login form the visitor came from (Referer), else to the welcome page", async () => {
       const fromLogin = await postForm(
-        app,
+        suite.app,
         "/login",
         { email: "" },
         { headers: { referer: "http://localhost:80/login" } },
       );
       assert.equal(backHrefOf(fromLogin.body), "/login");
       const fromWelcome = await postForm(
-        app,
+        suite.app,
         "/login",
         { email: "" },
         { headers: { referer: "http://localhost:80/" } },
       );
       assert.equal(backHrefOf(fromWelcome.body), "/");
       const foreign = await postForm(
-        app,
+        suite.app,
         "/login",
         { email: "" },
         { headers: { referer: "http://evil.example/login" } },
       );
       assert.equal(backHrefOf(foreign.body), "/");
-      const none = await postForm(app, "/login", { email: "" });
+      const none = await postForm(suite.app, "/login", { email: "" });
       assert.equal(backHrefOf(none.body), "/");
     });
 
     it("redirects to /secure with 307 and sets an HttpOnly, SameSite=Lax signed session cookie", async () => {
-      const response = await postForm(app, "/login", { email: EMAIL, password: PASSWORD });
+      const response = await postForm(suite.app, "/login", { email: EMAIL, password: PASSWORD });
       assert.equal(response.statusCode, 307);
       assert.equal(response.headers.location, "/secure");
       const setCookie = String(response.headers["set-cookie"]);
@@ -135,7 +128,7 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("marks the cookie Secure when the request came over TLS through a trusted proxy", async () => {
-      const proxied = await createTestApp(storage.db, { NOTES_TRUST_PROXY: "true" });
+      const proxied = await createTestApp(suite.storage.db, { NOTES_TRUST_PROXY: "true" });
       try {
         const response = await postForm(
           proxied,
@@ -151,8 +144,12 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("renders the protected page with a link to /logout on POST /secure with the session", async () => {
-      const cookie = await logIn(app, EMAIL, PASSWORD);
-      const response = await app.inject({ method: "POST", url: "/secure", headers: { cookie } });
+      const cookie = await logIn(suite.app, EMAIL, PASSWORD);
+      const response = await suite.app.inject({
+        method: "POST",
+        url: "/secure",
+        headers: { cookie },
+      });
       assert.equal(response.statusCode, 200);
       assert.match(response.body, /<a [^>]*href="\/logout"/);
       assert.match(
@@ -162,9 +159,9 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("also renders /secure when the browser repeats the login form's body there (the 307)", async () => {
-      const cookie = await logIn(app, EMAIL, PASSWORD);
+      const cookie = await logIn(suite.app, EMAIL, PASSWORD);
       const response = await postForm(
-        app,
+        suite.app,
         "/secure",
         { email: EMAIL, password: PASSWORD },
         { cookie },
@@ -174,13 +171,13 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("starts a new session (different cookie) on every login", async () => {
-      const first = await logIn(app, EMAIL, PASSWORD);
-      const second = await logIn(app, EMAIL, PASSWORD);
+      const first = await logIn(suite.app, EMAIL, PASSWORD);
+      const second = await logIn(suite.app, EMAIL, PASSWORD);
       assert.notEqual(first, second);
     });
 
     it("treats a tampered cookie as no session: the gate redirects to /login", async () => {
-      const cookie = await logIn(app, EMAIL, PASSWORD);
+      const cookie = await logIn(suite.app, EMAIL, PASSWORD);
       const [payload, signature] = cookie.slice("notes_session=".length).split(".");
       const forged = Buffer.from(
         JSON.stringify({
@@ -196,7 +193,7 @@ for (const target of STORAGE_TARGETS) {
         "notes_session=garbage",
       ];
       for (const tampered of variants) {
-        const response = await app.inject({
+        const response = await suite.app.inject({
           method: "POST",
           url: "/secure",
           headers: { cookie: tampered },
@@ -207,12 +204,16 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("refuses a cookie signed with another secret", async () => {
-      const other = await createTestApp(storage.db, {
+      const other = await createTestApp(suite.storage.db, {
         SESSION_SECRET: "another-secret-0123456789",
       });
       try {
         const cookie = await logIn(other, EMAIL, PASSWORD);
-        const response = await app.inject({ method: "POST", url: "/secure", headers: { cookie } });
+        const response = await suite.app.inject({
+          method: "POST",
+          url: "/secure",
+          headers: { cookie },
+        });
         assert.equal(response.statusCode, 302);
       } finally {
         await other.close();
@@ -220,8 +221,12 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("logs out on GET /logout: removes the cookie and returns the welcome page", async () => {
-      const cookie = await logIn(app, EMAIL, PASSWORD);
-      const response = await app.inject({ method: "GET", url: "/logout", headers: { cookie } });
+      const cookie = await logIn(suite.app, EMAIL, PASSWORD);
+      const response = await suite.app.inject({
+        method: "GET",
+        url: "/logout",
+        headers: { cookie },
+      });
       assert.equal(response.statusCode, 200);
       assert.match(
         String(response.headers["set-cookie"]),
@@ -230,14 +235,14 @@ for (const target of STORAGE_TARGETS) {
       assert.match(response.body, /<form method="post" action="\/login"/);
       assert.match(response.body, /You have logged out\./);
       // The browser drops the cookie; without it the protected page is closed again.
-      const after = await app.inject({ method: "POST", url: "/secure" });
+      const after = await suite.app.inject({ method: "POST", url: "/secure" });
       assert.equal(after.statusCode, 302);
       assert.equal(after.headers.location, "/login");
     });
 
     it("shows a signed-in visitor of / who they are and a way back to their notes", async () => {
-      const cookie = await logIn(app, EMAIL, PASSWORD);
-      const response = await app.inject({ method: "GET", url: "/", headers: { cookie } });
+      const cookie = await logIn(suite.app, EMAIL, PASSWORD);
+      const response = await suite.app.inject({ method: "GET", url: "/", headers: { cookie } });
       assert.match(response.body, /Signed in as <strong>carol@example\.com<\/strong>/);
       assert.match(response.body, /<form method="post" action="\/secure">/);
     });

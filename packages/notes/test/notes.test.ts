@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import type { FastifyInstance } from "fastify";
-import { type OpenedStorage, STORAGE_TARGETS } from "./support/storage-targets.js";
-import { createTestApp, logIn, postForm, signUp } from "./support/test-app.js";
+import { before, describe, it } from "node:test";
+import { STORAGE_TARGETS } from "./support/storage-targets.js";
+import { logIn, postForm, signUp, useTestApp } from "./support/test-app.js";
 
 /** Bodies of the notes listed on a protected page, in page order. */
 function noteBodies(page: string): string[] {
@@ -16,35 +15,28 @@ function noteIds(page: string): string[] {
 
 for (const target of STORAGE_TARGETS) {
   describe(`notes on the protected page on ${target.name}`, { skip: target.skip }, () => {
-    let storage: OpenedStorage;
-    let app: FastifyInstance;
+    const suite = useTestApp(target);
     let alice: string;
     let mallory: string;
     before(async () => {
-      storage = await target.open();
-      app = await createTestApp(storage.db);
-      await signUp(app, "alice@example.com", "alice-pw");
-      await signUp(app, "mallory@example.com", "mallory-pw");
-      alice = await logIn(app, "alice@example.com", "alice-pw");
-      mallory = await logIn(app, "mallory@example.com", "mallory-pw");
-    });
-    after(async () => {
-      await app?.close();
-      await storage?.dispose();
+      await signUp(suite.app, "alice@example.com", "alice-pw");
+      await signUp(suite.app, "mallory@example.com", "mallory-pw");
+      alice = await logIn(suite.app, "alice@example.com", "alice-pw");
+      mallory = await logIn(suite.app, "mallory@example.com", "mallory-pw");
     });
 
     const page = async (cookie: string) =>
-      (await app.inject({ method: "POST", url: "/secure", headers: { cookie } })).body;
+      (await suite.app.inject({ method: "POST", url: "/secure", headers: { cookie } })).body;
 
     it("shows an empty list to a new user", async () => {
       assert.match(await page(alice), /No notes yet/);
     });
 
     it("adds a note and redirects with 307 to /secure, which lists it with a confirmation", async () => {
-      const response = await postForm(app, "/notes", { body: "buy milk" }, { cookie: alice });
+      const response = await postForm(suite.app, "/notes", { body: "buy milk" }, { cookie: alice });
       assert.equal(response.statusCode, 307);
       assert.equal(response.headers.location, "/secure?notice=added");
-      const shown = await app.inject({
+      const shown = await suite.app.inject({
         method: "POST",
         url: "/secure?notice=added",
         headers: { cookie: alice },
@@ -54,25 +46,25 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("lists notes newest first", async () => {
-      await postForm(app, "/notes", { body: "second" }, { cookie: alice });
-      await postForm(app, "/notes", { body: "third" }, { cookie: alice });
+      await postForm(suite.app, "/notes", { body: "second" }, { cookie: alice });
+      await postForm(suite.app, "/notes", { body: "third" }, { cookie: alice });
       assert.deepEqual(noteBodies(await page(alice)), ["third", "second", "buy milk"]);
     });
 
     it("refuses a blank or oversized note with 400 and keeps the list as it was", async () => {
       const before = noteBodies(await page(alice));
       for (const body of ["", "   ", "x".repeat(10_001)]) {
-        const response = await postForm(app, "/notes", { body }, { cookie: alice });
+        const response = await postForm(suite.app, "/notes", { body }, { cookie: alice });
         assert.equal(response.statusCode, 400);
         assert.match(response.body, /Invalid note !!! A note has 1 to 10000 characters\./);
       }
-      const missing = await postForm(app, "/notes", {}, { cookie: alice });
+      const missing = await postForm(suite.app, "/notes", {}, { cookie: alice });
       assert.equal(missing.statusCode, 400);
       assert.deepEqual(noteBodies(await page(alice)), before);
     });
 
     it("never shows one user's notes to another", async () => {
-      await postForm(app, "/notes", { body: "mallory private note" }, { cookie: mallory });
+      await postForm(suite.app, "/notes", { body: "mallory private note" }, { cookie: mallory });
       assert.deepEqual(noteBodies(await page(mallory)), ["mallory private note"]);
       assert.ok(!noteBodies(await page(alice)).includes("mallory private note"));
     });
@@ -80,7 +72,12 @@ for (const target of STORAGE_TARGETS) {
     it("does not let a user delete another user's note (404, note kept)", async () => {
       const aliceIds = noteIds(await page(alice));
       const target = aliceIds[0] ?? "";
-      const response = await postForm(app, "/notes/delete", { id: target }, { cookie: mallory });
+      const response = await postForm(
+        suite.app,
+        "/notes/delete",
+        { id: target },
+        { cookie: mallory },
+      );
       assert.equal(response.statusCode, 404);
       assert.match(response.body, /Note not found !!!/);
       assert.deepEqual(noteIds(await page(alice)), aliceIds);
@@ -89,7 +86,7 @@ for (const target of STORAGE_TARGETS) {
     it("answers a malformed or unknown note id with 404 and deletes nothing", async () => {
       const before = noteIds(await page(alice));
       for (const id of ["", "abc", "0", "-1", "1 OR 1=1", "99999999999999999999", "424242"]) {
-        const response = await postForm(app, "/notes/delete", { id }, { cookie: alice });
+        const response = await postForm(suite.app, "/notes/delete", { id }, { cookie: alice });
         assert.equal(response.statusCode, 404, id);
       }
       assert.deepEqual(noteIds(await page(alice)), before);
@@ -98,7 +95,7 @@ for (const target of STORAGE_TARGETS) {
     it("deletes the user's own note and redirects with 307 to /secure", async () => {
       const ids = noteIds(await page(alice));
       const response = await postForm(
-        app,
+        suite.app,
         "/notes/delete",
         { id: ids[0] ?? "" },
         { cookie: alice },
@@ -110,7 +107,7 @@ for (const target of STORAGE_TARGETS) {
 
     it("renders a note containing <script> as text", async () => {
       await postForm(
-        app,
+        suite.app,
         "/notes",
         { body: `<script>alert("x")</script> & 'q'` },
         { cookie: alice },
@@ -124,20 +121,20 @@ for (const target of STORAGE_TARGETS) {
 
     it("renders an email containing <script> as text on every page that shows it", async () => {
       const email = "<script>x</script>@example.com";
-      await signUp(app, email, "pw");
-      const cookie = await logIn(app, email, "pw");
+      await signUp(suite.app, email, "pw");
+      const cookie = await logIn(suite.app, email, "pw");
       for (const [method, url] of [
         ["POST", "/secure"],
         ["GET", "/"],
       ] as const) {
-        const response = await app.inject({ method, url, headers: { cookie } });
+        const response = await suite.app.inject({ method, url, headers: { cookie } });
         assert.ok(!response.body.includes("<script>"), url);
         assert.ok(response.body.includes("&lt;script&gt;x&lt;/script&gt;@example.com"), url);
       }
     });
 
     it("shows only a fixed confirmation for the notice parameter, never the parameter itself", async () => {
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: "POST",
         url: "/secure?notice=%3Cb%3Ehi",
         headers: { cookie: alice },
@@ -146,7 +143,7 @@ for (const target of STORAGE_TARGETS) {
       assert.ok(!response.body.includes("<b>hi"));
       assert.ok(!response.body.includes("&lt;b&gt;hi"));
       for (const notice of ["constructor", "__proto__", "toString"]) {
-        const odd = await app.inject({
+        const odd = await suite.app.inject({
           method: "POST",
           url: `/secure?notice=${notice}`,
           headers: { cookie: alice },

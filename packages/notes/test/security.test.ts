@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import type { FastifyInstance } from "fastify";
-import { type OpenedStorage, STORAGE_TARGETS } from "./support/storage-targets.js";
+import { before, describe, it } from "node:test";
+import { STORAGE_TARGETS } from "./support/storage-targets.js";
 import {
-  createTestApp,
   errorMessageOf,
   logIn,
   postForm,
   sessionCookieOf,
   signUp,
+  useTestApp,
 } from "./support/test-app.js";
 
 const EMAIL = "dave@example.com";
@@ -18,20 +17,13 @@ for (const target of STORAGE_TARGETS) {
   describe(`cross-site requests and security headers on ${target.name}`, {
     skip: target.skip,
   }, () => {
-    let storage: OpenedStorage;
-    let app: FastifyInstance;
+    const suite = useTestApp(target);
     before(async () => {
-      storage = await target.open();
-      app = await createTestApp(storage.db);
-      await signUp(app, EMAIL, PASSWORD);
-    });
-    after(async () => {
-      await app?.close();
-      await storage?.dispose();
+      await signUp(suite.app, EMAIL, PASSWORD);
     });
 
     const login = (headers: Record<string, string>) =>
-      postForm(app, "/login", { email: EMAIL, password: PASSWORD }, { headers });
+      postForm(suite.app, "/login", { email: EMAIL, password: PASSWORD }, { headers });
 
     it("refuses a login a browser marks as cross-site or same-site, with 403 and no session", async () => {
       for (const site of ["cross-site", "same-site"]) {
@@ -44,13 +36,13 @@ for (const target of STORAGE_TARGETS) {
 
     it("refuses a sign-up from another origin when the browser sends only Origin", async () => {
       const response = await postForm(
-        app,
+        suite.app,
         "/signup",
         { email: "victim@example.com", password1: "x", password2: "x" },
         { headers: { origin: "http://evil.example" } },
       );
       assert.equal(response.statusCode, 403);
-      const stored = await storage.db.query("SELECT 1 FROM user_tbl WHERE email_id = $1", [
+      const stored = await suite.storage.db.query("SELECT 1 FROM user_tbl WHERE email_id = $1", [
         "victim@example.com",
       ]);
       assert.equal(stored.rows.length, 0);
@@ -62,15 +54,15 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("refuses cross-site note changes from a signed-in user's browser", async () => {
-      const cookie = await logIn(app, EMAIL, PASSWORD);
+      const cookie = await logIn(suite.app, EMAIL, PASSWORD);
       const response = await postForm(
-        app,
+        suite.app,
         "/notes",
         { body: "forged" },
         { cookie, headers: { "sec-fetch-site": "cross-site" } },
       );
       assert.equal(response.statusCode, 403);
-      const page = await app.inject({ method: "POST", url: "/secure", headers: { cookie } });
+      const page = await suite.app.inject({ method: "POST", url: "/secure", headers: { cookie } });
       assert.ok(!page.body.includes("forged"));
     });
 
@@ -89,7 +81,7 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("does not check safe methods: a cross-site GET of the welcome page works", async () => {
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: "GET",
         url: "/",
         headers: { "sec-fetch-site": "cross-site" },
@@ -99,11 +91,11 @@ for (const target of STORAGE_TARGETS) {
 
     it("sends a CSP without script, frame denial and nosniff on pages, redirects, errors and static files", async () => {
       const responses = [
-        await app.inject({ method: "GET", url: "/" }),
-        await app.inject({ method: "POST", url: "/secure" }),
-        await postForm(app, "/login", { email: "" }),
-        await app.inject({ method: "GET", url: "/static/bootstrap.min.css" }),
-        await app.inject({ method: "PUT", url: "/" }),
+        await suite.app.inject({ method: "GET", url: "/" }),
+        await suite.app.inject({ method: "POST", url: "/secure" }),
+        await postForm(suite.app, "/login", { email: "" }),
+        await suite.app.inject({ method: "GET", url: "/static/bootstrap.min.css" }),
+        await suite.app.inject({ method: "PUT", url: "/" }),
       ];
       for (const response of responses) {
         const csp = String(response.headers["content-security-policy"]);
@@ -116,13 +108,13 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("contains no inline script or inline style in any page", async () => {
-      const cookie = await logIn(app, EMAIL, PASSWORD);
+      const cookie = await logIn(suite.app, EMAIL, PASSWORD);
       const pages = [
-        await app.inject({ method: "GET", url: "/" }),
-        await app.inject({ method: "GET", url: "/signup" }),
-        await app.inject({ method: "GET", url: "/login" }),
-        await postForm(app, "/login", { email: "" }),
-        await app.inject({ method: "POST", url: "/secure", headers: { cookie } }),
+        await suite.app.inject({ method: "GET", url: "/" }),
+        await suite.app.inject({ method: "GET", url: "/signup" }),
+        await suite.app.inject({ method: "GET", url: "/login" }),
+        await postForm(suite.app, "/login", { email: "" }),
+        await suite.app.inject({ method: "POST", url: "/secure", headers: { cookie } }),
       ];
       for (const page of pages) {
         assert.doesNotMatch(page.body, /<script|\sstyle=|\son[a-z]+=/i);
@@ -131,26 +123,19 @@ for (const target of STORAGE_TARGETS) {
   });
 
   describe(`login throttling on ${target.name}`, { skip: target.skip }, () => {
-    let storage: OpenedStorage;
-    let app: FastifyInstance;
-    before(async () => {
-      storage = await target.open();
-      app = await createTestApp(storage.db, {
-        NOTES_LOGIN_MAX_FAILURES: "3",
-        NOTES_LOGIN_WINDOW: "600",
-      });
-      await signUp(app, EMAIL, PASSWORD);
-      await signUp(app, "erin@example.com", "erin-pw");
+    const suite = useTestApp(target, {
+      NOTES_LOGIN_MAX_FAILURES: "3",
+      NOTES_LOGIN_WINDOW: "600",
     });
-    after(async () => {
-      await app?.close();
-      await storage?.dispose();
+    before(async () => {
+      await signUp(suite.app, EMAIL, PASSWORD);
+      await signUp(suite.app, "erin@example.com", "erin-pw");
     });
 
     it("blocks an email after 3 failures, even with the right password, from any address", async () => {
       for (let i = 0; i < 3; i++) {
         const response = await postForm(
-          app,
+          suite.app,
           "/login",
           { email: EMAIL, password: "wrong" },
           { remoteAddress: `10.0.0.${i}` },
@@ -158,7 +143,7 @@ for (const target of STORAGE_TARGETS) {
         assert.equal(errorMessageOf(response.body), "Invalid password !!!");
       }
       const blocked = await postForm(
-        app,
+        suite.app,
         "/login",
         { email: EMAIL, password: PASSWORD },
         { remoteAddress: "10.0.0.9" },
@@ -174,7 +159,7 @@ for (const target of STORAGE_TARGETS) {
 
     it("leaves other emails alone", async () => {
       const response = await postForm(
-        app,
+        suite.app,
         "/login",
         { email: "erin@example.com", password: "erin-pw" },
         { remoteAddress: "10.0.0.20" },
@@ -186,7 +171,7 @@ for (const target of STORAGE_TARGETS) {
       const address = "192.0.2.7";
       for (const email of ["u1@example.com", "u2@example.com", "u3@example.com"]) {
         const response = await postForm(
-          app,
+          suite.app,
           "/login",
           { email, password: "x" },
           { remoteAddress: address },
@@ -194,14 +179,14 @@ for (const target of STORAGE_TARGETS) {
         assert.equal(errorMessageOf(response.body), "Invalid email !!!");
       }
       const blocked = await postForm(
-        app,
+        suite.app,
         "/login",
         { email: "erin@example.com", password: "erin-pw" },
         { remoteAddress: address },
       );
       assert.equal(blocked.statusCode, 429);
       const elsewhere = await postForm(
-        app,
+        suite.app,
         "/login",
         { email: "erin@example.com", password: "erin-pw" },
         { remoteAddress: "192.0.2.8" },
@@ -212,10 +197,15 @@ for (const target of STORAGE_TARGETS) {
     it("does not count blank fields as failures", async () => {
       const address = "198.51.100.1";
       for (let i = 0; i < 5; i++) {
-        await postForm(app, "/login", { email: "", password: "" }, { remoteAddress: address });
+        await postForm(
+          suite.app,
+          "/login",
+          { email: "", password: "" },
+          { remoteAddress: address },
+        );
       }
       const response = await postForm(
-        app,
+        suite.app,
         "/login",
         { email: "erin@example.com", password: "erin-pw" },
         { remoteAddress: address },

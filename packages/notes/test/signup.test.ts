@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import type { FastifyInstance } from "fastify";
-import { type OpenedStorage, STORAGE_TARGETS } from "./support/storage-targets.js";
-import { backHrefOf, createTestApp, errorMessageOf, logIn, postForm } from "./support/test-app.js";
+import { describe, it } from "node:test";
+import { STORAGE_TARGETS } from "./support/storage-targets.js";
+import { backHrefOf, errorMessageOf, logIn, postForm, useTestApp } from "./support/test-app.js";
 
 const long = `${"a".repeat(59)}@b.com`; // 65 characters
 
@@ -63,25 +62,16 @@ const ERROR_ROWS: ReadonlyArray<{ name: string; fields: Record<string, string>; 
 
 for (const target of STORAGE_TARGETS) {
   describe(`POST /signup on ${target.name}`, { skip: target.skip }, () => {
-    let storage: OpenedStorage;
-    let app: FastifyInstance;
-    before(async () => {
-      storage = await target.open();
-      app = await createTestApp(storage.db);
-    });
-    after(async () => {
-      await app?.close();
-      await storage?.dispose();
-    });
+    const suite = useTestApp(target);
 
     for (const row of ERROR_ROWS) {
       it(`answers "${row.message}" with status 400 and stores nothing when ${row.name}`, async () => {
-        const response = await postForm(app, "/signup", row.fields);
+        const response = await postForm(suite.app, "/signup", row.fields);
         assert.equal(response.statusCode, 400);
         assert.match(response.headers["content-type"] as string, /^text\/html/);
         assert.equal(errorMessageOf(response.body), row.message);
         assert.equal(backHrefOf(response.body), "/signup");
-        const count = await storage.db.query<{ n: string }>(
+        const count = await suite.storage.db.query<{ n: string }>(
           "SELECT count(*)::text AS n FROM user_tbl",
         );
         assert.equal(count.rows[0]?.n, "0");
@@ -89,7 +79,7 @@ for (const target of STORAGE_TARGETS) {
     }
 
     it("stores the user with a 60-character bcrypt hash and returns the welcome page", async () => {
-      const response = await postForm(app, "/signup", {
+      const response = await postForm(suite.app, "/signup", {
         email: "alice@example.com",
         password1: "correct horse",
         password2: "correct horse",
@@ -98,7 +88,7 @@ for (const target of STORAGE_TARGETS) {
       assert.match(response.body, /<form method="post" action="\/login"/);
       assert.match(response.body, /href="\/signup"/);
       assert.match(response.body, /Account created for alice@example\.com/);
-      const rows = await storage.db.query<{ email_id: string; password_hash: string }>(
+      const rows = await suite.storage.db.query<{ email_id: string; password_hash: string }>(
         "SELECT email_id, password_hash FROM user_tbl WHERE email_id = $1",
         ["alice@example.com"],
       );
@@ -111,23 +101,27 @@ for (const target of STORAGE_TARGETS) {
     it("accepts an email of exactly 64 characters", async () => {
       const email = `${"b".repeat(58)}@b.com`;
       assert.equal(email.length, 64);
-      const response = await postForm(app, "/signup", { email, password1: "pw", password2: "pw" });
+      const response = await postForm(suite.app, "/signup", {
+        email,
+        password1: "pw",
+        password2: "pw",
+      });
       assert.equal(response.statusCode, 200);
     });
 
     it("answers a second sign-up of the same email with 409 and leaves the stored user untouched", async () => {
       const email = "dup@example.com";
-      const first = await postForm(app, "/signup", {
+      const first = await postForm(suite.app, "/signup", {
         email,
         password1: "first",
         password2: "first",
       });
       assert.equal(first.statusCode, 200);
-      const before = await storage.db.query<{ password_hash: string }>(
+      const before = await suite.storage.db.query<{ password_hash: string }>(
         "SELECT password_hash FROM user_tbl WHERE email_id = $1",
         [email],
       );
-      const second = await postForm(app, "/signup", {
+      const second = await postForm(suite.app, "/signup", {
         email,
         password1: "second",
         password2: "second",
@@ -135,31 +129,31 @@ for (const target of STORAGE_TARGETS) {
       assert.equal(second.statusCode, 409);
       assert.equal(errorMessageOf(second.body), "Email already registered !!!");
       assert.equal(backHrefOf(second.body), "/signup");
-      const afterRows = await storage.db.query<{ password_hash: string }>(
+      const afterRows = await suite.storage.db.query<{ password_hash: string }>(
         "SELECT password_hash FROM user_tbl WHERE email_id = $1",
         [email],
       );
       assert.deepEqual(afterRows.rows, before.rows);
-      await logIn(app, email, "first");
-      const wrong = await postForm(app, "/login", { email, password: "second" });
+      await logIn(suite.app, email, "first");
+      const wrong = await postForm(suite.app, "/login", { email, password: "second" });
       assert.equal(errorMessageOf(wrong.body), "Invalid password !!!");
     });
 
     it("trims spaces around the email, so ' bob@example.com ' logs in as bob@example.com", async () => {
-      await postForm(app, "/signup", {
+      await postForm(suite.app, "/signup", {
         email: " bob@example.com ",
         password1: "pw",
         password2: "pw",
       });
-      const rows = await storage.db.query("SELECT 1 FROM user_tbl WHERE email_id = $1", [
+      const rows = await suite.storage.db.query("SELECT 1 FROM user_tbl WHERE email_id = $1", [
         "bob@example.com",
       ]);
       assert.equal(rows.rows.length, 1);
-      await logIn(app, "bob@example.com", "pw");
+      await logIn(suite.app, "bob@example.com", "pw");
     });
 
     it("accepts a JSON body from a non-browser client", async () => {
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: "POST",
         url: "/signup",
         payload: { email: "json@example.com", password1: "pw", password2: "pw" },
@@ -168,7 +162,7 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("refuses a body in an unsupported encoding with 415 and an error page", async () => {
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: "POST",
         url: "/signup",
         payload: "email=a",
@@ -179,7 +173,7 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("refuses a body over the size limit with 413", async () => {
-      const response = await postForm(app, "/signup", { email: "a".repeat(70_000) });
+      const response = await postForm(suite.app, "/signup", { email: "a".repeat(70_000) });
       assert.equal(response.statusCode, 413);
       assert.equal(errorMessageOf(response.body), "Request body too large !!!");
     });

@@ -2,10 +2,12 @@
  * Builds the real application for HTTP tests (through `loadConfig`, like `notes serve`), with a
  * fixed secret, a low bcrypt cost to keep tests quick, and helpers for forms and cookies.
  */
+import { after, before } from "node:test";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { loadConfig } from "../../src/config.js";
 import type { SqlClient } from "../../src/db/sql-client.js";
 import { buildAppFromConfig } from "../../src/server.js";
+import type { OpenedStorage, StorageTarget } from "./storage-targets.js";
 
 /** The session secret of test apps. */
 export const TEST_SECRET = "test-secret-0123456789abcdef";
@@ -19,6 +21,29 @@ export async function createTestApp(
   const app = await buildAppFromConfig(config, db);
   await app.ready();
   return app;
+}
+
+/** The database and app of one suite, filled in by its `before` hook. */
+export interface SuiteApp {
+  storage: OpenedStorage;
+  app: FastifyInstance;
+}
+
+/**
+ * Registers `before`/`after` hooks on the current suite that open a fresh database on `target`
+ * and build an app on it, then close both. Read the fields inside tests and later hooks.
+ */
+export function useTestApp(target: StorageTarget, env: Record<string, string> = {}): SuiteApp {
+  const suite = {} as SuiteApp;
+  before(async () => {
+    suite.storage = await target.open();
+    suite.app = await createTestApp(suite.storage.db, env);
+  });
+  after(async () => {
+    await suite.app?.close();
+    await suite.storage?.dispose();
+  });
+  return suite;
 }
 
 /** Encodes form fields as application/x-www-form-urlencoded. */
