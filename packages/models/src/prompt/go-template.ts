@@ -1,24 +1,37 @@
 import { LlmsrvError } from "../errors.js";
+import { evaluateExpr, type Scope, truthy, Vars } from "./go-template-eval.js";
+import { type Action, type Expr, parseAction } from "./go-template-expr.js";
 
 /**
- * A small interpreter for the subset of Go's text/template that Modelfile TEMPLATEs use:
- * `{{ .Field }}`, `{{ if .X }}…{{ else if .Y }}…{{ else }}…{{ end }}`,
- * `{{ range .Messages }}…{{ end }}` (fields of the element inside), `{{- -}}` trimming,
- * and `{{/* comments *\/}}`. Anything else is a template error (HTTP 500, as Ollama).
+ * An interpreter for the part of Go's text/template that Modelfile TEMPLATEs use:
+ * `{{ .Field }}`, variables (`$`, `$x := …`, `$x.Field`), `if`/`else if`/`else`/`end`,
+ * `range` (with `$i, $e :=`), `with`, function calls (`eq ne lt le gt ge and or not len
+ * index slice json print`), parentheses, pipes, `{{- -}}` trimming and comments.
+ * Anything else is a template error (HTTP 500, as in Ollama).
  */
 
 type Node =
   | { kind: "text"; text: string }
-  | { kind: "field"; path: string[] }
-  | { kind: "if"; branches: Array<{ cond: string[] | undefined; body: Node[] }> }
-  | { kind: "range"; path: string[]; body: Node[] };
+  | { kind: "output"; expr: Expr }
+  | { kind: "assign"; name: string; expr: Expr; declare: boolean }
+  | { kind: "if"; branches: Array<{ cond: Expr | undefined; body: Node[] }> }
+  | { kind: "with"; expr: Expr; body: Node[]; otherwise: Node[] }
+  | {
+      kind: "range";
+      expr: Expr;
+      keyVar?: string;
+      valueVar?: string;
+      body: Node[];
+      otherwise: Node[];
+    };
 
-/** Values a template reads: strings, booleans, arrays of records, nested records. */
+/** Values a template reads: strings, numbers, booleans, arrays and records. */
 export type TemplateData = { [key: string]: unknown };
 
-interface Token {
-  kind: "text" | "action";
-  text: string;
+type Token = { kind: "text"; text: string } | { kind: "action"; action: Action };
+
+function templateError(detail: string): LlmsrvError {
+  return new LlmsrvError("internal", `template: ${detail}`);
 }
 
 function lex(src: string): Token[] {
@@ -31,7 +44,8 @@ function lex(src: string): Token[] {
     if (trimNext) text = text.replace(/^\s+/, "");
     if (m[1] === "-") text = text.replace(/\s+$/, "");
     if (text) tokens.push({ kind: "text", text });
-    if (!(m[2] ?? "").startsWith("/*")) tokens.push({ kind: "action", text: m[2] ?? "" });
+    const body = m[2] ?? "";
+    if (!body.startsWith("/*")) tokens.push({ kind: "action", action: parseAction(body) });
     trimNext = m[3] === "-";
     last = re.lastIndex;
   }
@@ -41,97 +55,160 @@ function lex(src: string): Token[] {
   return tokens;
 }
 
-function fieldPath(expr: string): string[] {
-  const e = expr.trim();
-  if (e === ".") return [];
-  if (!/^(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(e))
-    throw templateError(`unsupported expression "${expr}"`);
-  return e.slice(1).split(".");
-}
+class Parser {
+  private i = 0;
+  constructor(private readonly tokens: Token[]) {}
 
-function templateError(detail: string): LlmsrvError {
-  return new LlmsrvError("internal", `template: ${detail}`);
-}
-
-function parse(tokens: Token[], pos: { i: number }, stopAt: string[]): Node[] {
-  const nodes: Node[] = [];
-  while (pos.i < tokens.length) {
-    const t = tokens[pos.i] as Token;
-    if (t.kind === "text") {
-      nodes.push({ kind: "text", text: t.text });
-      pos.i++;
-      continue;
+  /** Parses nodes until one of the `stop` keywords (left unconsumed) or the end. */
+  nodes(stop: ReadonlyArray<Action["kind"]>): Node[] {
+    const out: Node[] = [];
+    while (this.i < this.tokens.length) {
+      const t = this.tokens[this.i] as Token;
+      if (t.kind === "text") {
+        out.push(t);
+        this.i++;
+        continue;
+      }
+      const a = t.action;
+      if (stop.includes(a.kind)) return out;
+      this.i++;
+      out.push(this.node(a));
     }
-    const word = t.text.split(/\s+/)[0] ?? "";
-    if (stopAt.includes(word)) return nodes;
-    pos.i++;
-    if (word === "if") nodes.push(parseIf(tokens, pos, t.text.slice(2)));
-    else if (word === "range") {
-      const body = parse(tokens, pos, ["end"]);
-      expectEnd(tokens, pos);
-      nodes.push({ kind: "range", path: fieldPath(t.text.slice(5)), body });
-    } else nodes.push({ kind: "field", path: fieldPath(t.text) });
+    if (stop.length > 0) throw templateError("missing {{ end }}");
+    return out;
   }
-  if (stopAt.length > 0) throw templateError(`missing {{ end }}`);
-  return nodes;
-}
 
-function parseIf(tokens: Token[], pos: { i: number }, firstCond: string): Node {
-  const branches: Array<{ cond: string[] | undefined; body: Node[] }> = [];
-  let cond: string[] | undefined = fieldPath(firstCond);
-  for (;;) {
-    const body = parse(tokens, pos, ["else", "end"]);
-    branches.push({ cond, body });
-    const t = tokens[pos.i];
-    if (!t) throw templateError("missing {{ end }}");
-    pos.i++;
-    if (t.text === "end") return { kind: "if", branches };
-    const rest = t.text.slice(4).trim();
-    cond = rest.startsWith("if ") ? fieldPath(rest.slice(3)) : undefined;
+  private node(a: Action): Node {
+    switch (a.kind) {
+      case "expr":
+        return { kind: "output", expr: a.expr };
+      case "assign":
+        return { kind: "assign", name: a.name, expr: a.expr, declare: a.declare };
+      case "if":
+        return this.ifNode(a.expr);
+      case "with": {
+        const body = this.nodes(["else", "end"]);
+        const otherwise = this.elseBody();
+        return { kind: "with", expr: a.expr, body, otherwise };
+      }
+      case "range": {
+        const body = this.nodes(["else", "end"]);
+        const otherwise = this.elseBody();
+        return {
+          kind: "range",
+          expr: a.expr,
+          keyVar: a.keyVar,
+          valueVar: a.valueVar,
+          body,
+          otherwise,
+        };
+      }
+      default:
+        throw templateError(`unexpected {{ ${a.kind} }}`);
+    }
+  }
+
+  private ifNode(first: Expr): Node {
+    const branches: Array<{ cond: Expr | undefined; body: Node[] }> = [];
+    let cond: Expr | undefined = first;
+    for (;;) {
+      branches.push({ cond, body: this.nodes(["else", "elseif", "end"]) });
+      const t = this.tokens[this.i++];
+      if (t?.kind !== "action") throw templateError("missing {{ end }}");
+      if (t.action.kind === "end") return { kind: "if", branches };
+      if (cond === undefined) throw templateError("{{ else }} after {{ else }}");
+      cond = t.action.kind === "elseif" ? t.action.expr : undefined;
+    }
+  }
+
+  /** After a body that stopped at else/end: the else body (or nothing), consuming end. */
+  private elseBody(): Node[] {
+    const t = this.tokens[this.i++];
+    if (t?.kind !== "action") throw templateError("missing {{ end }}");
+    if (t.action.kind === "end") return [];
+    const otherwise = this.nodes(["end"]);
+    this.i++;
+    return otherwise;
   }
 }
 
-function expectEnd(tokens: Token[], pos: { i: number }): void {
-  if (tokens[pos.i]?.text !== "end") throw templateError("missing {{ end }}");
-  pos.i++;
+function show(v: unknown): string {
+  if (v === undefined || v === null) return "";
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  return JSON.stringify(v);
 }
 
-function lookup(data: unknown, path: string[]): unknown {
-  let v = data;
-  for (const key of path)
-    v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[key] : undefined;
-  return v;
-}
-
-function truthy(v: unknown): boolean {
-  if (Array.isArray(v)) return v.length > 0;
-  return v !== undefined && v !== null && v !== false && v !== "" && v !== 0;
-}
-
-function render(nodes: Node[], data: unknown): string {
+function render(nodes: Node[], scope: Scope, evaluate: (e: Expr, s: Scope) => unknown): string {
   let out = "";
   for (const n of nodes) {
-    if (n.kind === "text") out += n.text;
-    else if (n.kind === "field") {
-      const v = lookup(data, n.path);
-      out += v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v);
-    } else if (n.kind === "if") {
-      const branch = n.branches.find((b) => b.cond === undefined || truthy(lookup(data, b.cond)));
-      if (branch) out += render(branch.body, data);
-    } else {
-      const items = lookup(data, n.path);
-      if (Array.isArray(items)) for (const item of items) out += render(n.body, item);
+    switch (n.kind) {
+      case "text":
+        out += n.text;
+        break;
+      case "output":
+        out += show(evaluate(n.expr, scope));
+        break;
+      case "assign":
+        if (n.declare) scope.vars.declare(n.name, evaluate(n.expr, scope));
+        else scope.vars.assign(n.name, evaluate(n.expr, scope));
+        break;
+      case "if": {
+        const branch = n.branches.find(
+          (b) => b.cond === undefined || truthy(evaluate(b.cond, scope)),
+        );
+        if (branch)
+          out += render(branch.body, { dot: scope.dot, vars: scope.vars.child() }, evaluate);
+        break;
+      }
+      case "with": {
+        const v = evaluate(n.expr, scope);
+        const vars = scope.vars.child();
+        out += truthy(v)
+          ? render(n.body, { dot: v, vars }, evaluate)
+          : render(n.otherwise, { dot: scope.dot, vars }, evaluate);
+        break;
+      }
+      case "range":
+        out += renderRange(n, scope, evaluate);
+        break;
     }
+  }
+  return out;
+}
+
+function renderRange(
+  n: Extract<Node, { kind: "range" }>,
+  scope: Scope,
+  evaluate: (e: Expr, s: Scope) => unknown,
+): string {
+  const v = evaluate(n.expr, scope);
+  const entries: Array<[unknown, unknown]> = Array.isArray(v)
+    ? v.map((item, i) => [i, item])
+    : typeof v === "object" && v !== null
+      ? Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))
+      : typeof v === "number"
+        ? Array.from({ length: v }, (_, i) => [i, i])
+        : [];
+  if (entries.length === 0) return render(n.otherwise, scope, evaluate);
+  let out = "";
+  for (const [key, item] of entries) {
+    const vars = scope.vars.child();
+    if (n.keyVar && n.valueVar) {
+      vars.declare(n.keyVar, key);
+      vars.declare(n.valueVar, item);
+    } else if (n.valueVar) vars.declare(n.valueVar, item);
+    out += render(n.body, { dot: item, vars }, evaluate);
   }
   return out;
 }
 
 /** Parses and renders a Go-style template against `data`. */
 export function renderGoTemplate(source: string, data: TemplateData): string {
-  const tokens = lex(source);
-  const pos = { i: 0 };
-  const nodes = parse(tokens, pos, []);
-  return render(nodes, data);
+  const nodes = new Parser(lex(source)).nodes([]);
+  const vars = new Vars();
+  vars.declare("$", data);
+  return render(nodes, { dot: data, vars }, evaluateExpr);
 }
 
 /** True when the template iterates messages itself (so chat can hand it the history). */

@@ -23,9 +23,50 @@ describe("Go template subset", () => {
     );
   });
 
-  it("reports unsupported syntax and unclosed blocks", () => {
+  it("reports unsupported syntax, unknown functions, undefined variables and unclosed blocks", () => {
     assert.throws(() => renderGoTemplate("{{ if .X }}open", {}), /missing \{\{ end \}\}/);
-    assert.throws(() => renderGoTemplate('{{ printf "%s" .X }}', {}), /unsupported expression/);
+    assert.throws(
+      () => renderGoTemplate('{{ printf "%s" .X }}', {}),
+      /function "printf" not defined/,
+    );
+    assert.throws(() => renderGoTemplate("{{ $nope }}", {}), /undefined variable "\$nope"/);
+    assert.throws(() => renderGoTemplate('{{ template "x" }}', {}), /not supported/);
+  });
+
+  it("renders a llama3-style template with variables, len, slice and eq", () => {
+    const t = [
+      "{{- if or .System .Tools }}<sys>{{ .System }}</sys>{{ end }}",
+      "{{- range $i, $_ := .Messages }}",
+      "{{- $last := eq (len (slice $.Messages $i)) 1 }}",
+      "<{{ .Role }}>{{ .Content }}{{ if $last }}<assistant>{{ end }}",
+      "{{- end }}",
+    ].join("");
+    const messages = [
+      { Role: "user", Content: "hi" },
+      { Role: "assistant", Content: "yo" },
+      { Role: "user", Content: "q" },
+    ];
+    assert.equal(
+      renderGoTemplate(t, { System: "S", Messages: messages }),
+      "<sys>S</sys><user>hi<assistant>yo<user>q<assistant>",
+    );
+  });
+
+  it("assigns to an outer variable from inside range and if, as Go scoping does", () => {
+    const t =
+      '{{- $lastUser := -1 }}{{- range $idx, $msg := .Messages }}{{ if eq $msg.Role "user" }}{{ $lastUser = $idx }}{{ end }}{{ end }}last={{ $lastUser }} {{ with .Tools }}tools={{ json . }}{{ else }}none{{ end }}';
+    const messages = [
+      { Role: "user" },
+      { Role: "assistant" },
+      { Role: "user" },
+      { Role: "assistant" },
+    ];
+    assert.equal(renderGoTemplate(t, { Messages: messages }), "last=2 none");
+    assert.equal(
+      renderGoTemplate("{{ with .Tools }}{{ json . }}{{ end }}", { Tools: [{ a: 1 }] }),
+      '[{"a":1}]',
+    );
+    assert.equal(renderGoTemplate('{{ .Content | print "> " }}', { Content: "x" }), "> x");
   });
 });
 
