@@ -6,6 +6,7 @@ import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { asObject, asString } from "./args.js";
 import { goString, quoteBytes } from "./go-bytes.js";
+import { isPrintable } from "./go-fmt-verbs.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 const STD = /^[A-Za-z0-9+/]$/;
@@ -15,10 +16,10 @@ const URL_SAFE = /^[A-Za-z0-9_-]$/;
  * Go's strict padded base64 decoding, quantum by quantum: newlines are skipped, and the error
  * names the byte offset Go's decoder reports.
  */
-function decodeBase64(s: string, alphabet: RegExp, fn: string): string {
+function decodeBase64(s: string, alphabet: RegExp): string {
   const src = Buffer.from(s, "utf8");
   const fail = (at: number): BuiltinError =>
-    new BuiltinError(`${fn}: illegal base64 data at input byte ${at}`);
+    new BuiltinError(`illegal base64 data at input byte ${at}`);
   const isNewline = (b: number | undefined) => b === 0x0a || b === 0x0d;
   const out: number[] = [];
   let si = 0;
@@ -73,7 +74,7 @@ function quantumBytes(q: number[]): number[] {
 
 function base64Valid(s: string): boolean {
   try {
-    decodeBase64(s, STD, "base64.is_valid");
+    decodeBase64(s, STD);
     return true;
   } catch {
     return false;
@@ -85,10 +86,10 @@ function decodeBase64URL(s: string): string {
   let padded = s;
   if (!s.endsWith("=")) {
     const rest = s.length % 4;
-    if (rest === 1) throw new BuiltinError(`base64url.decode: illegal base64url string: ${s}`);
+    if (rest === 1) throw new BuiltinError(`illegal base64url string: ${s}`);
     padded = s + "=".repeat(rest === 0 ? 0 : 4 - rest);
   }
-  return decodeBase64(padded, URL_SAFE, "base64url.decode");
+  return decodeBase64(padded, URL_SAFE);
 }
 
 /** Go's hex.DecodeString: invalid bytes are reported before an odd length. */
@@ -98,14 +99,15 @@ function decodeHex(s: string): string {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i] as number;
     if (!hexDigit(b) && (i % 2 === 0 || i < bytes.length - (bytes.length % 2))) {
+      // Go's %#U: the code, then the character when it is printable.
       const cp = b.toString(16).toUpperCase().padStart(4, "0");
+      const ch = String.fromCharCode(b);
       throw new BuiltinError(
-        `hex.decode: encoding/hex: invalid byte: U+${cp} '${String.fromCharCode(b)}'`,
+        `encoding/hex: invalid byte: U+${cp}${isPrintable(ch) ? ` '${ch}'` : ""}`,
       );
     }
   }
-  if (bytes.length % 2 === 1)
-    throw new BuiltinError("hex.decode: encoding/hex: odd length hex string");
+  if (bytes.length % 2 === 1) throw new BuiltinError("encoding/hex: odd length hex string");
   return goString(Buffer.from(s, "hex"));
 }
 
@@ -122,7 +124,7 @@ function queryEscape(s: string): string {
 }
 
 /** Go's url.QueryUnescape: `+` is a space; a bad escape is an error quoting it. */
-export function queryUnescape(s: string, fn: string): string {
+export function queryUnescape(s: string): string {
   const bytes: number[] = [];
   const raw = Buffer.from(s, "utf8");
   for (let i = 0; i < raw.length; i++) {
@@ -131,7 +133,7 @@ export function queryUnescape(s: string, fn: string): string {
       const hex = raw.subarray(i + 1, i + 3).toString("latin1");
       if (!/^[0-9a-fA-F]{2}$/.test(hex)) {
         const shown = quoteBytes(raw.subarray(i, Math.min(i + 3, raw.length)));
-        throw new BuiltinError(`${fn}: invalid URL escape ${shown}`);
+        throw new BuiltinError(`invalid URL escape ${shown}`);
       }
       bytes.push(Number.parseInt(hex, 16));
       i += 2;
@@ -177,10 +179,10 @@ function decodeObject(args: Value[]): Value {
   const groups = new Map<string, string[]>();
   for (const part of s.split("&")) {
     if (part === "") continue;
-    if (part.includes(";")) throw new BuiltinError(`${fn}: invalid semicolon separator in query`);
+    if (part.includes(";")) throw new BuiltinError("invalid semicolon separator in query");
     const eq = part.indexOf("=");
-    const key = queryUnescape(eq < 0 ? part : part.slice(0, eq), fn);
-    const value = queryUnescape(eq < 0 ? "" : part.slice(eq + 1), fn);
+    const key = queryUnescape(eq < 0 ? part : part.slice(0, eq));
+    const value = queryUnescape(eq < 0 ? "" : part.slice(eq + 1));
     groups.set(key, [...(groups.get(key) ?? []), value]);
   }
   return RegoObject.fromEntries([...groups].map(([k, vs]) => [k, vs]));
@@ -200,7 +202,7 @@ const utf8 = (s: string): Buffer => Buffer.from(s, "utf8");
 
 export const encodingBytesBuiltins: BuiltinDef[] = [
   stringToString("base64.encode", (s) => utf8(s).toString("base64")),
-  stringToString("base64.decode", (s) => decodeBase64(s, STD, "base64.decode")),
+  stringToString("base64.decode", (s) => decodeBase64(s, STD)),
   {
     name: "base64.is_valid",
     args: ["string"],
@@ -216,7 +218,7 @@ export const encodingBytesBuiltins: BuiltinDef[] = [
   stringToString("hex.encode", (s) => utf8(s).toString("hex")),
   stringToString("hex.decode", decodeHex),
   stringToString("urlquery.encode", queryEscape),
-  stringToString("urlquery.decode", (s) => queryUnescape(s, "urlquery.decode")),
+  stringToString("urlquery.decode", (s) => queryUnescape(s)),
   { name: "urlquery.encode_object", args: ["object"], result: "string", impl: encodeObject },
   {
     name: "urlquery.decode_object",

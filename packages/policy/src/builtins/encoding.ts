@@ -107,7 +107,7 @@ function unmarshalJSON(args: Value[]): Value {
   try {
     return readJSON(text);
   } catch (e) {
-    if (e instanceof JSONSyntaxError) throw new BuiltinError(`json.unmarshal: ${e.message}`);
+    if (e instanceof JSONSyntaxError) throw new BuiltinError(e.message);
     throw e;
   }
 }
@@ -232,7 +232,9 @@ export const encodingBuiltins: BuiltinDef[] = [
       try {
         return readYAML(text);
       } catch (e) {
-        throw e instanceof BuiltinError ? new BuiltinError(`yaml.unmarshal: ${e.message}`) : e;
+        throw e instanceof BuiltinError
+          ? new BuiltinError(`error converting YAML to JSON: ${e.message}`)
+          : e;
       }
     },
   },

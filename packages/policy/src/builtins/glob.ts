@@ -31,7 +31,7 @@ class GlobTranslator {
 
   translate(): string {
     const body = this.sequence(false);
-    if (this.i < this.src.length) throw new BuiltinError("glob.match: unexpected end of input");
+    if (this.i < this.src.length) throw new BuiltinError("unexpected end of input");
     return `^${body}$`;
   }
 
@@ -68,7 +68,7 @@ class GlobTranslator {
       options.push(this.sequence(true));
       const c = this.src[this.i++];
       if (c === "}") return `(?:${options.join("|")})`;
-      if (c !== ",") throw new BuiltinError("glob.match: unexpected end of input");
+      if (c !== ",") throw new BuiltinError("unexpected end of input");
     }
   }
 
@@ -76,7 +76,7 @@ class GlobTranslator {
   private charClass(): string {
     const next = (): string => {
       const c = this.src[this.i++];
-      if (c === undefined) throw new BuiltinError("glob.match: unexpected end of input");
+      if (c === undefined) throw new BuiltinError("unexpected end of input");
       return c;
     };
     let negate = false;
@@ -89,7 +89,7 @@ class GlobTranslator {
     if (this.src[this.i] === "-") {
       this.i++;
       const hi = next();
-      if (next() !== "]") throw new BuiltinError("glob.match: expected close range character");
+      if (next() !== "]") throw new BuiltinError("expected close range character");
       body = `${lit(c)}-${lit(hi)}`;
     } else {
       const chars: string[] = [];
@@ -131,7 +131,7 @@ export function compileGlob(glob: string, delimiters: string[]): RE2JS {
     if (translated.size >= TRANSLATION_CACHE_LIMIT) translated.clear();
     translated.set(key, pattern);
   }
-  return compileRegex("glob.match", pattern);
+  return compileRegex(pattern);
 }
 
 /** Translated patterns by delimiters and glob; cleared wholesale when full (it is cheap to refill). */

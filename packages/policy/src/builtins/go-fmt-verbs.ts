@@ -88,7 +88,7 @@ function formatInteger(n: bigint, spec: Spec, verb: string): string {
 }
 
 /** Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-function isPrintable(ch: string): boolean {
+export function isPrintable(ch: string): boolean {
   return /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch);
 }
 

@@ -16,7 +16,7 @@ interface Token {
 
 function invalid(input: string[], pos: number, message: string): BuiltinError {
   return new BuiltinError(
-    `regex.globs_match: input:${input.join("")}, pos:${pos}, ${message}: the input provided is invalid`,
+    `input:${input.join("")}, pos:${pos}, ${message}: the input provided is invalid`,
   );
 }
 

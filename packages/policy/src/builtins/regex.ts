@@ -15,7 +15,7 @@ const CACHE_LIMIT = 500;
 const compiled = new Map<string, RE2JS>();
 
 /** Compiles (or recalls) a pattern; a syntax error becomes a builtin error with Go's text. */
-export function compileRegex(fn: string, pattern: string): RE2JS {
+export function compileRegex(pattern: string): RE2JS {
   const hit = compiled.get(pattern);
   if (hit) {
     // Refresh recency: Map keeps insertion order, so the oldest entry is first.
@@ -27,7 +27,7 @@ export function compileRegex(fn: string, pattern: string): RE2JS {
   try {
     re = RE2JS.compile(pattern);
   } catch (e) {
-    re = compileWithDuplicateNames(fn, pattern, e as Error);
+    re = compileWithDuplicateNames(pattern, e as Error);
   }
   compiled.set(pattern, re);
   if (compiled.size > CACHE_LIMIT) compiled.delete(compiled.keys().next().value as string);
@@ -38,17 +38,17 @@ export function compileRegex(fn: string, pattern: string): RE2JS {
 const originalNames = new WeakMap<RE2JS, string[]>();
 
 /** Go allows a name on several groups: retry with unique names, or report the first error. */
-function compileWithDuplicateNames(fn: string, pattern: string, error: Error): RE2JS {
+function compileWithDuplicateNames(pattern: string, error: Error): RE2JS {
   const renamed = /duplicate capture group name/.test(error.message)
     ? renameDuplicateGroups(pattern)
     : undefined;
-  if (!renamed) throw new BuiltinError(`${fn}: ${error.message}`);
+  if (!renamed) throw new BuiltinError(error.message);
   try {
     const re = RE2JS.compile(renamed.pattern);
     originalNames.set(re, renamed.names);
     return re;
   } catch (e) {
-    throw new BuiltinError(`${fn}: ${(e as Error).message.replace(renamed.pattern, pattern)}`);
+    throw new BuiltinError((e as Error).message.replace(renamed.pattern, pattern));
   }
 }
 
@@ -137,7 +137,7 @@ function regexMatch(name: string): BuiltinDef {
     impl: (args) => {
       const pattern = asString(name, args[0] as Value, 1);
       const value = asString(name, args[1] as Value, 2);
-      return compileRegex(name, pattern).test(value);
+      return compileRegex(pattern).test(value);
     },
   };
 }
@@ -146,7 +146,7 @@ function isValid(args: Value[]): Value {
   const pattern = args[0];
   if (typeof pattern !== "string") return false;
   try {
-    compileRegex("regex.is_valid", pattern);
+    compileRegex(pattern);
     return true;
   } catch {
     return false;
@@ -154,7 +154,7 @@ function isValid(args: Value[]): Value {
 }
 
 function findN(args: Value[]): Value {
-  const re = compileRegex("regex.find_n", asString("regex.find_n", args[0] as Value, 1));
+  const re = compileRegex(asString("regex.find_n", args[0] as Value, 1));
   const s = asString("regex.find_n", args[1] as Value, 2);
   const n = limitOf("regex.find_n", args[2] as Value, 3);
   return allIndexes(re, s, n).map((m) => s.slice(m[0], m[1]));
@@ -162,7 +162,7 @@ function findN(args: Value[]): Value {
 
 function findAllSubmatch(args: Value[]): Value {
   const fn = "regex.find_all_string_submatch_n";
-  const re = compileRegex(fn, asString(fn, args[0] as Value, 1));
+  const re = compileRegex(asString(fn, args[0] as Value, 1));
   const s = asString(fn, args[1] as Value, 2);
   const n = limitOf(fn, args[2] as Value, 3);
   return allIndexes(re, s, n).map((m) => {
@@ -182,15 +182,15 @@ function templateMatch(args: Value[]): Value {
   const close = asString(fn, args[3] as Value, 4);
   if (open.length !== 1) {
     throw new BuiltinError(
-      `${fn}: start delimiter has to be exactly one character long but is ${open.length} long`,
+      `start delimiter has to be exactly one character long but is ${open.length} long`,
     );
   }
   if (close.length !== 1) {
     throw new BuiltinError(
-      `${fn}: end delimiter has to be exactly one character long but is ${close.length} long`,
+      `end delimiter has to be exactly one character long but is ${close.length} long`,
     );
   }
-  return compileRegex(fn, templatePattern(template, open, close)).test(value);
+  return compileRegex(templatePattern(template, open, close)).test(value);
 }
 
 /** The anchored regex of a template: text outside delimiters is literal. */
@@ -204,22 +204,16 @@ function templatePattern(template: string, open: string, close: string): string 
       if (++level === 1) start = i;
     } else if (template[i] === close) {
       level--;
-      if (level < 0)
-        throw new BuiltinError(
-          `regex.template_match: unbalanced braces in ${JSON.stringify(template)}`,
-        );
+      if (level < 0) throw new BuiltinError(`unbalanced braces in ${JSON.stringify(template)}`);
       if (level === 0) {
         const inner = template.slice(start + 1, i);
-        compileRegex("regex.template_match", `^${inner}$`);
+        compileRegex(`^${inner}$`);
         pattern += `${RE2JS.quote(template.slice(literalFrom, start))}(${inner})`;
         literalFrom = i + 1;
       }
     }
   }
-  if (level !== 0)
-    throw new BuiltinError(
-      `regex.template_match: unbalanced braces in ${JSON.stringify(template)}`,
-    );
+  if (level !== 0) throw new BuiltinError(`unbalanced braces in ${JSON.stringify(template)}`);
   return `${pattern + RE2JS.quote(template.slice(literalFrom))}$`;
 }
 
@@ -239,7 +233,7 @@ export const regexBuiltins: BuiltinDef[] = [
     result: "array[string]",
     impl: (args) =>
       goSplit(
-        compileRegex("regex.split", asString("regex.split", args[0] as Value, 1)),
+        compileRegex(asString("regex.split", args[0] as Value, 1)),
         asString("regex.split", args[1] as Value, 2),
       ),
   },
@@ -261,7 +255,7 @@ export const regexBuiltins: BuiltinDef[] = [
     result: "string",
     impl: (args) => {
       const s = asString("regex.replace", args[0] as Value, 1);
-      const re = compileRegex("regex.replace", asString("regex.replace", args[1] as Value, 2));
+      const re = compileRegex(asString("regex.replace", args[1] as Value, 2));
       return replaceAllExpand(s, re, asString("regex.replace", args[2] as Value, 3));
     },
   },

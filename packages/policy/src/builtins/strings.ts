@@ -86,7 +86,7 @@ function truncateToBigInt(n: RegoNumber): bigint {
 function indexOf(args: Value[]): Value {
   const haystack = asString("indexof", args[0] as Value, 1);
   const needle = asString("indexof", args[1] as Value, 2);
-  if (needle === "") throw new BuiltinError("indexof: empty search character");
+  if (needle === "") throw new BuiltinError("empty search character");
   const at = haystack.indexOf(needle);
   return at < 0 ? -1 : runeIndex(haystack, at);
 }
@@ -94,7 +94,7 @@ function indexOf(args: Value[]): Value {
 function indexOfN(args: Value[]): Value {
   const haystack = runes(asString("indexof_n", args[0] as Value, 1));
   const needle = runes(asString("indexof_n", args[1] as Value, 2));
-  if (needle.length === 0) throw new BuiltinError("indexof_n: empty search character");
+  if (needle.length === 0) throw new BuiltinError("empty search character");
   const found: Value[] = [];
   for (let i = 0; i + needle.length <= haystack.length; i++) {
     if (needle.every((r, j) => haystack[i + j] === r)) found.push(i);
@@ -106,7 +106,7 @@ function substring(args: Value[]): Value {
   const s = asString("substring", args[0] as Value, 1);
   const offset = toFloat(asInteger("substring", args[1] as Value, 2));
   const length = toFloat(asInteger("substring", args[2] as Value, 3));
-  if (offset < 0) throw new BuiltinError("substring: negative offset");
+  if (offset < 0) throw new BuiltinError("negative offset");
   const rs = runes(s);
   if (offset >= rs.length) return "";
   if (length < 0) return rs.slice(offset).join("");

@@ -58,7 +58,7 @@ class SyntaxProblem extends Error {}
 
 /** Go's parse error text: `template: <name>:<line>: <message>`. */
 function templateError(message: string, line: number): BuiltinError {
-  return new BuiltinError(`strings.render_template: template: template:${line}: ${message}`);
+  return new BuiltinError(`template: template:${line}: ${message}`);
 }
 
 type Part = { text: string } | { action: string; line: number; col: number };

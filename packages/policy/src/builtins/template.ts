@@ -62,9 +62,7 @@ class Executor {
         } catch (e) {
           if (!(e instanceof TemplateExecError)) throw e;
           const at = e.node === undefined ? "" : ` at <${e.node}>`;
-          throw new BuiltinError(
-            `strings.render_template: template: ${node.at}: executing "template"${at}: ${e.message}`,
-          );
+          throw new BuiltinError(`template: ${node.at}: executing "template"${at}: ${e.message}`);
         }
       }
     }
