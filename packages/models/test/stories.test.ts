@@ -149,6 +149,49 @@ describe("a real model (stories260K) end to end", { skip: storiesSkip, timeout: 
     assert.ok((o.data[0]?.embedding ?? []).every((x, i) => Math.abs(x - (first[i] ?? 0)) < 1e-5));
   });
 
+  it("renders a Modelfile TEMPLATE with messages and tools, which adds the tools capability", async () => {
+    const template =
+      "{{- range .Messages }}[{{ .Role }}] {{ .Content }}\n{{ end }}{{ with .Tools }}tools: {{ json . }}\n{{ end }}[assistant]";
+    const created = await postJson(`${server.url}/api/create`, {
+      model: "stories-tools",
+      from: "stories",
+      template,
+      stream: false,
+    });
+    assert.equal(created.status, 200, created.text);
+    const show = await ollama.show({ model: "stories-tools" });
+    assert.deepEqual(show.capabilities, ["completion", "tools"]);
+    const messages = [{ role: "user", content: "Hello" }];
+    const opts = { temperature: 0, num_predict: 5 };
+    const plain = await ollama.chat({
+      model: "stories-tools",
+      messages,
+      stream: false,
+      options: opts,
+    });
+    const tools = [
+      {
+        type: "function",
+        function: {
+          name: "find_cat",
+          description: "finds a cat",
+          parameters: { type: "object", properties: {} },
+        },
+      },
+    ];
+    const withTools = await ollama.chat({
+      model: "stories-tools",
+      messages,
+      tools,
+      stream: false,
+      options: opts,
+    });
+    assert.ok(
+      withTools.prompt_eval_count > plain.prompt_eval_count + 10,
+      "the tool list was rendered into the prompt",
+    );
+  });
+
   it("chats through the plain transcript when the model has no chat template", async () => {
     const r = await ollama.chat({
       model: "stories",

@@ -47,8 +47,12 @@ export function buildGeneratePrompt(model: StoredModel, input: GeneratePromptInp
   return previous + (system ? `${system}\n\n` : "") + input.prompt;
 }
 
+/** A message with the field names Go templates use (`.Role`, `.ToolCalls[].Function.Name`). */
 function goMessage(m: TemplateMessage): Record<string, unknown> {
-  return { Role: m.role, Content: m.content, ToolCalls: m.tool_calls, ToolName: m.tool_name };
+  const calls = m.tool_calls?.map((c) => ({
+    Function: { Name: c.function.name, Arguments: c.function.arguments },
+  }));
+  return { Role: m.role, Content: m.content, ToolCalls: calls, ToolName: m.tool_name };
 }
 
 /**

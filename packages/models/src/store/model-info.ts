@@ -115,3 +115,13 @@ export function factsFromGguf(info: GgufInfo): ModelFacts {
     modelInfo,
   };
 }
+
+/** A Modelfile TEMPLATE that renders `.Tools` gives the model the tools capability. */
+export function withTemplateCapabilities(
+  facts: ModelFacts,
+  goTemplate: string | undefined,
+): ModelFacts {
+  if (!goTemplate || !/\.Tools\b/.test(goTemplate) || facts.capabilities.includes("tools"))
+    return facts;
+  return { ...facts, capabilities: [...facts.capabilities, "tools"] };
+}

@@ -5,7 +5,7 @@ import { LlmsrvError, modelNotFound } from "../errors.js";
 import { BlobStore } from "./blob-store.js";
 import { readGgufInfo } from "./gguf-reader.js";
 import { asManifest, type Manifest, type ManifestLayer, MediaType } from "./manifest.js";
-import { factsFromGguf, type ModelFacts } from "./model-info.js";
+import { factsFromGguf, type ModelFacts, withTemplateCapabilities } from "./model-info.js";
 import {
   displayName,
   type ModelName,
@@ -186,7 +186,7 @@ export class ModelStore {
       manifest,
       modelPath: this.blobs.path(modelLayer.digest),
       modelDigest: modelLayer.digest,
-      facts: this.factsFor(modelLayer.digest),
+      facts: withTemplateCapabilities(this.factsFor(modelLayer.digest), template?.[0]),
       template: template?.[0],
       system: system?.[0],
       params: params?.[0] ? (JSON.parse(params[0]) as Record<string, unknown>) : {},
