@@ -27,9 +27,17 @@ export interface DecisionLogger {
   record(decision: Decision): string;
 }
 
-/** A decision logger writing one JSON line per decision to `write`. */
-export function consoleDecisionLogger(write: (line: string) => void): DecisionLogger {
+/**
+ * A decision logger writing one JSON line per decision to `write`. `labels` identify this
+ * server instance in every line (OPA sends `id` and `version`); the id defaults to a UUID
+ * drawn once per logger.
+ */
+export function consoleDecisionLogger(
+  write: (line: string) => void,
+  labels: Record<string, string> = {},
+): DecisionLogger {
   let requestId = 0;
+  const instance = { id: randomUUID(), ...labels };
   return {
     record(d: Decision): string {
       const decisionId = randomUUID();
@@ -38,6 +46,7 @@ export function consoleDecisionLogger(write: (line: string) => void): DecisionLo
       const line: Record<string, unknown> = {
         decision_id: decisionId,
         input: d.input,
+        labels: instance,
         level: "info",
         metrics: d.metrics,
         msg: "Decision Log",

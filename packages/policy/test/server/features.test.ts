@@ -176,6 +176,7 @@ describe("a server with decision logs", () => {
     assert.deepEqual(entry.input, { name: "alice" });
     assert.deepEqual(entry.result, body.result);
     assert.equal(entry.msg, "Decision Log");
+    assert.match((entry.labels as { id: string }).id, UUID_V4);
   });
 
   it("gives every decision its own id", async () => {

@@ -13,6 +13,7 @@ import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, isExpectedFailure } from "../error-report.js";
 import { asUsage, UsageError } from "../parse-flags.js";
 import { shutdownSignal, whenAborted } from "../shutdown-signal.js";
+import { packageVersion } from "./version.js";
 
 const USAGE = `Usage: rego run --server [flags] <path>...
 
@@ -129,7 +130,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
       maxBodyBytes: settings.maxBodyBytes,
       evalTimeoutMs: settings.evalTimeoutMs,
       decisionLogger: settings.decisionLogs
-        ? consoleDecisionLogger((line) => io.stdout(line))
+        ? consoleDecisionLogger((line) => io.stdout(line), { version: packageVersion() })
         : undefined,
       onInternalError: (error) => log.error({ err: error }, "request failed"),
     },
