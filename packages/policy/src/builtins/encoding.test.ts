@@ -108,7 +108,7 @@ describe("JSON builtins", () => {
     const bad = (text: string, message: string) =>
       assert.throws(() => call("json.unmarshal", text), {
         name: "BuiltinError",
-        message,
+        message: `json.unmarshal: ${message}`,
       });
     bad("plain", "invalid character 'p' looking for beginning of value");
     bad("{", "unexpected end of JSON input");
@@ -171,7 +171,7 @@ describe("YAML builtins", () => {
     assert.equal(kept.get("o"), 8);
     assert.equal(call("yaml.unmarshal", ""), null);
     assert.throws(() => call("yaml.unmarshal", "*x"), {
-      message: "error converting YAML to JSON: yaml: unknown anchor 'x' referenced",
+      message: "yaml.unmarshal: error converting YAML to JSON: yaml: unknown anchor 'x' referenced",
     });
     assert.throws(() => call("yaml.unmarshal", "{[1]: 2}"), { name: "BuiltinError" });
     assert.equal((call("yaml.unmarshal", "1: a\ntrue: b") as RegoObject).get("true"), "b");
@@ -184,7 +184,8 @@ describe("YAML builtins", () => {
   it("yaml.unmarshal reports errors with a line number", () => {
     assert.throws(() => call("yaml.unmarshal", "[1,2,3"), {
       name: "BuiltinError",
-      message: "error converting YAML to JSON: yaml: line 1: did not find expected ',' or ']'",
+      message:
+        "yaml.unmarshal: error converting YAML to JSON: yaml: line 1: did not find expected ',' or ']'",
     });
     assert.equal(call("yaml.is_valid", "foo:\n  - qux: bar\n  - baz: {"), false);
     assert.equal(call("yaml.is_valid", '{"json": "ok"}'), true);
@@ -199,16 +200,16 @@ describe("byte encodings", () => {
     assert.equal(call("base64.encode", "é"), "w6k=");
     assert.throws(() => call("base64.decode", "aGVsbG8"), {
       name: "BuiltinError",
-      message: "illegal base64 data at input byte 4",
+      message: "base64.decode: illegal base64 data at input byte 4",
     });
     assert.throws(() => call("base64.decode", "a$=="), {
-      message: "illegal base64 data at input byte 1",
+      message: "base64.decode: illegal base64 data at input byte 1",
     });
     assert.throws(() => call("base64.decode", "bd=Ad__b"), {
-      message: "illegal base64 data at input byte 2",
+      message: "base64.decode: illegal base64 data at input byte 2",
     });
     assert.throws(() => call("base64.decode", "aGk=x"), {
-      message: "illegal base64 data at input byte 4",
+      message: "base64.decode: illegal base64 data at input byte 4",
     });
     assert.equal(call("base64.decode", "aG\nk="), "hi");
     // Bytes that are not UTF-8 become one U+FFFD each, as Go's strings do in JSON.
@@ -224,7 +225,7 @@ describe("byte encodings", () => {
     assert.equal(call("base64url.decode", "aGVsbG8"), "hello");
     assert.equal(call("base64url.decode", "aGVsbG8="), "hello");
     assert.throws(() => call("base64url.decode", "aGVsb"), {
-      message: "illegal base64url string: aGVsb",
+      message: "base64url.decode: illegal base64url string: aGVsb",
     });
   });
 
@@ -233,10 +234,10 @@ describe("byte encodings", () => {
     assert.equal(call("hex.decode", "6c6f72656d20697073756d"), "lorem ipsum");
     assert.throws(() => call("hex.decode", "fghijkl"), {
       name: "BuiltinError",
-      message: "encoding/hex: invalid byte: U+0067 'g'",
+      message: "hex.decode: encoding/hex: invalid byte: U+0067 'g'",
     });
     assert.throws(() => call("hex.decode", "abc"), {
-      message: "encoding/hex: odd length hex string",
+      message: "hex.decode: encoding/hex: odd length hex string",
     });
   });
 
@@ -245,11 +246,11 @@ describe("byte encodings", () => {
     assert.equal(call("urlquery.encode", ""), "");
     assert.equal(call("urlquery.decode", "a%3Db%2B1+x"), "a=b+1 x");
     assert.throws(() => call("urlquery.decode", "%+é"), {
-      message: 'invalid URL escape "%+\\xc3"',
+      message: 'urlquery.decode: invalid URL escape "%+\\xc3"',
     });
     assert.throws(() => call("urlquery.decode", "a%zz"), {
       name: "BuiltinError",
-      message: 'invalid URL escape "%zz"',
+      message: 'urlquery.decode: invalid URL escape "%zz"',
     });
   });
 
@@ -278,7 +279,7 @@ describe("byte encodings", () => {
     assert.deepEqual(v.get("c"), [""]);
     assert.equal((call("urlquery.decode_object", "") as RegoObject).size, 0);
     assert.throws(() => call("urlquery.decode_object", "a=1;b=2"), {
-      message: "invalid semicolon separator in query",
+      message: "urlquery.decode_object: invalid semicolon separator in query",
     });
   });
 });

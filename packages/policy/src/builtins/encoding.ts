@@ -11,6 +11,7 @@ import { normalizeNumber } from "../value/number.js";
 import { RegoObject, stringifyJSON, toJSON, typeName, type Value } from "../value/value.js";
 import { asString, operandError } from "./args.js";
 import { encodingBytesBuiltins } from "./encoding-bytes.js";
+import { withNamePrefix } from "./error-prefix.js";
 import { JSONRangeError, JSONSyntaxError, readJSON } from "./json-reader.js";
 import type { BuiltinDef } from "./registry-types.js";
 
@@ -207,7 +208,7 @@ function marshalYAML(args: Value[]): Value {
   return YAML.stringify(data, { schema: "yaml-1.1", indentSeq: false });
 }
 
-export const encodingBuiltins: BuiltinDef[] = [
+export const encodingBuiltins: BuiltinDef[] = withNamePrefix([
   {
     name: "json.marshal",
     args: ["any"],
@@ -253,4 +254,4 @@ export const encodingBuiltins: BuiltinDef[] = [
     },
   },
   ...encodingBytesBuiltins,
-];
+]);

@@ -48,7 +48,7 @@ describe("glob builtins", () => {
   it("reports malformed globs and bad operands", () => {
     assert.throws(() => match("[a-", [], "x"), {
       name: "BuiltinError",
-      message: "unexpected end of input",
+      message: "glob.match: unexpected end of input",
     });
     assert.throws(() => match("{a,b", [], "x"), { name: "BuiltinError" });
     assert.throws(() => match("*", "x", "x"), {

@@ -8,6 +8,7 @@ import type { RE2JS } from "re2js";
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import type { Value } from "../value/value.js";
 import { asString, oneOfError } from "./args.js";
+import { withNamePrefix } from "./error-prefix.js";
 import { compileRegex } from "./regex.js";
 import type { BuiltinDef } from "./registry-types.js";
 import { elementError } from "./strings.js";
@@ -151,7 +152,7 @@ function quoteMeta(args: Value[]): Value {
   return s.replace(/[*?\\[\]{}]/g, (c) => `\\${c}`);
 }
 
-export const globBuiltins: BuiltinDef[] = [
+export const globBuiltins: BuiltinDef[] = withNamePrefix([
   {
     name: "glob.match",
     args: ["string", "array[string] | null", "string"],
@@ -159,4 +160,4 @@ export const globBuiltins: BuiltinDef[] = [
     impl: globMatch,
   },
   { name: "glob.quote_meta", args: ["string"], result: "string", impl: quoteMeta },
-];
+]);

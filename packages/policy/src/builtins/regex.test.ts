@@ -24,7 +24,7 @@ describe("regex builtins", () => {
   it("reports a bad pattern with Go's parser message", () => {
     assert.throws(() => call("regex.match", "$^[[[", "x"), {
       name: "BuiltinError",
-      message: "error parsing regexp: missing closing ]: `[[[`",
+      message: "regex.match: error parsing regexp: missing closing ]: `[[[`",
     });
     // Backreferences and lookarounds are not RE2.
     assert.throws(() => call("regex.match", "(a)\\1", "aa"), { name: "BuiltinError" });
@@ -85,7 +85,7 @@ describe("regex builtins", () => {
       ["ab", "a", "b"],
     ]);
     assert.throws(() => call("regex.match", "(?P<n>a)((?P<n>a)", "a"), {
-      message: "error parsing regexp: missing closing ): `(?P<n>a)((?P<n>a)`",
+      message: "regex.match: error parsing regexp: missing closing ): `(?P<n>a)((?P<n>a)`",
     });
   });
 
@@ -94,10 +94,11 @@ describe("regex builtins", () => {
     assert.equal(call("regex.template_match", "urn:f.o:<.*>", "urn:foo:bar", "<", ">"), false);
     assert.equal(call("regex.template_match", "urn:f.o:<.*>", "urn:f.o:bar", "<", ">"), true);
     assert.throws(() => call("regex.template_match", "urn:{.*", "urn:x", "{", "}"), {
-      message: 'unbalanced braces in "urn:{.*"',
+      message: 'regex.template_match: unbalanced braces in "urn:{.*"',
     });
     assert.throws(() => call("regex.template_match", "x", "x", "{{", "}"), {
-      message: "start delimiter has to be exactly one character long but is 2 long",
+      message:
+        "regex.template_match: start delimiter has to be exactly one character long but is 2 long",
     });
   });
 
@@ -116,7 +117,7 @@ describe("regex builtins", () => {
     assert.throws(() => call("regex.globs_match", "pqrs]", "[a-b]+"), {
       name: "BuiltinError",
       message:
-        "input:pqrs], pos:5, set-close ']' with no preceding '[': the input provided is invalid",
+        "regex.globs_match: input:pqrs], pos:5, set-close ']' with no preceding '[': the input provided is invalid",
     });
     assert.throws(() => call("regex.globs_match", "+a", "a"), {
       message: /flag '\+' must be preceded by a non-flag/,

@@ -7,6 +7,7 @@ import { BuiltinError } from "../errors.js";
 import { toFloat } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { asInteger, asString } from "./args.js";
+import { withNamePrefix } from "./error-prefix.js";
 import { globsIntersect, tokenizeGlob } from "./regex-globs.js";
 import { renameDuplicateGroups } from "./regex-groups.js";
 import type { BuiltinDef } from "./registry-types.js";
@@ -223,7 +224,7 @@ function globsMatch(args: Value[]): Value {
   return globsIntersect(a, b);
 }
 
-export const regexBuiltins: BuiltinDef[] = [
+export const regexBuiltins: BuiltinDef[] = withNamePrefix([
   regexMatch("regex.match"),
   regexMatch("re_match"),
   { name: "regex.is_valid", args: ["any"], result: "boolean", impl: isValid },
@@ -266,4 +267,4 @@ export const regexBuiltins: BuiltinDef[] = [
     impl: templateMatch,
   },
   { name: "regex.globs_match", args: ["string", "string"], result: "boolean", impl: globsMatch },
-];
+]);

@@ -6,6 +6,7 @@
 import { BuiltinError } from "../errors.js";
 import type { Value } from "../value/value.js";
 import { asString } from "./args.js";
+import { withNamePrefix } from "./error-prefix.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 interface Version {
@@ -70,14 +71,12 @@ function versionOperand(v: Value, pos: number): Version {
   const text = asString("semver.compare", v, pos);
   const parsed = parseSemver(text);
   if (!parsed) {
-    throw new BuiltinError(
-      `semver.compare: operand ${pos}: string ${JSON.stringify(text)} is not a valid SemVer`,
-    );
+    throw new BuiltinError(`operand ${pos}: string ${JSON.stringify(text)} is not a valid SemVer`);
   }
   return parsed;
 }
 
-export const semverBuiltins: BuiltinDef[] = [
+export const semverBuiltins: BuiltinDef[] = withNamePrefix([
   {
     name: "semver.is_valid",
     args: ["any"],
@@ -91,4 +90,4 @@ export const semverBuiltins: BuiltinDef[] = [
     impl: (args) =>
       compareSemver(versionOperand(args[0] as Value, 1), versionOperand(args[1] as Value, 2)),
   },
-];
+]);

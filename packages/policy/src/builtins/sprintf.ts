@@ -7,6 +7,7 @@
 import { formatValue } from "../value/format.js";
 import type { Value } from "../value/value.js";
 import { asArray, asString } from "./args.js";
+import { withNamePrefix } from "./error-prefix.js";
 import { formatArg, type GoArg, goTypeName, plain, type Spec } from "./go-fmt-verbs.js";
 import type { BuiltinDef } from "./registry-types.js";
 
@@ -201,6 +202,6 @@ function sprintf(args: Value[]): Value {
   return goSprintf(format, values.map(toGoArg));
 }
 
-export const sprintfBuiltins: BuiltinDef[] = [
+export const sprintfBuiltins: BuiltinDef[] = withNamePrefix([
   { name: "sprintf", args: ["string", "array"], result: "string", impl: sprintf },
-];
+]);

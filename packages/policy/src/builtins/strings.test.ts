@@ -56,10 +56,10 @@ describe("string builtins", () => {
     assert.deepEqual(call("indexof_n", "dogcat", "rabbit"), []);
     assert.throws(() => call("indexof", "abc", ""), {
       name: "BuiltinError",
-      message: "empty search character",
+      message: "indexof: empty search character",
     });
     assert.throws(() => call("indexof_n", "abc", ""), {
-      message: "empty search character",
+      message: "indexof_n: empty search character",
     });
   });
 
@@ -70,7 +70,7 @@ describe("string builtins", () => {
     assert.equal(call("substring", "åäö", 3, -1), "");
     assert.throws(() => call("substring", "aaa", -1, -1), {
       name: "BuiltinError",
-      message: "negative offset",
+      message: "substring: negative offset",
     });
     assert.throws(() => call("substring", "aaa", 1.5, 1), {
       name: "BuiltinTypeError",

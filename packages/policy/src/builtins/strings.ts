@@ -6,6 +6,7 @@ import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { type RegoNumber, toBigInt, toFloat } from "../value/number.js";
 import { RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
 import { asInteger, asNumber, asString, oneOfError, operandError } from "./args.js";
+import { withNamePrefix } from "./error-prefix.js";
 import { goString } from "./go-bytes.js";
 import type { BuiltinDef } from "./registry-types.js";
 
@@ -273,7 +274,7 @@ function anyMatch(name: string, test: (s: string, affix: string) => boolean): Bu
   };
 }
 
-export const stringsBuiltins: BuiltinDef[] = [
+export const stringsBuiltins: BuiltinDef[] = withNamePrefix([
   {
     name: "concat",
     args: ["string", "array[string] | set[string]"],
@@ -313,4 +314,4 @@ export const stringsBuiltins: BuiltinDef[] = [
   stringFn("strings.count", 2, "number", (s, x) => count(s, x as string)),
   anyMatch("strings.any_prefix_match", (s, p) => s.startsWith(p)),
   anyMatch("strings.any_suffix_match", (s, x) => s.endsWith(x)),
-];
+]);

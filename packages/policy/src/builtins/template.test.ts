@@ -77,7 +77,7 @@ describe("strings.render_template", () => {
     assert.throws(() => render("{{if eq .z 0}}x{{end}}", vars), {
       name: "BuiltinError",
       message:
-        'template: template:1:5: executing "template" at <eq .z 0>: error calling eq: incompatible types for comparison',
+        'strings.render_template: template: template:1:5: executing "template" at <eq .z 0>: error calling eq: incompatible types for comparison',
     });
     assert.equal(render("{{.nul}} {{.l}}", { nul: null, l: [null] }), "<undefined> [<nil>]");
   });
@@ -85,25 +85,25 @@ describe("strings.render_template", () => {
   it("reports malformed templates and failed execution as builtin errors", () => {
     assert.throws(() => render("{{.a", {}), {
       name: "BuiltinError",
-      message: "template: template:1: unclosed action",
+      message: "strings.render_template: template: template:1: unclosed action",
     });
     assert.throws(() => render("{{end}}", {}), {
-      message: "template: template:1: unexpected {{end}}",
+      message: "strings.render_template: template: template:1: unexpected {{end}}",
     });
     assert.throws(() => render("{{if .a}}x\n\ny", {}), {
-      message: "template: template:3: unexpected EOF",
+      message: "strings.render_template: template: template:3: unexpected EOF",
     });
     assert.throws(() => render("x\n{{if false}}{{nofn 1}}{{end}}", {}), {
-      message: 'template: template:2: function "nofn" not defined',
+      message: 'strings.render_template: template: template:2: function "nofn" not defined',
     });
     assert.throws(() => render("{{.a.b}}", { a: 1 }), {
       name: "BuiltinError",
       message:
-        'template: template:1:2: executing "template" at <.a.b>: can\'t evaluate field b in type interface {}',
+        'strings.render_template: template: template:1:2: executing "template" at <.a.b>: can\'t evaluate field b in type interface {}',
     });
     assert.throws(() => render("{{index .l 5}}", { l: [] }), {
       message:
-        'template: template:1:2: executing "template" at <index .l 5>: error calling index: index out of range: 5',
+        'strings.render_template: template: template:1:2: executing "template" at <index .l 5>: error calling index: index out of range: 5',
     });
   });
 

@@ -6,6 +6,7 @@
 import { BuiltinError } from "../errors.js";
 import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { asObject, asString } from "./args.js";
+import { withNamePrefix } from "./error-prefix.js";
 import type { BuiltinDef } from "./registry-types.js";
 import { type Command, type Node, type Pipe, parseTemplate, type Term } from "./template-parse.js";
 import {
@@ -168,11 +169,11 @@ function renderTemplate(args: Value[]): Value {
   return executor.out;
 }
 
-export const templateBuiltins: BuiltinDef[] = [
+export const templateBuiltins: BuiltinDef[] = withNamePrefix([
   {
     name: "strings.render_template",
     args: ["string", "object[string, any]"],
     result: "string",
     impl: renderTemplate,
   },
-];
+]);

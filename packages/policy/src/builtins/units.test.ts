@@ -38,10 +38,11 @@ describe("units.parse", () => {
   });
 
   it("reports missing amounts, bad numbers, spaces and unknown units", () => {
+    // OPA names the builtin twice: the message names it, and the builtin wrapper adds it again.
     const bad = (s: string, message: string) =>
       assert.throws(() => call("units.parse", s), {
         name: "BuiltinError",
-        message: `units.parse: ${message}`,
+        message: `units.parse: units.parse: ${message}`,
       });
     bad("", "no amount provided");
     bad("G", "no amount provided");
@@ -73,7 +74,7 @@ describe("units.parse_bytes", () => {
     const bad = (s: string, message: string) =>
       assert.throws(() => call("units.parse_bytes", s), {
         name: "BuiltinError",
-        message: `units.parse_bytes: ${message}`,
+        message: `units.parse_bytes: units.parse_bytes: ${message}`,
       });
     bad("foo", "no byte amount provided");
     bad("0.0.0", "could not parse byte amount to a number");

@@ -8,6 +8,7 @@ import { BuiltinError } from "../errors.js";
 import { normalizeNumber, type RegoNumber } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { asString } from "./args.js";
+import { withNamePrefix } from "./error-prefix.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 /** An exact rational number. */
@@ -143,7 +144,7 @@ function parseBytes(args: Value[]): Value {
   return normalizeNumber(product.num / product.den);
 }
 
-export const unitsBuiltins: BuiltinDef[] = [
+export const unitsBuiltins: BuiltinDef[] = withNamePrefix([
   { name: "units.parse", args: ["string"], result: "number", impl: parseUnits },
   { name: "units.parse_bytes", args: ["string"], result: "number", impl: parseBytes },
-];
+]);

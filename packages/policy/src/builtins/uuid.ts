@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { normalizeNumber } from "../value/number.js";
 import { RegoObject, type Value } from "../value/value.js";
 import { asString } from "./args.js";
+import { withNamePrefix } from "./error-prefix.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 /** 100-nanosecond intervals between the Gregorian reform (1582-10-15) and the Unix epoch. */
@@ -85,7 +86,7 @@ function rfc4122(args: Value[], ctx: { cache: Map<string, unknown> }): Value {
   return id;
 }
 
-export const uuidBuiltins: BuiltinDef[] = [
+export const uuidBuiltins: BuiltinDef[] = withNamePrefix([
   {
     name: "uuid.rfc4122",
     args: ["string"],
@@ -94,4 +95,4 @@ export const uuidBuiltins: BuiltinDef[] = [
     impl: rfc4122,
   },
   { name: "uuid.parse", args: ["string"], result: "object[string, any]", impl: parseUUID },
-];
+]);
