@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { configTable } from "../config.js";
 import { type CliIO, type Command, processIO } from "./cli-io.js";
 import { benchCommand } from "./commands/bench.js";
+import { buildCommand } from "./commands/build.js";
 import { capabilitiesCommand } from "./commands/capabilities.js";
 import { checkCommand } from "./commands/check.js";
 import { completionCommand } from "./commands/completion.js";
@@ -25,6 +26,7 @@ const implemented: Command[] = [
   evalCommand,
   execCommand,
   benchCommand,
+  buildCommand,
   runCommand,
   inspectCommand,
   checkCommand,

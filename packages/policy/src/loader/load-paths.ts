@@ -2,12 +2,14 @@
  * Reads the paths given on the command line: `.rego` files are policies; in directories
  * (walked recursively) `data.json`, `data.yaml` and `data.yml` are merged into `data` at the
  * path of their directory relative to the directory given; a data file named directly on
- * the command line merges at the root of `data`. Every problem is collected and reported
- * together, so nothing is half-loaded.
+ * the command line merges at the root of `data`; a `.tar.gz` bundle (named, or found in a
+ * directory) adds its policies and data files at the root. Every problem is collected and
+ * reported together, so nothing is half-loaded.
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, extname, join, relative, sep } from "node:path";
 import { RegoObject, type Value } from "../value/value.js";
+import { type BundleContents, readBundle } from "./bundle.js";
 import { mergeAt, parseDataText } from "./data-document.js";
 import { LoadError } from "./load-error.js";
 
@@ -30,7 +32,7 @@ const DATA_FILE_NAMES = new Set(["data.json", "data.yaml", "data.yml"]);
 const DATA_EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 
 interface Found {
-  kind: "rego" | "data";
+  kind: "rego" | "data" | "bundle";
   file: string;
   dataPath: string[];
 }
@@ -43,6 +45,7 @@ function walk(root: string, dir: string, out: Found[]): void {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) walk(root, full, out);
     else if (entry.name.endsWith(".rego")) out.push({ kind: "rego", file: full, dataPath: [] });
+    else if (entry.name.endsWith(".tar.gz")) out.push({ kind: "bundle", file: full, dataPath: [] });
     else if (DATA_FILE_NAMES.has(entry.name)) {
       const rel = relative(root, dir);
       out.push({ kind: "data", file: full, dataPath: rel === "" ? [] : rel.split(sep) });
@@ -62,6 +65,7 @@ function findFiles(paths: string[], problems: string[]): Found[] {
     }
     if (isDir) walk(path, path, found);
     else if (path.endsWith(".rego")) found.push({ kind: "rego", file: path, dataPath: [] });
+    else if (path.endsWith(".tar.gz")) found.push({ kind: "bundle", file: path, dataPath: [] });
     else if (DATA_EXTENSIONS.has(extname(path).toLowerCase()))
       found.push({ kind: "data", file: path, dataPath: [] });
     else problems.push(`${path}: unsupported file type (expected .rego, .json, .yaml or .yml)`);
@@ -107,6 +111,33 @@ function mergeDataFile(data: RegoObject, f: Found, text: string, problems: strin
   }
 }
 
+/** Adds a bundle's policies to `into` and returns `data` with its documents merged. */
+function mergeBundle(
+  data: RegoObject,
+  file: string,
+  into: { modules: PolicySource[]; dataFiles: { file: string; path: string[] }[] },
+  problems: string[],
+): RegoObject {
+  let contents: BundleContents;
+  try {
+    contents = readBundle(file, readFileSync(file));
+  } catch (e) {
+    problems.push(`${file}: bundle: ${(e as Error).message}`);
+    return data;
+  }
+  into.modules.push(...contents.modules);
+  let merged = data;
+  for (const doc of contents.documents) {
+    try {
+      merged = mergeAt(merged, doc.path, doc.value);
+      into.dataFiles.push({ file: doc.file, path: doc.path });
+    } catch (e) {
+      problems.push(`${doc.file}: ${(e as Error).message}`);
+    }
+  }
+  return merged;
+}
+
 /** Reads policies and data from `paths`; throws LoadError listing every problem. */
 export function loadPaths(paths: string[]): LoadedFiles {
   const problems: string[] = [];
@@ -120,6 +151,10 @@ export function loadPaths(paths: string[]): LoadedFiles {
     const real = realPath(f.file);
     if (real !== undefined && seen.has(real)) continue;
     if (real !== undefined) seen.add(real);
+    if (f.kind === "bundle") {
+      data = mergeBundle(data, f.file, { modules, dataFiles }, problems);
+      continue;
+    }
     const text = readText(f.file, problems);
     if (text === undefined) continue;
     if (f.kind === "rego") modules.push({ file: f.file, source: text });

@@ -13,9 +13,8 @@ function notImplemented(name: string, summary: string): Command {
   };
 }
 
-/** build, deps, fmt and sign. */
+/** deps, fmt and sign. */
 export const notImplementedCommands: Command[] = [
-  notImplemented("build", "Build a bundle"),
   notImplemented("deps", "Analyze the dependencies of a query"),
   notImplemented("fmt", "Format policy files"),
   notImplemented("sign", "Sign a bundle"),
