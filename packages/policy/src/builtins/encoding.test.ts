@@ -157,6 +157,23 @@ describe("YAML builtins", () => {
     assert.deepEqual(back[0].get("foo"), [1, 2, 3]);
   });
 
+  it("yaml.marshal quotes strings as Go's yaml.v2 does", () => {
+    const value = obj([
+      ["a", "a: b"],
+      ["b", "yes"],
+      ["c", "1.5"],
+      ["d", "plain text"],
+      ["e", "tab\there"],
+      ["f", ""],
+      ["g", "2001-12-14"],
+      ["n", null],
+    ]);
+    assert.equal(
+      call("yaml.marshal", value),
+      'a: \'a: b\'\nb: "yes"\nc: "1.5"\nd: plain text\ne: "tab\\there"\nf: ""\ng: "2001-12-14"\n"n": null\n',
+    );
+  });
+
   it("yaml.unmarshal resolves YAML 1.1 scalars and big integers", () => {
     const v = call("yaml.unmarshal", "a: yes\nb: 123456789012345678901234\nc: ~\nd: '1'\n");
     assert.ok(v instanceof RegoObject);

@@ -4,16 +4,15 @@
  * kept exact; output follows Go's encoders (sorted keys, HTML-safe escapes in JSON).
  * The byte-level encodings (base64, hex, urlquery) live in encoding-bytes.ts.
  */
-import YAML from "yaml";
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { formatValue } from "../value/format.js";
-import { normalizeNumber } from "../value/number.js";
-import { RegoObject, stringifyJSON, toJSON, typeName, type Value } from "../value/value.js";
+import { RegoObject, stringifyJSON, typeName, type Value } from "../value/value.js";
 import { asString, operandError } from "./args.js";
 import { encodingBytesBuiltins } from "./encoding-bytes.js";
 import { withNamePrefix } from "./error-prefix.js";
 import { JSONRangeError, JSONSyntaxError, readJSON } from "./json-reader.js";
 import type { BuiltinDef } from "./registry-types.js";
+import { readYAML, writeYAML } from "./yaml-codec.js";
 
 /** JSON text as Go's json.Marshal writes it: `<`, `>`, `&`, U+2028/9 escaped. */
 export function marshalJSON(v: Value): string {
@@ -124,90 +123,6 @@ function isValidJSON(args: Value[]): Value {
   }
 }
 
-/** JSON object keys from YAML keys: scalars become their text, collections are refused. */
-function mapKey(k: unknown): string {
-  if (typeof k === "string") return k;
-  if (k === null || k === undefined) return "null";
-  if (typeof k === "object")
-    throw new BuiltinError("yaml: invalid map key: a collection cannot be a JSON object key");
-  return String(k);
-}
-
-/** A Value from the yaml package's JS output (bigints for integers). */
-function fromYAML(x: unknown): Value {
-  if (x === null || x === undefined) return null;
-  if (typeof x === "boolean" || typeof x === "string") return x;
-  if (typeof x === "bigint") return normalizeNumber(x);
-  if (typeof x === "number") {
-    if (!Number.isFinite(x)) throw new BuiltinError(`yaml: cannot represent ${x} as a number`);
-    return x;
-  }
-  if (Array.isArray(x)) return x.map(fromYAML);
-  if (x instanceof Map) {
-    const o = new RegoObject();
-    for (const [k, v] of x) o.set(mapKey(k), fromYAML(v));
-    return o;
-  }
-  if (typeof x === "object") {
-    const o = new RegoObject();
-    for (const [k, v] of Object.entries(x as Record<string, unknown>)) o.set(k, fromYAML(v));
-    return o;
-  }
-  throw new BuiltinError(`yaml: unsupported value of type ${typeof x}`);
-}
-
-/** Go-yaml's wording for the common parse failures, with the line number. */
-function yamlErrorMessage(error: YAML.YAMLError): string {
-  const line = error.linePos?.[0].line ?? 1;
-  const first = error.message.split(" at line ")[0] ?? error.message;
-  if (/Flow sequence/.test(first)) return `yaml: line ${line}: did not find expected ',' or ']'`;
-  if (/Flow map/.test(first)) return `yaml: line ${line}: did not find expected ',' or '}'`;
-  return `yaml: line ${line}: ${first}`;
-}
-
-/**
- * YAML 1.1 scalars as Go's yaml.v2 resolves them when decoding into untyped values:
- * timestamps stay strings and there are no sexagesimal (base 60) numbers.
- */
-const yamlTags = (tags: YAML.Tags): YAML.Tags =>
-  tags.filter((t) =>
-    typeof t === "string"
-      ? !["timestamp", "intTime", "floatTime"].includes(t)
-      : !t.tag.endsWith(":timestamp") && t.format !== "TIME",
-  );
-
-/** Parses the first YAML document into a Value (later documents are ignored, as in Go). */
-export function readYAML(text: string): Value {
-  const docs = YAML.parseAllDocuments(text, {
-    schema: "yaml-1.1",
-    customTags: yamlTags,
-    intAsBigInt: true,
-    uniqueKeys: false,
-    logLevel: "error",
-  });
-  const doc = Array.isArray(docs) ? docs[0] : undefined;
-  if (!doc) return null;
-  const error = doc.errors[0];
-  if (error) throw new BuiltinError(yamlErrorMessage(error));
-  let js: unknown;
-  try {
-    js = doc.toJS({ mapAsMap: true, maxAliasCount: 100 });
-  } catch (e) {
-    // Unknown anchors and alias explosions surface only while resolving.
-    const unknown = /Unresolved alias[^:]*: (.*)$/.exec((e as Error).message);
-    throw new BuiltinError(
-      unknown ? `yaml: unknown anchor '${unknown[1]}' referenced` : `yaml: ${(e as Error).message}`,
-    );
-  }
-  return fromYAML(js);
-}
-
-function marshalYAML(args: Value[]): Value {
-  const data = toJSON(args[0] as Value);
-  if (data === null) return "null\n";
-  return YAML.stringify(data, { schema: "yaml-1.1", indentSeq: false });
-}
-
 export const encodingBuiltins: BuiltinDef[] = withNamePrefix([
   {
     name: "json.marshal",
@@ -223,7 +138,12 @@ export const encodingBuiltins: BuiltinDef[] = withNamePrefix([
   },
   { name: "json.unmarshal", args: ["string"], result: "any", impl: unmarshalJSON },
   { name: "json.is_valid", args: ["any"], result: "boolean", impl: isValidJSON },
-  { name: "yaml.marshal", args: ["any"], result: "string", impl: marshalYAML },
+  {
+    name: "yaml.marshal",
+    args: ["any"],
+    result: "string",
+    impl: (args) => writeYAML(args[0] as Value),
+  },
   {
     name: "yaml.unmarshal",
     args: ["string"],
