@@ -1,7 +1,8 @@
 /**
  * Parser for the Go text/template subset strings.render_template supports: text, `{{pipeline}}`
- * actions with `{{-`/`-}}` trimming, comments, variables (`$x := ...`), `if`/`else if`/`else`,
- * `range` (with `$i, $v :=`), `with`, and pipelines of fields, literals and function calls.
+ * actions with `{{-`/`-}}` trimming, comments, variables (`$x := ...`, `$x = ...`), `if`/`else if`/
+ * `else`, `range` (with `$i, $v :=`, `break`, `continue`), `with`, and pipelines of fields,
+ * literals and function calls.
  */
 import { BuiltinError } from "../errors.js";
 
@@ -31,6 +32,7 @@ export type Where = string;
 
 export type Node =
   | { kind: "text"; text: string }
+  | { kind: "break" | "continue"; at: Where }
   | { kind: "output"; pipe: Pipe; at: Where }
   | { kind: "if" | "with"; pipe: Pipe; body: Node[]; otherwise: Node[]; at: Where }
   | { kind: "range"; pipe: Pipe; body: Node[]; otherwise: Node[]; at: Where };
@@ -215,6 +217,8 @@ function parseTerm(t: string, tokens: string[], pos: { i: number }): Term {
 /** Builds the node tree from the flat list of text and actions. */
 class TreeBuilder {
   private i = 0;
+  /** How many `range` bodies enclose the current position: break/continue need one. */
+  private rangeDepth = 0;
 
   constructor(
     private readonly parts: Part[],
@@ -235,7 +239,12 @@ class TreeBuilder {
         const tokens = tokenize(part.action);
         const keyword = tokens[0] as string;
         if (stops.includes(keyword)) return { nodes, stop: keyword, rest: tokens.slice(1) };
-        if (["end", "else", "define", "template", "block", "break", "continue"].includes(keyword)) {
+        if (keyword === "break" || keyword === "continue") {
+          if (this.rangeDepth === 0) throw new SyntaxProblem(`{{${keyword}}} outside {{range}}`);
+          nodes.push({ kind: keyword, at: `template:${part.line}:${part.col}` });
+          continue;
+        }
+        if (["end", "else", "define", "template", "block"].includes(keyword)) {
           throw new SyntaxProblem(`unexpected {{${keyword}}}`);
         }
         // Go places a block's errors at its pipeline, just after the keyword.
@@ -261,7 +270,9 @@ class TreeBuilder {
 
   private block(keyword: "if" | "with" | "range", tokens: string[], at: Where): Node {
     const pipe = parsePipe(tokens, { i: 0 }, true);
+    if (keyword === "range") this.rangeDepth++;
     const body = this.list(["else", "end"]);
+    if (keyword === "range") this.rangeDepth--;
     let otherwise: Node[] = [];
     if (body.stop === "else") {
       if (body.rest[0] === "if" && keyword === "if") {

@@ -34,6 +34,15 @@ describe("strings.render_template", () => {
     );
   });
 
+  it("stops or skips range iterations with break and continue", () => {
+    const t =
+      '{{range .l}}{{if eq . "b"}}{{continue}}{{end}}{{if eq . "d"}}{{break}}{{end}}{{.}}{{end}}';
+    assert.equal(render(t, { l: ["a", "b", "c", "d", "e"] }), "ac");
+    assert.throws(() => render("{{break}}", {}), {
+      message: "strings.render_template: template: template:1: {{break}} outside {{range}}",
+    });
+  });
+
   it("prints <undefined> for missing keys", () => {
     assert.equal(render("{{.testvarnotprovided}}", { test: "x" }), "<undefined>");
     assert.equal(

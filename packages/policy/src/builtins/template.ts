@@ -19,6 +19,11 @@ import {
   truthy,
 } from "./template-values.js";
 
+/** Unwinds to the innermost `range` for `{{break}}` and `{{continue}}`. */
+class LoopSignal {
+  constructor(readonly kind: "break" | "continue") {}
+}
+
 /** Reads `.name` from a map value, as Go's field evaluation does. */
 function field(v: TValue, name: string): TValue {
   if (v instanceof RegoObject) return fromData(v.get(name));
@@ -71,6 +76,9 @@ class Executor {
 
   private action(node: Exclude<Node, { kind: "text" }>, dot: TValue): void {
     switch (node.kind) {
+      case "break":
+      case "continue":
+        throw new LoopSignal(node.kind);
       case "output": {
         const v = this.pipe(node.pipe, dot);
         // A nil interface prints as Go's "<no value>", which OPA shows as <undefined>.
@@ -101,7 +109,12 @@ class Executor {
         this.vars.set(first as string, k);
         this.vars.set(second, x);
       } else if (first !== undefined) this.vars.set(first, x);
-      this.run(node.body, x);
+      try {
+        this.run(node.body, x);
+      } catch (e) {
+        if (!(e instanceof LoopSignal)) throw e;
+        if (e.kind === "break") break;
+      }
     }
   }
 
