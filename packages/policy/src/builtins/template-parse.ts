@@ -5,6 +5,7 @@
  * literals and function calls.
  */
 import { BuiltinError } from "../errors.js";
+import { templateFunctions } from "./template-values.js";
 
 /** An operand of a command. */
 export type Term =
@@ -37,23 +38,8 @@ export type Node =
   | { kind: "if" | "with"; pipe: Pipe; body: Node[]; otherwise: Node[]; at: Where }
   | { kind: "range"; pipe: Pipe; body: Node[]; otherwise: Node[]; at: Where };
 
-/** Names callable in a pipeline; template.ts implements each. */
-export const TEMPLATE_FUNCTIONS = new Set([
-  "and",
-  "or",
-  "not",
-  "len",
-  "index",
-  "eq",
-  "ne",
-  "lt",
-  "le",
-  "gt",
-  "ge",
-  "print",
-  "println",
-  "printf",
-]);
+/** Names callable in a pipeline: Go rejects an unknown function at parse time. */
+const TEMPLATE_FUNCTIONS = new Set(Object.keys(templateFunctions));
 
 /** A syntax problem inside one action, before its line is known. */
 class SyntaxProblem extends Error {}
