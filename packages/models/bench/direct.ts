@@ -9,16 +9,15 @@ export interface Sample {
   tokens: number;
 }
 
-/** Computes a sample from timestamps (ms) of the start and of every token. */
-export function sampleFrom(start: number, tokenTimes: number[]): Sample {
-  const first = tokenTimes[0] ?? start;
-  const last = tokenTimes.at(-1) ?? first;
-  const n = tokenTimes.length;
-  return {
-    ttftMs: first - start,
-    decodeTps: n > 1 ? ((n - 1) * 1000) / (last - first) : 0,
-    tokens: n,
-  };
+/**
+ * Computes a sample from the start time, the arrival times (ms) of the streamed text
+ * pieces, and the number of tokens generated (one piece may carry several tokens).
+ */
+export function sampleFrom(start: number, pieceTimes: number[], tokens: number): Sample {
+  const first = pieceTimes[0] ?? start;
+  const last = pieceTimes.at(-1) ?? first;
+  const decodeTps = tokens > 1 && last > first ? ((tokens - 1) * 1000) / (last - first) : 0;
+  return { ttftMs: first - start, decodeTps, tokens };
 }
 
 /** node-llama-cpp called directly: the baseline the HTTP path is compared with. */
@@ -36,22 +35,29 @@ export async function openDirect(modelPath: string, threads: number, contextSize
     contextSize,
     threads: { ideal: threads, min: 1 },
     sequences: 1,
+    // The server's defaults (LLMSRV_FLASH_ATTENTION off, f16 KV cache), so both paths run the same kernels.
+    flashAttention: false,
   });
   const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
   return {
     async run(prompt: string, tokens: number): Promise<Sample> {
       const times: number[] = [];
+      let tokenCount = 0;
       const start = performance.now();
       await completion.generateCompletion(model.tokenize(prompt, true), {
         maxTokens: tokens,
         temperature: 0,
+        repeatPenalty: false, // the server's default repeat_penalty 1.0 turns penalties off
         disableContextShift: true,
         // Text streaming, as a direct caller that shows output would do (the server does the same).
         onTextChunk: () => {
           times.push(performance.now());
         },
+        onToken: (t) => {
+          tokenCount += t.length;
+        },
       });
-      return sampleFrom(start, times);
+      return sampleFrom(start, times, tokenCount);
     },
     async close() {
       completion.dispose({ disposeSequence: true });

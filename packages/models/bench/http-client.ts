@@ -37,7 +37,7 @@ export function spawnServer(mainJs: string, env: Record<string, string>): Promis
 
 /**
  * One streamed `/api/generate` (raw prompt, greedy): the client's clock times the first
- * chunk and each later one; every chunk carries one token's text.
+ * text line and the last one; the token count is the final line's eval_count.
  */
 export async function httpGenerate(
   url: string,
@@ -59,6 +59,7 @@ export async function httpGenerate(
   });
   const times: number[] = [];
   let serverTps = 0;
+  let evalCount = 0;
   const decoder = new TextDecoder();
   let buffer = "";
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -74,12 +75,15 @@ export async function httpGenerate(
       };
       if (line.error) throw new Error(line.error);
       if (!line.done) times.push(now);
-      else serverTps = ((line.eval_count ?? 0) / (line.eval_duration ?? 1)) * 1e9;
+      else {
+        evalCount = line.eval_count ?? 0;
+        serverTps = (evalCount / (line.eval_duration ?? 1)) * 1e9;
+      }
       buffer = buffer.slice(nl + 1);
       nl = buffer.indexOf("\n");
     }
   }
-  return { ...sampleFrom(start, times), serverTps };
+  return { ...sampleFrom(start, times, evalCount), serverTps };
 }
 
 /** Non-streamed generation; returns the server's eval_count. */

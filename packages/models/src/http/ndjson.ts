@@ -25,7 +25,7 @@ export class NdjsonWriter {
       this.res.writeHead(200, { "Content-Type": "application/x-ndjson" });
       this.started = true;
     }
-    this.out.write(`${JSON.stringify(value)}\n`);
+    this.out.write(() => `${JSON.stringify(value)}\n`);
   }
 
   /** Sends an error line (the caller then ends the stream). */

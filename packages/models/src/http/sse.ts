@@ -28,7 +28,7 @@ export class SseWriter {
   write(value: unknown): void {
     if (this.res.destroyed) return;
     this.start();
-    this.out.write(`data: ${JSON.stringify(value)}\n\n`);
+    this.out.write(() => `data: ${JSON.stringify(value)}\n\n`);
   }
 
   /** An error after the stream started is sent as an error event, then the stream ends. */
@@ -39,7 +39,7 @@ export class SseWriter {
   done(): void {
     if (this.res.destroyed) return;
     this.start();
-    this.out.write("data: [DONE]\n\n");
+    this.out.write(() => "data: [DONE]\n\n");
     this.out.end();
   }
 }

@@ -4,43 +4,47 @@ import type { ServerResponse } from "node:http";
 export const COALESCE_MS = 2;
 
 /**
- * Batches streamed lines into fewer socket writes. A line written when nothing was sent in
- * the last COALESCE_MS goes out at once (so the first token and slow streams see no
- * delay); lines that follow faster than that are corked and flushed together at most
- * COALESCE_MS later. Very fast models stream hundreds of tokens per second, and one
- * syscall per token is then the largest cost of the HTTP path.
+ * Moves streaming output off the generation's critical path and batches it. A line is
+ * queued as a thunk; serialising and writing happen on a later turn of the event loop,
+ * while llama.cpp already decodes the next token on its own thread. The first line of a
+ * quiet stream is flushed on the next turn (microseconds); lines that follow faster than
+ * COALESCE_MS share one socket write at most COALESCE_MS later. For a model producing
+ * thousands of tokens per second, one JSON encoding plus one syscall per token on the
+ * generation loop was the largest cost of the HTTP path.
  */
 export class WriteCoalescer {
-  private lastFlush = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly pending: Array<() => string> = [];
+  private lastFlush = Number.NEGATIVE_INFINITY;
+  private scheduled: { cancel(): void } | undefined;
 
   constructor(private readonly res: ServerResponse) {}
 
-  write(text: string): void {
+  /** Queues one line, produced when it is flushed. */
+  write(line: () => string): void {
     if (this.res.destroyed) return;
-    const now = performance.now();
-    if (this.timer === undefined && now - this.lastFlush >= COALESCE_MS) {
-      this.res.write(text);
-      this.lastFlush = now;
-      return;
+    this.pending.push(line);
+    if (this.scheduled) return;
+    const wait = COALESCE_MS - (performance.now() - this.lastFlush);
+    if (wait <= 0) {
+      const handle = setImmediate(() => this.flush());
+      this.scheduled = { cancel: () => clearImmediate(handle) };
+    } else {
+      const handle = setTimeout(() => this.flush(), wait);
+      this.scheduled = { cancel: () => clearTimeout(handle) };
     }
-    if (this.timer === undefined) {
-      this.res.cork();
-      this.timer = setTimeout(
-        () => this.flush(),
-        Math.max(0, COALESCE_MS - (now - this.lastFlush)),
-      );
-    }
-    this.res.write(text);
   }
 
-  /** Sends whatever is corked now. */
+  /** Writes everything queued, in one socket write. */
   flush(): void {
-    if (this.timer === undefined) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.scheduled?.cancel();
+    this.scheduled = undefined;
     this.lastFlush = performance.now();
-    if (!this.res.destroyed) this.res.uncork();
+    if (this.pending.length === 0 || this.res.destroyed) {
+      this.pending.length = 0;
+      return;
+    }
+    this.res.write(this.pending.map((line) => line()).join(""));
+    this.pending.length = 0;
   }
 
   /** Flushes and ends the response. */
