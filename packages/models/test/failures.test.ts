@@ -30,12 +30,44 @@ describe("a model that does not fit in memory", { timeout: 120_000 }, () => {
     assert.equal(r.status, 500);
     assert.match(
       (r.body as { error: string }).error,
-      /^model requires more system memory \(\d+\.\d GiB\) than is available \(0\.0 GiB\)$/,
+      /^model requires more system memory \(\d+\.\d MiB\) than is available \(1\.0 MiB\)$/,
     );
     const ps = (await postJson(`${server.url}/api/ps`, undefined, { method: "GET" })).body as {
       models: unknown[];
     };
     assert.deepEqual(ps.models, []);
+  });
+
+  it("counts the KV cache of the requested context: weights fit, a huge num_ctx does not", async () => {
+    const roomy = await startTestServer(
+      {},
+      {
+        ensureDemo: true,
+        runtime: new LlamaRuntime({ maxThreads: 1, availableMemory: () => 200 * 2 ** 20 }),
+      },
+    );
+    try {
+      const ok = await postJson(`${roomy.url}/api/generate`, {
+        model: "demo",
+        prompt: "x",
+        stream: false,
+        options: { num_predict: 1 },
+      });
+      assert.equal(ok.status, 200, ok.text);
+      const huge = await postJson(`${roomy.url}/api/generate`, {
+        model: "demo",
+        prompt: "x",
+        stream: false,
+        options: { num_ctx: 1_000_000 },
+      });
+      assert.equal(huge.status, 500);
+      assert.match(
+        (huge.body as { error: string }).error,
+        /^model requires more system memory \([\d.]+ [MG]iB\) than is available \(200\.0 MiB\)$/,
+      );
+    } finally {
+      await roomy.stop();
+    }
   });
 
   it("reports the failure as the last NDJSON line when the client asked for a stream", async () => {

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { freemem, totalmem } from "node:os";
+import { freemem } from "node:os";
 import {
   getLlama,
   type Llama,
@@ -33,8 +33,20 @@ export interface LlamaRuntimeOptions {
 
 const KV_TYPES = { f16: "F16", q8_0: "Q8_0", q4_0: "Q4_0" } as const;
 
-function gib(bytes: number): string {
-  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+function size(bytes: number): string {
+  return bytes >= 2 ** 30
+    ? `${(bytes / 2 ** 30).toFixed(1)} GiB`
+    : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
+/** Refuses a load that would need more memory than is free (weights, then weights + KV cache). */
+function checkMemory(needed: number, available: number): void {
+  if (needed > available) {
+    throw new LlmsrvError(
+      "insufficient_memory",
+      `model requires more system memory (${size(needed)}) than is available (${size(available)})`,
+    );
+  }
 }
 
 /**
@@ -62,24 +74,26 @@ export class LlamaRuntime implements ModelRuntime {
   async load(spec: LoadSpec): Promise<LoadedModel> {
     const fileSize = (await stat(spec.modelPath)).size;
     const available = (this.options.availableMemory ?? freemem)();
-    const kvGuess = spec.contextSize * spec.sequences * 64 * 1024; // coarse upper bound per token
-    const needed = fileSize + Math.min(kvGuess, totalmem() / 4);
-    if (needed > available) {
-      throw new LlmsrvError(
-        "insufficient_memory",
-        `model requires more system memory (${gib(needed)}) than is available (${gib(available)})`,
-      );
-    }
+    checkMemory(fileSize, available);
     const llama = await this.getLlama();
     let model: LlamaModel | undefined;
     try {
       model = await llama.loadModel({ modelPath: spec.modelPath, gpuLayers: 0, useMmap: true });
+      const batchSize = Math.min(512, spec.contextSize);
+      const estimate = await model.fileInsights.estimateContextResourceRequirementsV2({
+        contextSize: spec.contextSize,
+        sequences: spec.sequences,
+        modelGpuLayers: 0,
+        batchSize,
+        flashAttention: spec.flashAttention,
+      });
+      checkMemory(fileSize + estimate.cpuRam, available);
       const context = await model.createContext({
         contextSize: spec.contextSize,
         sequences: spec.sequences,
         threads: { ideal: spec.threads, min: 1 },
         flashAttention: spec.flashAttention,
-        batchSize: Math.min(512, spec.contextSize),
+        batchSize,
         experimentalKvCacheKeyType: KV_TYPES[spec.kvCacheType],
         experimentalKvCacheValueType: KV_TYPES[spec.kvCacheType],
       });
