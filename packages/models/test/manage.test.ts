@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readdir, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Ollama } from "ollama";
@@ -13,12 +14,18 @@ function sha(bytes: Buffer | string): string {
 describe("model management: blobs, create, copy, delete", { timeout: 180_000 }, () => {
   let server: TestServer;
   let ollama: Ollama;
+  /** Files the tests write outside the store (a Modelfile, a GGUF to import). */
+  let scratch: string;
 
   before(async () => {
     server = await startTestServer();
     ollama = new Ollama({ host: server.url });
+    scratch = await mkdtemp(join(tmpdir(), "llmsrv-manage-"));
   });
-  after(() => server.stop());
+  after(async () => {
+    await server.stop();
+    await rm(scratch, { recursive: true, force: true });
+  });
 
   it("HEAD /api/blobs answers 404 then 200; POST stores with 201 then 200", async () => {
     const body = Buffer.from("some blob bytes");
@@ -82,7 +89,7 @@ describe("model management: blobs, create, copy, delete", { timeout: 180_000 }, 
   });
 
   it("rejects creating from a server-side path that is not GGUF, storing no blob", async () => {
-    const path = join(server.modelsDir, "..", `not-gguf-${process.pid}.txt`);
+    const path = join(scratch, "not-gguf.txt");
     await writeFile(path, "plain text, definitely not GGUF");
     const blobsBefore = await readdir(join(server.modelsDir, "blobs"));
     const res = await postJson(`${server.url}/api/create`, { model: "from-path", from: path });
@@ -201,7 +208,7 @@ describe("model management: blobs, create, copy, delete", { timeout: 180_000 }, 
   it("creates from a Modelfile through the CLI, uploading the GGUF blob", async () => {
     const { main } = await import("../src/cli/main.js");
     const { writeDemoModel } = await import("../src/store/demo-model.js");
-    const gguf = join(server.modelsDir, "..", `cli-${process.pid}.gguf`);
+    const gguf = join(scratch, "cli.gguf");
     await writeDemoModel(gguf, {
       embeddingLength: 64,
       headCount: 4,
@@ -209,7 +216,7 @@ describe("model management: blobs, create, copy, delete", { timeout: 180_000 }, 
       feedForwardLength: 128,
       seed: 5,
     });
-    const modelfile = join(server.modelsDir, "..", `Modelfile-${process.pid}`);
+    const modelfile = join(scratch, "Modelfile");
     await writeFile(
       modelfile,
       `# test\nFROM ${gguf}\nPARAMETER stop "END"\nPARAMETER stop "FIN"\nSYSTEM """multi\nline"""\n`,
