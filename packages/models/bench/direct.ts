@@ -1,4 +1,5 @@
 import { getLlama, LlamaCompletion } from "node-llama-cpp";
+import { physicalCoreCount } from "../src/config.js";
 
 /** One timed generation. */
 export interface Sample {
@@ -28,7 +29,7 @@ export async function openDirect(modelPath: string, threads: number, contextSize
     skipDownload: true,
     progressLogs: false,
     logLevel: "error" as never,
-    maxThreads: threads,
+    maxThreads: physicalCoreCount(), // as the server's runtime does; the context below uses `threads`
   });
   const model = await llama.loadModel({ modelPath, gpuLayers: 0 });
   const context = await model.createContext({

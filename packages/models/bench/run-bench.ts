@@ -35,9 +35,19 @@ async function singleStream(modelPath: string, url: string) {
   const h: Array<Sample & { serverTps: number }> = [];
   await direct.run(PROMPT, 20);
   await httpGenerate(url, "bench", PROMPT, 20, THREADS);
+  const settle = () => new Promise((r) => setTimeout(r, 30));
   for (let i = 0; i < REPS; i++) {
-    d.push(await direct.run(PROMPT, TOKENS));
-    h.push(await httpGenerate(url, "bench", PROMPT, TOKENS, THREADS));
+    // Alternate which path goes first, so neither always runs right after the other.
+    if (i % 2 === 0) {
+      d.push(await direct.run(PROMPT, TOKENS));
+      await settle();
+      h.push(await httpGenerate(url, "bench", PROMPT, TOKENS, THREADS));
+    } else {
+      h.push(await httpGenerate(url, "bench", PROMPT, TOKENS, THREADS));
+      await settle();
+      d.push(await direct.run(PROMPT, TOKENS));
+    }
+    await settle();
   }
   await direct.close();
   return { d, h };
