@@ -1,8 +1,8 @@
 /**
  * `npm run bench -w @quintet/vectors`: query latency exact vs HNSW (with recall@3) and load
  * throughput batched vs one request per row, written to BENCHMARKS.md with machine and date.
- * Knobs (environment): BENCH_ROWS (20000), BENCH_QUERIES (100), BENCH_M (8),
- * BENCH_EF_CONSTRUCTION (32), BENCH_SKIP_LLMSRV=1, BENCH_SKIP_LOAD=1, BENCH_OUT (BENCHMARKS.md).
+ * Knobs (environment): BENCH_ROWS (20000), BENCH_QUERIES (100), BENCH_M (16),
+ * BENCH_EF_CONSTRUCTION (64), BENCH_SKIP_LLMSRV=1, BENCH_SKIP_LOAD=1, BENCH_OUT (BENCHMARKS.md).
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
@@ -99,12 +99,9 @@ function queryMarkdown(q: QueryBenchResult): string[] {
     "|---|---|---|---|---|---|",
     ...rows,
     "",
-    "Build setting: the CLI builds with pgvector's defaults (m=16, ef_construction=64). In PGlite " +
-      "(single-threaded WebAssembly, halfvec converted in software) that build measured 80.8 s for 2,000 " +
-      "rows on this machine against 26.9 s with m=8, ef_construction=32 (and 67.0 s for 4,000 rows at 8/32), " +
-      "so a 20,000-row build at 16/64 extrapolates to well over 20 minutes (not measured); the benchmark uses the smaller " +
-      "setting (`vectors index --m 8 --ef-construction 32` gives the same index). Query times include the " +
-      "whole `VectorStore.query` round trip through PGlite.",
+    "Build setting: the same as `vectors index` without options (pgvector's defaults). BENCH_M and " +
+      "BENCH_EF_CONSTRUCTION try others. Query times include the whole `VectorStore.query` round trip " +
+      "through PGlite (single-threaded WebAssembly, where halfvec is converted in software).",
     "",
     "Plan the planner chose for the indexed query (no settings forced):",
     "",
@@ -123,9 +120,9 @@ function loadMarkdown(sections: readonly LoadSection[]): string[] {
       'per endpoint (the 68-book sample repeated, summaries made distinct). "Load rows/s" counts stored rows ' +
       'over the whole load (dataset read, embeddings, one committed INSERT per row); "embeddings only" ' +
       "fetches the same embeddings with the same batching and concurrency and stores nothing, isolating " +
-      "what batching changes. Each committed insert of a 2048-dim row costs about 5 ms in PGlite (measured " +
-      "separately: parsing the 2048-number vector literal in WebAssembly is ~4.8 ms of it), which caps a " +
-      "PGlite load near 150-200 rows/s whatever the endpoint does.",
+      "what batching changes. Each committed insert of a 2048-dim row costs about 3-6 ms in PGlite, " +
+      "depending on machine load (measured separately: most of it is parsing the 2048-number vector " +
+      "literal in WebAssembly), which bounds a PGlite load at a few hundred rows/s whatever the endpoint does.",
     "",
   ];
   for (const s of sections) {
@@ -167,8 +164,8 @@ async function main(): Promise<void> {
       rows: knob("BENCH_ROWS", 20_000),
       dim: 2048,
       queries: knob("BENCH_QUERIES", 100),
-      m: knob("BENCH_M", 8),
-      efConstruction: knob("BENCH_EF_CONSTRUCTION", 32),
+      m: knob("BENCH_M", 16),
+      efConstruction: knob("BENCH_EF_CONSTRUCTION", 64),
       efSearch: [20, 40, 100, 200],
       maintenanceWorkMem: "512MB",
     },
