@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { openPgClient } from "../src/db/pg-client.js";
 import { createMemoryPglite } from "../src/db/pglite-client.js";
+import { DatabaseError } from "../src/errors.js";
 import { runVectors } from "./cli-harness.js";
 import { type Endpoint, startEmbeddingsEndpoint } from "./embeddings-endpoint.js";
 
@@ -87,5 +89,28 @@ describe("vectors CLI over the PostgreSQL wire protocol", { timeout: 120_000 }, 
     const result = await runVectors(["cleanup"], { PG_VECTOR_DB: "postgres://u:p@127.0.0.1:1/db" });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /vectors cleanup: .*ECONNREFUSED/);
+  });
+
+  it("says so clearly when the PostgreSQL server has no pgvector extension", async (t) => {
+    // The machine's PostgreSQL 15 (trust auth, database `test`) ships without pgvector.
+    const url = "postgres://postgres:unused@127.0.0.1:5432/test";
+    try {
+      const probe = await openPgClient(url);
+      await probe.close();
+    } catch (error) {
+      if (!(error instanceof DatabaseError)) throw error;
+      t.skip(`no PostgreSQL on 127.0.0.1:5432: ${error.message}`);
+      return;
+    }
+    const result = await runVectors(["load"], { ...env, PG_VECTOR_DB: url });
+    if (result.code === 0) {
+      t.skip("this PostgreSQL has pgvector installed; nothing to refuse");
+      return;
+    }
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /the database has no pgvector extension \(extension "vector" is not available\)/,
+    );
   });
 });

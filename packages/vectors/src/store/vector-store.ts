@@ -14,6 +14,8 @@ import * as sql from "./sql.js";
 
 /** SQLSTATE of "relation does not exist". */
 const undefinedTable = "42P01";
+/** SQLSTATE PostgreSQL gives when an extension is not installed on the server. */
+const featureNotSupported = "0A000";
 
 /** One document to store; a missing embedding means the row is skipped. */
 export interface DocumentRow {
@@ -85,7 +87,19 @@ export class VectorStore {
    * @throws DimensionMismatchError when the table exists with another dimension.
    */
   async setup(): Promise<void> {
-    await this.client.query(sql.createExtension);
+    try {
+      await this.client.query(sql.createExtension);
+    } catch (error) {
+      if (error instanceof DatabaseError && error.sqlState === featureNotSupported) {
+        throw new DatabaseError(
+          `the database has no pgvector extension (${error.message}); install pgvector on that server ` +
+            "or leave PG_VECTOR_DB unset to use the embedded database",
+          error.sqlState,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
     const shape = await this.shape();
     if (shape.present && shape.dim !== this.dim) {
       throw new DimensionMismatchError(this.dim, shape.dim ?? -1, "existing table docs_vector");
