@@ -68,3 +68,34 @@ export async function openDirect(modelPath: string, threads: number, contextSize
     },
   };
 }
+
+/** The direct baseline in its own process (see direct-worker.ts). */
+export async function spawnDirect(
+  workerJs: string,
+  modelPath: string,
+  threads: number,
+  contextSize: number,
+) {
+  const { fork } = await import("node:child_process");
+  const child = fork(workerJs, [modelPath, String(threads), String(contextSize)], {
+    stdio: "inherit",
+  });
+  const next = () =>
+    new Promise<unknown>((resolve, reject) => {
+      child.once("message", resolve);
+      child.once("exit", (code) => reject(new Error(`direct worker exited with ${code}`)));
+    });
+  await next(); // "ready"
+  return {
+    async run(prompt: string, tokens: number): Promise<Sample> {
+      const reply = next();
+      child.send({ prompt, tokens });
+      return (await reply) as Sample;
+    },
+    async close(): Promise<void> {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.send("close");
+      await exited;
+    },
+  };
+}

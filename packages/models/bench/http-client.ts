@@ -103,26 +103,26 @@ export async function httpGenerate(
   return { ...sampleFrom(start, times, evalCount), serverTps };
 }
 
-/** Non-streamed generation; returns the server's eval_count. */
+/** Non-streamed generation; returns the server's eval_count and its decode rate. */
 export async function httpGenerateCount(
   url: string,
   model: string,
   prompt: string,
   tokens: number,
   threads: number,
-): Promise<number> {
+): Promise<{ evalCount: number; serverTps: number }> {
   const chunks: Buffer[] = [];
-  await post(
-    url,
-    "/api/generate",
-    {
-      model,
-      prompt,
-      raw: true,
-      stream: false,
-      options: { temperature: 0, num_predict: tokens, num_thread: threads, num_ctx: 2048 },
-    },
-    (chunk) => chunks.push(chunk),
-  );
-  return (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { eval_count: number }).eval_count;
+  const body = {
+    model,
+    prompt,
+    raw: true,
+    stream: false,
+    options: { temperature: 0, num_predict: tokens, num_thread: threads, num_ctx: 2048 },
+  };
+  await post(url, "/api/generate", body, (chunk) => chunks.push(chunk));
+  const r = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+    eval_count: number;
+    eval_duration: number;
+  };
+  return { evalCount: r.eval_count, serverTps: (r.eval_count / r.eval_duration) * 1e9 };
 }

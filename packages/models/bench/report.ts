@@ -7,6 +7,8 @@ export interface ModelResults {
   label: string;
   direct: Sample[];
   http: Array<Sample & { serverTps: number }>;
+  /** Server-reported decode rates of non-streamed requests, interleaved with the pairs. */
+  wholeServerTps: number[];
   oneClient: number[];
   fourClients: number[];
 }
@@ -48,7 +50,7 @@ function section(r: ModelResults, s: BenchSettings): string[] {
     `| llmsrv HTTP (/api/generate, stream) | ${hTps.toFixed(1)} | ${median(r.http.map((x) => x.ttftMs)).toFixed(2)} |`,
     "",
     `- Decode ratio HTTP / direct: **${ratio.toFixed(3)}** (goal >= 0.95; median of per-pair ratios; ratio of medians ${(hTps / dTps).toFixed(3)})`,
-    `- Server-reported decode rate (eval_count / eval_duration): ${serverTps.toFixed(1)} tokens/s`,
+    `- Server-reported decode rate (eval_count / eval_duration): ${serverTps.toFixed(1)} tokens/s streamed, ${median(r.wholeServerTps).toFixed(1)} tokens/s for the same request with \`stream: false\``,
     `- First-token overhead of HTTP: **${overhead.toFixed(2)} ms** (goal <= 5 ms; median of per-pair differences)`,
     "",
     "### Aggregate throughput, one server with LLMSRV_NUM_PARALLEL=4",
@@ -77,8 +79,8 @@ export function renderReport(results: ModelResults[], s: BenchSettings): string 
     "",
     `- Machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${physicalCoreCount()} physical cores, shared with other work while measured (figures drift between runs; each section's pairs are interleaved to cancel that)`,
     `- Threads: ${s.threads} for both paths (the same LLMSRV_NUM_THREAD / context threads); greedy decoding; prompt "${s.prompt}"; ${s.tokens} tokens per generation`,
-    "- Direct: node-llama-cpp `LlamaCompletion` in the benchmark process, timing each streamed text chunk.",
-    "- HTTP: `llmsrv serve` as its own process; the client times streamed NDJSON lines over TCP (raw prompt, same tokens).",
+    "- Direct: node-llama-cpp `LlamaCompletion` in a child process of its own, timing each streamed text chunk.",
+    "- HTTP: `llmsrv serve` as its own process; the client (node:http, in the benchmark process, which loads no model) times streamed NDJSON lines over TCP (raw prompt, same tokens).",
     "- Aggregate: non-streamed `/api/generate` requests, total generated tokens / wall time.",
     "",
   ];

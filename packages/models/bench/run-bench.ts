@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { digestOfFile } from "../src/store/blob-store.js";
 import { writeDemoModel } from "../src/store/demo-model.js";
-import { openDirect, type Sample } from "./direct.js";
+import { type Sample, spawnDirect } from "./direct.js";
 import { httpGenerate, httpGenerateCount, spawnServer } from "./http-client.js";
 import { type ModelResults, renderReport } from "./report.js";
 
@@ -30,9 +30,10 @@ async function register(url: string, path: string, name: string): Promise<void> 
 
 /** Interleaves direct and HTTP runs so load on the shared machine hits both alike. */
 async function singleStream(modelPath: string, url: string) {
-  const direct = await openDirect(modelPath, THREADS, 2048);
+  const direct = await spawnDirect(join(here, "direct-worker.js"), modelPath, THREADS, 2048);
   const d: Sample[] = [];
   const h: Array<Sample & { serverTps: number }> = [];
+  const whole: number[] = [];
   await direct.run(PROMPT, 20);
   await httpGenerate(url, "bench", PROMPT, 20, THREADS);
   const settle = () => new Promise((r) => setTimeout(r, 30));
@@ -48,15 +49,20 @@ async function singleStream(modelPath: string, url: string) {
       d.push(await direct.run(PROMPT, TOKENS));
     }
     await settle();
+    whole.push((await httpGenerateCount(url, "bench", PROMPT, TOKENS, THREADS)).serverTps);
+    await settle();
   }
   await direct.close();
-  return { d, h };
+  return { d, h, whole };
 }
 
 async function aggregate(url: string, clients: number): Promise<number> {
   const start = performance.now();
   const counts = await Promise.all(
-    Array.from({ length: clients }, () => httpGenerateCount(url, "bench", PROMPT, TOKENS, THREADS)),
+    Array.from(
+      { length: clients },
+      async () => (await httpGenerateCount(url, "bench", PROMPT, TOKENS, THREADS)).evalCount,
+    ),
   );
   const seconds = (performance.now() - start) / 1000;
   return counts.reduce((a, b) => a + b, 0) / seconds;
@@ -105,10 +111,10 @@ async function measure(
   };
   const one = await spawnServer(MAIN, { ...env, LLMSRV_MODELS: join(work, `single-${index}`) });
   await register(one.url, model.path, "bench");
-  const { d, h } = await singleStream(model.path, one.url);
+  const { d, h, whole } = await singleStream(model.path, one.url);
   await one.stop();
   const parallel = await parallelRuns(env, join(work, `parallel-${index}`), model.path);
-  return { label: model.label, direct: d, http: h, ...parallel };
+  return { label: model.label, direct: d, http: h, wholeServerTps: whole, ...parallel };
 }
 
 async function main(): Promise<void> {
