@@ -90,13 +90,8 @@ class ModuleParser extends ExprParser {
     } else if (this.isSym(":=") || this.isSym("=")) {
       rule.assign = this.next().text === ":=";
       rule.value = this.parseIn();
-    } else if (this.v0 && !args && ref.length > 1 && !isDefault) {
-      const last = ref[ref.length - 1] as Term;
-      if (!(last.type === "scalar" && typeof last.value === "string")) {
-        rule.kind = "multi";
-        rule.key = last;
-        rule.ref = ref.slice(0, -1);
-      }
+    } else if (this.v0 && !args && ref.length > 1 && !isDefault && !this.isKw("if")) {
+      this.readV0PartialSet(rule, ref);
     }
     if (isDefault) {
       if (!rule.value) throw this.map.error(start, "default rule must have a value");
@@ -119,6 +114,18 @@ class ModuleParser extends ExprParser {
       tail = elseRule;
     }
     return [rule];
+  }
+
+  /**
+   * Rego v0: a two-term head with neither value nor `if`, `p[k] { ... }`, is a partial set
+   * rule whose member is `k`, whatever term `k` is (`p["foo"]` and `p.foo` included), as
+   * OPA v0 reads it. Longer heads (`p.q[x] { ... }`) stay single-value rules, value true.
+   */
+  private readV0PartialSet(rule: Rule, ref: Term[]): void {
+    if (ref.length !== 2) return;
+    rule.kind = "multi";
+    rule.key = ref[1] as Term;
+    rule.ref = ref.slice(0, 1);
   }
 
   /** `if { ... }`, `if literal`, `{ ... }` or nothing (an always-true body). */
