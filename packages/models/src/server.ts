@@ -38,14 +38,18 @@ export async function startServer(
     log.info({ model: demo.display, digest: demo.digest }, "demo model ready");
   }
   const runtime = options.runtime ?? new LlamaRuntime({ maxThreads: config.physicalCores });
-  const scheduler = new Scheduler(runtime, {
-    maxLoadedModels: config.maxLoadedModels,
-    numParallel: config.numParallel,
-    maxQueue: config.maxQueue,
-    keepAliveMs: config.keepAliveMs,
-    flashAttention: config.flashAttention,
-    kvCacheType: config.kvCacheType,
-  });
+  const scheduler = new Scheduler(
+    runtime,
+    {
+      maxLoadedModels: config.maxLoadedModels,
+      numParallel: config.numParallel,
+      maxQueue: config.maxQueue,
+      keepAliveMs: config.keepAliveMs,
+      flashAttention: config.flashAttention,
+      kvCacheType: config.kvCacheType,
+    },
+    (event) => log.info(event, `model ${event.type}`),
+  );
   const deps: ServerDeps = { config, store, scheduler, log };
   const server: Server = createApp(ROUTES, deps);
   await new Promise<void>((resolve, reject) => {

@@ -42,6 +42,14 @@ export interface LoadedModelStatus {
   queued: number;
 }
 
+/** Why a model left memory. */
+export type UnloadReason = "keep_alive" | "evicted" | "reload" | "stopped" | "shutdown";
+
+/** What the scheduler reports to whoever runs it (the server logs these). */
+export type SchedulerEvent =
+  | { type: "loaded"; model: string; ms: number; contextSize: number; sequences: number }
+  | { type: "unloaded"; model: string; reason: UnloadReason };
+
 /** A date far in the future, shown for "forever" keep-alive. */
 const FOREVER = new Date("2318-11-21T00:00:00Z");
 
@@ -103,6 +111,7 @@ export class Scheduler {
   constructor(
     private readonly runtime: ModelRuntime,
     private readonly settings: SchedulerSettings,
+    private readonly onEvent: (e: SchedulerEvent) => void = () => {},
   ) {}
 
   /** Requests currently waiting for a slot, across all models. */
@@ -228,9 +237,9 @@ export class Scheduler {
     inst.timer = undefined;
     if (this.instances.get(inst.model.modelDigest) !== inst) return;
     if (inst.keepAliveMs === 0) {
-      void this.unloadInstance(inst);
+      void this.unloadInstance(inst, "keep_alive");
     } else if (Number.isFinite(inst.keepAliveMs)) {
-      inst.timer = setTimeout(() => void this.unloadInstance(inst), inst.keepAliveMs);
+      inst.timer = setTimeout(() => void this.unloadInstance(inst, "keep_alive"), inst.keepAliveMs);
       inst.timer.unref();
     }
   }
@@ -242,11 +251,11 @@ export class Scheduler {
       if (existing && sameSpec(existing.loaded.spec, spec)) return existing;
       if (existing) {
         await waitOrAbort(existing.whenIdle(), req.signal);
-        await this.unloadInstance(existing);
+        await this.unloadInstance(existing, "reload");
       }
       while (this.instances.size >= this.settings.maxLoadedModels) {
         const victim = this.lruIdle();
-        if (victim) await this.unloadInstance(victim);
+        if (victim) await this.unloadInstance(victim, "evicted");
         else
           await waitOrAbort(
             Promise.race([...this.instances.values()].map((i) => i.whenIdle())),
@@ -254,7 +263,15 @@ export class Scheduler {
           );
       }
       if (req.signal.aborted) throw requestCanceled();
+      const loadStart = Date.now();
       const loaded = await this.runtime.load(spec);
+      this.onEvent({
+        type: "loaded",
+        model: req.model.display,
+        ms: Date.now() - loadStart,
+        contextSize: spec.contextSize,
+        sequences: spec.sequences,
+      });
       const inst = new Instance(req.model, loaded, req.keepAliveMs ?? this.settings.keepAliveMs);
       this.instances.set(key, inst);
       return inst;
@@ -267,11 +284,12 @@ export class Scheduler {
       .sort((a, b) => a.lastUsed - b.lastUsed)[0];
   }
 
-  private async unloadInstance(inst: Instance): Promise<void> {
+  private async unloadInstance(inst: Instance, reason: UnloadReason): Promise<void> {
     if (this.instances.get(inst.model.modelDigest) !== inst) return;
     this.instances.delete(inst.model.modelDigest);
     clearTimeout(inst.timer);
     await inst.loaded.unload().catch(() => {});
+    this.onEvent({ type: "unloaded", model: inst.model.display, reason });
   }
 
   /**
@@ -282,7 +300,7 @@ export class Scheduler {
     const inst = this.instances.get(model.modelDigest);
     if (!inst) return false;
     inst.keepAliveMs = 0;
-    if (inst.idle) await this.unloadInstance(inst);
+    if (inst.idle) await this.unloadInstance(inst, "stopped");
     return true;
   }
 
@@ -309,7 +327,7 @@ export class Scheduler {
   async shutdown(): Promise<void> {
     for (const inst of [...this.instances.values()]) {
       for (const w of inst.waiters.splice(0)) w.reject(requestCanceled());
-      await this.unloadInstance(inst);
+      await this.unloadInstance(inst, "shutdown");
     }
     await this.runtime.close();
   }
