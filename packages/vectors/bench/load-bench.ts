@@ -1,16 +1,20 @@
 /**
  * Load throughput: the same dataset loaded through the same embeddings endpoint with batched
- * array requests and with one request per row, in one run.
+ * array requests and with one request per row, in one run. Settings are interleaved over
+ * several rounds and every pass gets texts of its own (no server-side cache can help a later
+ * pass); the medians are reported.
  */
+
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import { sampleDataset } from "../src/config.js";
 import { createMemoryPglite, wrapPglite } from "../src/db/pglite-client.js";
 import { readDataset } from "../src/loader/dataset.js";
 import { Embedder } from "../src/loader/embedder.js";
 import { createLimiter } from "../src/loader/limiter.js";
-import { loadDataset } from "../src/loader/load.js";
+import { type LoadSummary, loadDataset } from "../src/loader/load.js";
 import { VectorStore } from "../src/store/vector-store.js";
 
 export interface LoadSetting {
@@ -18,6 +22,7 @@ export interface LoadSetting {
   readonly concurrency: number;
 }
 
+/** Medians over the rounds; rows, stored, requests and seconds are those of the last load. */
 export interface LoadLine extends LoadSetting {
   /** Rows/s of fetching the embeddings alone (same batching, no inserts). */
   readonly embedRowsPerSecond: number;
@@ -28,16 +33,27 @@ export interface LoadLine extends LoadSetting {
   readonly rowsPerSecond: number;
 }
 
-/** Writes the sample dataset repeated `copies` times (each copy's summaries made distinct). */
-export async function repeatedSample(copies: number): Promise<string> {
+/**
+ * Writes the sample dataset repeated `copies` times; `tag` is appended to every summary so each
+ * pass embeds texts no earlier pass has sent.
+ */
+export async function repeatedSample(copies: number, tag: string): Promise<string> {
   const [header, ...rows] = (await readFile(sampleDataset, "utf8")).trimEnd().split("\n");
   const lines = [header];
   for (let copy = 1; copy <= copies; copy++) {
-    for (const row of rows) lines.push(copy === 1 ? row : `${row} (copy ${copy})`);
+    for (const row of rows) lines.push(`${row} (${tag}, copy ${copy})`);
   }
   const path = join(await mkdtemp(join(tmpdir(), "vectors-bench-")), "books.txt");
   await writeFile(path, `${lines.join("\n")}\n`);
   return path;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 function embedder(baseUrl: string): Embedder {
@@ -65,39 +81,72 @@ async function embedOnly(baseUrl: string, dataset: string, setting: LoadSetting)
   return (summaries.length * 1000) / (performance.now() - start);
 }
 
-/** Loads `dataset` once per setting into a fresh in-memory table and reports rows/s. */
+/** One load of a fresh dataset into an emptied table. */
+async function loadOnce(baseUrl: string, dataset: string, setting: LoadSetting, db: PGlite) {
+  const store = new VectorStore(wrapPglite(db, false), 2048);
+  const summary = await loadDataset(store, embedder(baseUrl), {
+    dataset,
+    append: false,
+    ...setting,
+  });
+  return { summary, rowsPerSecond: (summary.stored * 1000) / summary.elapsedMs };
+}
+
+/**
+ * Measures every setting `rounds` times, interleaved: embeddings alone, then a whole load into
+ * an in-memory table. Returns the median of each.
+ */
 export async function runLoadBench(
   baseUrl: string,
-  dataset: string,
+  copies: number,
   settings: readonly LoadSetting[],
+  rounds: number,
   log: (line: string) => void,
 ): Promise<LoadLine[]> {
   const db = await createMemoryPglite();
-  const lines: LoadLine[] = [];
+  const samples = settings.map(() => ({
+    embed: [] as number[],
+    load: [] as number[],
+    last: undefined as LoadSummary | undefined,
+  }));
   try {
-    for (const setting of settings) {
-      const embedRowsPerSecond = await embedOnly(baseUrl, dataset, setting);
-      const store = new VectorStore(wrapPglite(db, false), 2048);
-      const summary = await loadDataset(store, embedder(baseUrl), {
-        dataset,
-        append: false,
-        ...setting,
-      });
-      const seconds = summary.elapsedMs / 1000;
-      lines.push({
-        ...setting,
-        embedRowsPerSecond,
-        rows: summary.dataRows,
-        stored: summary.stored,
-        requests: summary.embedRequests,
-        seconds,
-        rowsPerSecond: summary.stored / seconds,
-      });
-      const rates = `${embedRowsPerSecond.toFixed(1)} embeddings/s, load ${(summary.stored / seconds).toFixed(1)} rows/s`;
-      log(`  batch ${setting.batchSize} x ${setting.concurrency}: ${rates}`);
+    for (let round = 1; round <= rounds; round++) {
+      for (const [i, setting] of settings.entries()) {
+        const tag = `round ${round}, batch ${setting.batchSize} x ${setting.concurrency}`;
+        const embedRate = await embedOnly(
+          baseUrl,
+          await repeatedSample(copies, `${tag}, embed`),
+          setting,
+        );
+        const load = await loadOnce(
+          baseUrl,
+          await repeatedSample(copies, `${tag}, load`),
+          setting,
+          db,
+        );
+        const sample = samples[i] as (typeof samples)[number];
+        sample.embed.push(embedRate);
+        sample.load.push(load.rowsPerSecond);
+        sample.last = load.summary;
+        log(
+          `  ${tag}: ${embedRate.toFixed(1)} embeddings/s, load ${load.rowsPerSecond.toFixed(1)} rows/s`,
+        );
+      }
     }
   } finally {
     await db.close();
   }
-  return lines;
+  return settings.map((setting, i) => {
+    const sample = samples[i] as (typeof samples)[number];
+    const last = sample.last as LoadSummary;
+    return {
+      ...setting,
+      embedRowsPerSecond: median(sample.embed),
+      rows: last.dataRows,
+      stored: last.stored,
+      requests: last.embedRequests,
+      seconds: last.elapsedMs / 1000,
+      rowsPerSecond: median(sample.load),
+    };
+  });
 }
