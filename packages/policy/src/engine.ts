@@ -66,16 +66,36 @@ function hasOwnValue(t: Term, compiler: Compiler): boolean {
   return t.args.length === compiler.arity(t.name);
 }
 
+/** True when `terms` still spell `path` (an array may have changed since it was cached). */
+function termsMatch(terms: Term[], path: (string | number)[]): boolean {
+  if (terms.length !== path.length) return false;
+  for (let i = 0; i < path.length; i++) {
+    const t = terms[i] as Term;
+    if (t.type !== "scalar" || t.value !== path[i]) return false;
+  }
+  return true;
+}
+
+/** The default `print` sink. */
+function printToStderr(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
 /** Runs an evaluation, turning a JS stack overflow into a Rego error. */
 function guardStack<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof RangeError && /call stack/i.test(e.message)) {
-      throw new RegoError("internal_error", "evaluation exceeded the maximum nesting depth");
-    }
-    throw e;
+    throw stackError(e);
   }
+}
+
+/** The error to raise for `e`: a JS stack overflow becomes a Rego error, others stay. */
+function stackError(e: unknown): unknown {
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return new RegoError("internal_error", "evaluation exceeded the maximum nesting depth");
+  }
+  return e;
 }
 
 /** Deep-merges `value` into `base`: objects merge key by key, anything else replaces. */
@@ -93,6 +113,7 @@ export class PolicyEngine {
   private data: Value = new RegoObject();
   private compiled?: { policy: CompiledPolicy; compiler: Compiler; functions: FunctionTable };
   private readonly refPaths = new Map<string, Term[]>();
+  private readonly refPathsByArray = new WeakMap<(string | number)[], Term[]>();
 
   constructor(readonly options: EngineOptions = {}) {}
 
@@ -140,8 +161,8 @@ export class PolicyEngine {
     return new Evaluator(c.policy.root, this.data, c.functions, c.policy.modules, {
       input: options?.input,
       strict: options?.strictBuiltinErrors ?? this.options.strictBuiltinErrors ?? false,
-      print: options?.print ?? ((m) => process.stderr.write(`${m}\n`)),
-      nowNs: options?.nowNs ?? BigInt(Date.now()) * 1_000_000n,
+      print: options?.print ?? printToStderr,
+      nowNs: options?.nowNs,
       deadline: options?.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs,
       signal: options?.signal,
     });
@@ -204,7 +225,12 @@ export class PolicyEngine {
 
   /** Fast path for the data API: the value of data.<path...> (undefined when undefined). */
   evalRef(path: (string | number)[], options?: QueryOptions): Value | undefined {
-    const value = this.evalRefExact(path, options);
+    let value: Value | undefined;
+    try {
+      value = this.lookup(path, options);
+    } catch (e) {
+      throw stackError(e);
+    }
     if (value !== undefined) return value;
     // URL paths carry array indexes as text: /v1/data/servers/0 means data.servers[0].
     const at = path.findIndex((p) => typeof p === "string" && /^(0|[1-9]\d*)$/.test(p));
@@ -224,13 +250,11 @@ export class PolicyEngine {
   }
 
   private lookup(path: (string | number)[], options?: QueryOptions): Value | undefined {
-    const key = JSON.stringify(path);
-    let terms = this.refPaths.get(key);
-    if (!terms) {
-      const loc = { file: "", row: 0, col: 0, start: 0, end: 0 };
-      terms = path.map((p) => ({ type: "scalar", value: p, loc }) as Term);
-      if (this.refPaths.size > 1000) this.refPaths.clear();
-      this.refPaths.set(key, terms);
+    // Callers such as the server pass the same cached path arrays again and again.
+    let terms = this.refPathsByArray.get(path);
+    if (!terms || !termsMatch(terms, path)) {
+      terms = this.refTerms(path);
+      this.refPathsByArray.set(path, terms);
     }
     const ev = this.evaluator(options);
     let out: Value | undefined;
@@ -239,6 +263,19 @@ export class PolicyEngine {
       return true;
     });
     return out;
+  }
+
+  /** The scalar terms of a data path, shared between equal paths. */
+  private refTerms(path: (string | number)[]): Term[] {
+    const key = JSON.stringify(path);
+    let terms = this.refPaths.get(key);
+    if (!terms) {
+      const loc = { file: "", row: 0, col: 0, start: 0, end: 0 };
+      terms = path.map((p) => ({ type: "scalar", value: p, loc }) as Term);
+      if (this.refPaths.size > 1000) this.refPaths.clear();
+      this.refPaths.set(key, terms);
+    }
+    return terms;
   }
 
   /** The modules loaded, for `inspect`: package path (e.g. "data.simple") and file name. */

@@ -18,9 +18,34 @@ export interface EvaluatorOptions {
   input?: Value;
   strict: boolean;
   print: (message: string) => void;
-  nowNs: bigint;
+  /** Fixed query time; when absent, the wall clock at the evaluator's creation. */
+  nowNs?: bigint;
   deadline?: number;
   signal?: AbortSignal;
+}
+
+/**
+ * The builtin context of one query. The clock is read when the query starts, but turned
+ * into nanoseconds (a bigint) only if a builtin asks: most queries never do.
+ */
+class QueryContext implements BuiltinContext {
+  readonly cache = new Map<string, unknown>();
+  readonly print: (message: string) => void;
+  readonly strict: boolean;
+  private readonly startMs: number;
+  private fixedNs: bigint | undefined;
+
+  constructor(opts: EvaluatorOptions) {
+    this.print = opts.print;
+    this.strict = opts.strict;
+    this.fixedNs = opts.nowNs;
+    this.startMs = Date.now();
+  }
+
+  get nowNs(): bigint {
+    if (this.fixedNs === undefined) this.fixedNs = BigInt(this.startMs) * 1_000_000n;
+    return this.fixedNs;
+  }
 }
 
 const TRUE: Term = {
@@ -53,7 +78,7 @@ export abstract class DocumentEvaluator extends TermEvaluator {
     super();
     this.overrides = { input: opts.input, data: [], funcs: new Map() };
     this.cancel = new Canceller(opts.deadline, opts.signal);
-    this.ctx = { nowNs: opts.nowNs, cache: new Map(), print: opts.print, strict: opts.strict };
+    this.ctx = new QueryContext(opts);
   }
 
   // ---- data ---------------------------------------------------------------------------

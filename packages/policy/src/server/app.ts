@@ -71,6 +71,8 @@ export function createRequestListener(
   options: PolicyServerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const onInternal = options.onInternalError ?? (() => {});
+  // One function per server, shared by every request's target: no closure per request.
+  const fail = (res: ServerResponse, error: unknown): void => answerError(res, error, onInternal);
   return (req, res) => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
@@ -85,6 +87,7 @@ export function createRequestListener(
     const target: RequestTarget = {
       pathname: found.rest,
       params: q < 0 ? NO_PARAMS : new URLSearchParams(url.slice(q + 1)),
+      fail,
     };
     try {
       const pending = handler(options, req, res, target);

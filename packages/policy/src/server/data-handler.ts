@@ -5,12 +5,13 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RegoError } from "../errors.js";
+import { compactJSONText } from "../value/compact-json.js";
 import { toJSON, type Value } from "../value/value.js";
 import { badRequest } from "./api-error.js";
 import { type DataInput, inputFromBodyBytes, inputFromQuery } from "./data-input.js";
 import { boolParam } from "./query-params.js";
 import { collectBody } from "./request-body.js";
-import { sendJson } from "./respond.js";
+import { sendJson, sendJsonText } from "./respond.js";
 import type { RequestTarget, ServerContext } from "./server-context.js";
 
 const API_USAGE_WARNING = {
@@ -118,8 +119,7 @@ function answer(
   r: DataRequest,
   got: DataInput,
 ): void {
-  const metrics: Record<string, number> = {};
-  if (r.timed) metrics.timer_rego_input_parse_ns = elapsedNs(r.start);
+  const inputParseNs = r.timed ? elapsedNs(r.start) : 0;
   let evaluation: Evaluation;
   try {
     evaluation = evaluate(
@@ -130,10 +130,15 @@ function answer(
       r.timed,
     );
   } catch (error) {
+    const metrics: Record<string, number> = {};
+    if (r.timed) metrics.timer_rego_input_parse_ns = inputParseNs;
     logDecision(ctx, req, r.path, got.input, { metrics, error });
     throw error;
   }
+  if (!r.timed && !got.missingInputKey && sendPlainResult(res, r, evaluation.value)) return;
+  const metrics: Record<string, number> = {};
   if (r.timed) {
+    metrics.timer_rego_input_parse_ns = inputParseNs;
     metrics.timer_rego_query_eval_ns = evaluation.evalNs;
     metrics.timer_server_handler_ns = elapsedNs(r.start);
   }
@@ -147,15 +152,31 @@ function answer(
 }
 
 /**
- * Serves GET and POST on /v1/data and below. A POST answers from the body's end event
- * (the returned promise only carries failures to the error path).
+ * The common answer, `{"result": ...}` (or `{}`) with no metrics, warning or decision id,
+ * written straight from the value. False when the general path must write it instead.
+ */
+function sendPlainResult(res: ServerResponse, r: DataRequest, value: Value | undefined): boolean {
+  if (value === undefined) {
+    if (boolParam(r.params, "pretty")) return false;
+    sendJsonText(res, 200, "{}\n");
+    return true;
+  }
+  const text = compactJSONText(value);
+  if (text === undefined || boolParam(r.params, "pretty")) return false;
+  sendJsonText(res, 200, `{"result":${text}}\n`);
+  return true;
+}
+
+/**
+ * Serves GET and POST on /v1/data and below. A POST answers from the body's end event,
+ * without a promise: the answer is written at once, errors go through `target.fail`.
  */
 export function handleData(
   ctx: ServerContext,
   req: IncomingMessage,
   res: ServerResponse,
   target: RequestTarget,
-): Promise<void> | undefined {
+): undefined {
   const params = target.params;
   const wantMetrics = boolParam(params, "metrics") || boolParam(params, "instrument");
   const timed = wantMetrics || ctx.decisionLogger !== undefined;
@@ -170,15 +191,17 @@ export function handleData(
     answer(ctx, req, res, r, inputFromQuery(params));
     return undefined;
   }
-  return new Promise((resolve, reject) => {
-    collectBody(req, ctx.maxBodyBytes, (error, raw) => {
-      if (error) return reject(error);
-      try {
-        answer(ctx, req, res, r, inputFromBodyBytes(req, raw as Buffer));
-        resolve();
-      } catch (e) {
-        reject(e);
-      }
-    });
+  // Answered from the body's end event; failures go to the error path through target.fail.
+  collectBody(req, ctx.maxBodyBytes, (error, raw) => {
+    if (error) {
+      target.fail(res, error);
+      return;
+    }
+    try {
+      answer(ctx, req, res, r, inputFromBodyBytes(req, raw as Buffer));
+    } catch (e) {
+      target.fail(res, e);
+    }
   });
+  return undefined;
 }

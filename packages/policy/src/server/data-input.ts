@@ -26,6 +26,8 @@ export function inputFromQuery(params: URLSearchParams): DataInput {
   }
 }
 
+const YAML = /yaml/i;
+
 /** Digit runs this long may not survive JSON.parse as floats; such bodies are read exactly. */
 const LONG_NUMBER = /\d{16}/;
 
@@ -78,7 +80,7 @@ function inputFromDocument(doc: Value): DataInput {
 export function inputFromBodyBytes(req: IncomingMessage, raw: Buffer): DataInput {
   const text = raw.toString("utf8");
   if (raw.length === 0 || /^\s*$/.test(text)) return { input: undefined, missingInputKey: true };
-  if (!/yaml/i.test(req.headers["content-type"] ?? "")) return inputFromJson(text);
+  if (!YAML.test(req.headers["content-type"] ?? "")) return inputFromJson(text);
   let doc: Value;
   try {
     doc = parseYamlValue(text);

@@ -5,6 +5,8 @@
  * otherwise true only when some value equals "true" ignoring case.
  */
 export function boolParam(params: URLSearchParams, name: string): boolean {
+  // `has` allocates nothing; most requests carry none of the parameters asked about.
+  if (!params.has(name)) return false;
   const values = params.getAll(name);
   if (values.length === 0) return false;
   return values.some((v) => v === "" || v.toLowerCase() === "true");

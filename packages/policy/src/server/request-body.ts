@@ -6,6 +6,8 @@ import type { IncomingMessage } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { badRequest, bodyTooLarge } from "./api-error.js";
 
+const GZIP = /gzip/i;
+
 /** Past this many bytes of an oversized body the connection is cut instead of drained. */
 const DRAIN_FACTOR = 16;
 
@@ -13,7 +15,7 @@ const DRAIN_FACTOR = 16;
 export type BodyCallback = (error: Error | undefined, body?: Buffer) => void;
 
 function finish(req: IncomingMessage, raw: Buffer, limit: number, done: BodyCallback): void {
-  if (!/gzip/i.test(req.headers["content-encoding"] ?? "")) {
+  if (!GZIP.test(req.headers["content-encoding"] ?? "")) {
     done(undefined, raw);
     return;
   }

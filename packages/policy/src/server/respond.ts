@@ -4,7 +4,11 @@ import { jsonText } from "./json-text.js";
 
 /** Sends plain JSON data (bigints allowed) with `status`. */
 export function sendJson(res: ServerResponse, status: number, data: unknown, pretty = false): void {
-  const text = jsonText(data, pretty);
+  sendJsonText(res, status, jsonText(data, pretty));
+}
+
+/** Sends JSON text already written (ending with a newline, as `jsonText` ends). */
+export function sendJsonText(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),

@@ -19,6 +19,11 @@ export interface ServerContext {
 export interface RequestTarget {
   readonly pathname: string;
   readonly params: URLSearchParams;
+  /**
+   * Answers an error raised outside the handler's own call (e.g. from a body callback),
+   * through the same single error path as a thrown error or a rejected promise.
+   */
+  readonly fail: (res: ServerResponse, error: unknown) => void;
 }
 
 /** A route handler; throws ApiError/RegoError for `error-response.ts` to answer. */

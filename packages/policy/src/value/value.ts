@@ -42,6 +42,20 @@ export function canonicalKey(v: Value): string {
     .join(",")}}`;
 }
 
+/** The values of two maps, one after the other. */
+function* chain<T>(first: Map<unknown, T>, second: Map<unknown, T>): IterableIterator<T> {
+  yield* first.values();
+  yield* second.values();
+}
+
+/** Orders object entries by key; string keys (the usual case) compare directly. */
+function compareEntryKeys(a: [Value, Value], b: [Value, Value]): number {
+  const x = a[0];
+  const y = b[0];
+  if (typeof x === "string" && typeof y === "string") return x < y ? -1 : x > y ? 1 : 0;
+  return compare(x, y);
+}
+
 /** An object: keys of any value kind, each once. Iteration follows insertion order. */
 export class RegoObject {
   private readonly prim = new Map<MapKey, [Value, Value]>();
@@ -70,6 +84,12 @@ export class RegoObject {
 
   /** Adds or replaces a key. Only for use while building a new object. */
   set(key: Value, value: Value): this {
+    if (typeof key === "string") {
+      // The common case (JSON objects), without mapKey's result object.
+      this.prim.set(key, [key, value]);
+      this.sortedCache = undefined;
+      return this;
+    }
     const { primitive, key: mk } = mapKey(key);
     if (primitive) this.prim.set(mk, [key, value]);
     else this.comp.set(mk as string, [key, value]);
@@ -85,9 +105,9 @@ export class RegoObject {
     this.sortedCache = undefined;
   }
 
-  *entries(): IterableIterator<[Value, Value]> {
-    yield* this.prim.values();
-    yield* this.comp.values();
+  entries(): IterableIterator<[Value, Value]> {
+    // Most objects have primitive keys only: hand out the map's own (fast) iterator.
+    return this.comp.size === 0 ? this.prim.values() : chain(this.prim, this.comp);
   }
 
   *keys(): IterableIterator<Value> {
@@ -101,7 +121,9 @@ export class RegoObject {
   /** Entries ordered by key, as OPA iterates and compares objects. */
   sortedEntries(): [Value, Value][] {
     if (!this.sortedCache) {
-      this.sortedCache = [...this.entries()].sort((a, b) => compare(a[0], b[0]));
+      const all = Array.from(this.prim.values());
+      for (const e of this.comp.values()) all.push(e);
+      this.sortedCache = all.sort(compareEntryKeys);
     }
     return this.sortedCache;
   }
@@ -124,6 +146,7 @@ export class RegoSet {
   }
 
   has(v: Value): boolean {
+    if (typeof v === "string") return this.prim.has(v);
     const { primitive, key } = mapKey(v);
     return primitive ? this.prim.has(key) : this.comp.has(key as string);
   }
@@ -138,9 +161,8 @@ export class RegoSet {
     return this;
   }
 
-  *values(): IterableIterator<Value> {
-    yield* this.prim.values();
-    yield* this.comp.values();
+  values(): IterableIterator<Value> {
+    return this.comp.size === 0 ? this.prim.values() : chain(this.prim, this.comp);
   }
 
   [Symbol.iterator](): IterableIterator<Value> {
@@ -247,7 +269,10 @@ export function fromJSON(x: unknown): Value {
   if (x instanceof RegoObject || x instanceof RegoSet) return x;
   if (typeof x === "object") {
     const o = new RegoObject();
-    for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
+    const record = x as Record<string, unknown>;
+    // Own enumerable keys in Object.entries order, without its array of pairs.
+    for (const k of Object.keys(record)) {
+      const v = record[k];
       if (v !== undefined) o.set(k, fromJSON(v));
     }
     return o;

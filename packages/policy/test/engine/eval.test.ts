@@ -195,3 +195,26 @@ test("evalRef reads array elements from numeric path segments given as text", ()
   assert.equal(e.evalRef(["obj", "0"]), "zero");
   assert.equal(e.evalRef(["arr", "5"]), undefined);
 });
+
+test("evalRef follows a path array changed in place after an earlier call", () => {
+  const e = engineWith(["package t\na := 1\nb := 2\n"]);
+  const path = ["t", "a"];
+  assert.equal(e.evalRef(path), 1);
+  path[1] = "b";
+  assert.equal(e.evalRef(path), 2);
+  path.push("c");
+  assert.equal(e.evalRef(path), undefined);
+});
+
+test("time.now_ns is fixed for one query and follows options.nowNs", () => {
+  const e = engineWith([
+    "package t\nsame if time.now_ns() == time.now_ns()\nnow := time.now_ns()\n",
+  ]);
+  assert.equal(e.evalRef(["t", "same"]), true);
+  assert.equal(e.evalRef(["t", "now"], { nowNs: 42n }), 42);
+  const before = BigInt(Date.now()) * 1_000_000n;
+  const now = e.evalRef(["t", "now"]);
+  const after = BigInt(Date.now()) * 1_000_000n;
+  assert.ok(typeof now === "number" || typeof now === "bigint");
+  assert.ok(BigInt(now) >= before && BigInt(now) <= after);
+});

@@ -1,0 +1,69 @@
+/**
+ * The text of Data API answers: the direct writer for plain results and the general path
+ * (objects with digit-led or non-string keys, big integers, sets, undefined documents).
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { tempTree } from "../fixtures.js";
+import { type Harness, startHarness } from "./server-harness.js";
+
+const POLICY = `package shapes
+
+plain := {"b": [1, 2.5, "x"], "a": {"nested": true}, "s": {"z", "y"}}
+
+digit_keys := {"b": 1, "10": 2, "2": 3}
+
+non_string_keys := {1: "one", [2]: "two"}
+
+big := 123456789012345678901234567890
+
+nothing if false
+`;
+
+describe("answer text of the Data API", () => {
+  let h: Harness;
+  let tree: ReturnType<typeof tempTree>;
+  before(async () => {
+    tree = tempTree({ "shapes.rego": POLICY });
+    h = await startHarness([tree.dir]);
+  });
+  after(async () => {
+    await h.server.close(1000);
+    tree.remove();
+  });
+
+  const text = async (path: string): Promise<string> => {
+    const res = await h.post(path, JSON.stringify({ input: {} }));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/json");
+    const body = await res.text();
+    assert.equal(Number(res.headers.get("content-length")), Buffer.byteLength(body));
+    return body;
+  };
+
+  it("writes a plain result with keys and set members sorted", async () => {
+    assert.equal(
+      await text("/v1/data/shapes/plain"),
+      '{"result":{"a":{"nested":true},"b":[1,2.5,"x"],"s":["y","z"]}}\n',
+    );
+  });
+
+  it("writes digit-led keys in the order a JSON object takes them", async () => {
+    assert.equal(await text("/v1/data/shapes/digit_keys"), '{"result":{"2":3,"10":2,"b":1}}\n');
+  });
+
+  it("writes non-string keys as their JSON text", async () => {
+    assert.equal(
+      await text("/v1/data/shapes/non_string_keys"),
+      '{"result":{"1":"one","[2]":"two"}}\n',
+    );
+  });
+
+  it("writes big integers with every digit", async () => {
+    assert.equal(await text("/v1/data/shapes/big"), '{"result":123456789012345678901234567890}\n');
+  });
+
+  it("answers an undefined document with an empty object", async () => {
+    assert.equal(await text("/v1/data/shapes/nothing"), "{}\n");
+  });
+});
