@@ -18,6 +18,8 @@ non_string_keys := {1: "one", [2]: "two"}
 big := 123456789012345678901234567890
 
 nothing if false
+
+echo := input
 `;
 
 describe("answer text of the Data API", () => {
@@ -65,5 +67,26 @@ describe("answer text of the Data API", () => {
 
   it("answers an undefined document with an empty object", async () => {
     assert.equal(await text("/v1/data/shapes/nothing"), "{}\n");
+  });
+
+  it("reads input bodies exactly: escapes, numbers, duplicate keys", async () => {
+    const post = async (body: string) => (await h.post("/v1/data/shapes/echo", body)).text();
+    assert.equal(
+      await post('{"input": {"s": "a\\u00e9\\n", "n": [1.5, -0, 1e2], "d": 1, "d": 2}}'),
+      '{"result":{"d":2,"n":[1.5,0,100],"s":"aé\\n"}}\n',
+    );
+    assert.equal(
+      await post('{"input": {"n": 12345678901234567890, "t": [true, null]}}'),
+      '{"result":{"n":12345678901234567890,"t":[true,null]}}\n',
+    );
+  });
+
+  it("keeps a lone surrogate escape as JSON.parse reads it, unless a long number asks for the exact reader", async () => {
+    const post = async (body: string) => (await h.post("/v1/data/shapes/echo", body)).text();
+    assert.equal(await post('{"input": {"s": "x\\ud800"}}'), '{"result":{"s":"x\\ud800"}}\n');
+    assert.equal(
+      await post('{"input": {"s": "x\\ud800", "n": 12345678901234567890}}'),
+      '{"result":{"n":12345678901234567890,"s":"x\ufffd"}}\n',
+    );
   });
 });
