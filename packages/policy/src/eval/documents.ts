@@ -9,7 +9,14 @@ import type { CompiledRule, RuleNode } from "../compile/tree.js";
 import { RegoError } from "../errors.js";
 import { compare, equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import type { FunctionTable } from "./functions.js";
-import { Canceller, type DocCache, inProgress, type Overrides } from "./state.js";
+import {
+  Canceller,
+  type DocCache,
+  inProgress,
+  NO_DATA_OVERRIDES,
+  NO_FUNCTION_OVERRIDES,
+  type Overrides,
+} from "./state.js";
 import { type Env, type K, locOf, TermEvaluator, type VK } from "./terms.js";
 import { constantValue, indexValue, upsert } from "./values.js";
 
@@ -29,7 +36,7 @@ export interface EvaluatorOptions {
  * into nanoseconds (a bigint) only if a builtin asks: most queries never do.
  */
 class QueryContext implements BuiltinContext {
-  readonly cache = new Map<string, unknown>();
+  private memo: Map<string, unknown> | undefined;
   readonly print: (message: string) => void;
   readonly strict: boolean;
   private readonly startMs: number;
@@ -40,6 +47,12 @@ class QueryContext implements BuiltinContext {
     this.strict = opts.strict;
     this.fixedNs = opts.nowNs;
     this.startMs = Date.now();
+  }
+
+  /** Made on first use: few queries call a builtin that memoises. */
+  get cache(): Map<string, unknown> {
+    if (this.memo === undefined) this.memo = new Map();
+    return this.memo;
   }
 
   get nowNs(): bigint {
@@ -76,8 +89,11 @@ export abstract class DocumentEvaluator extends TermEvaluator {
     opts: EvaluatorOptions,
   ) {
     super();
-    this.overrides = { input: opts.input, data: [], funcs: new Map() };
-    this.cancel = new Canceller(opts.deadline, opts.signal);
+    this.overrides = { input: opts.input, data: NO_DATA_OVERRIDES, funcs: NO_FUNCTION_OVERRIDES };
+    this.cancel =
+      opts.deadline === undefined && opts.signal === undefined
+        ? Canceller.NONE
+        : new Canceller(opts.deadline, opts.signal);
     this.ctx = new QueryContext(opts);
   }
 

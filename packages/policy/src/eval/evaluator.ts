@@ -222,12 +222,14 @@ export class Evaluator extends DocumentEvaluator {
     k: K,
   ): boolean {
     const prev = this.overrides;
-    const next: Overrides = { input: prev.input, data: [...prev.data], funcs: new Map(prev.funcs) };
+    const data = [...prev.data];
+    const funcs = new Map(prev.funcs);
+    const next: Overrides = { input: prev.input, data, funcs };
     withs.forEach((w, i) => {
       const v = values[i] as Value | FunctionReplacement;
       const fname = targetFunctionName(w.target, this.root);
       if (fname && isReplacement(v)) {
-        next.funcs.set(fname, v);
+        funcs.set(fname, v);
         return;
       }
       const target = w.target;
@@ -237,7 +239,7 @@ export class Evaluator extends DocumentEvaluator {
       if (head.type === "var" && head.name === "input") {
         next.input = upsert(next.input, path as Value[], v as Value);
       } else if (head.type === "var" && head.name === "data") {
-        next.data.push({ path: path.map(String), value: v as Value });
+        data.push({ path: path.map(String), value: v as Value });
       }
     });
     const prevCache = this.cache;

@@ -12,11 +12,15 @@ export type FunctionReplacement = { kind: "value"; value: Value } | { kind: "fun
 /** The replacements in effect; a new one is made for each `with` and dropped after it. */
 export interface Overrides {
   input: Value | undefined;
-  /** Replaced documents under `data`, oldest first. */
-  data: { path: string[]; value: Value }[];
-  /** Replaced functions and builtins by full name. */
-  funcs: Map<string, FunctionReplacement>;
+  /** Replaced documents under `data`, oldest first. Copied, never changed in place. */
+  data: readonly { path: string[]; value: Value }[];
+  /** Replaced functions and builtins by full name. Copied, never changed in place. */
+  funcs: ReadonlyMap<string, FunctionReplacement>;
 }
+
+/** The replacements of a query without `with`: shared, as nothing changes them in place. */
+export const NO_DATA_OVERRIDES: Overrides["data"] = Object.freeze([]);
+export const NO_FUNCTION_OVERRIDES: Overrides["funcs"] = new Map();
 
 /** Marks a node whose value is being computed, to catch recursion at run time. */
 export const inProgress = Symbol("inProgress");
@@ -26,6 +30,9 @@ export type DocCache = Map<RuleNode, Value | undefined | typeof inProgress>;
 
 /** Cancellation: a deadline and an abort signal, checked every few hundred steps. */
 export class Canceller {
+  /** A canceller with neither deadline nor signal; `check` is never needed for it. */
+  static readonly NONE = new Canceller(undefined, undefined);
+
   private steps = 0;
   constructor(
     private readonly deadline: number | undefined,
