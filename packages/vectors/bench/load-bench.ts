@@ -31,6 +31,9 @@ export interface LoadLine extends LoadSetting {
   readonly requests: number;
   readonly seconds: number;
   readonly rowsPerSecond: number;
+  /** Every round's figures, in round order. */
+  readonly embedSamples: readonly number[];
+  readonly loadSamples: readonly number[];
 }
 
 /**
@@ -147,6 +150,8 @@ export async function runLoadBench(
       requests: last.embedRequests,
       seconds: last.elapsedMs / 1000,
       rowsPerSecond: median(sample.load),
+      embedSamples: sample.embed,
+      loadSamples: sample.load,
     };
   });
 }
