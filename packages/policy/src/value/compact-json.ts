@@ -19,15 +19,25 @@ function isPlainSafeKey(key: string): boolean {
   return !(c >= 48 && c <= 57);
 }
 
+/** A JSON string literal; plain printable ASCII needs no escaping, so no encoder call. */
+function quote(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return JSON.stringify(s);
+  }
+  return `"${s}"`;
+}
+
 function write(v: Value): string {
   if (v === null) return "null";
   switch (typeof v) {
     case "string":
-      return JSON.stringify(v);
+      return quote(v);
     case "boolean":
       return v ? "true" : "false";
     case "number":
-      return JSON.stringify(v);
+      // String() and JSON.stringify agree on finite numbers (-0 included: both write 0).
+      return Number.isFinite(v) ? String(v) : "null";
     case "bigint":
       return v.toString();
   }
@@ -55,7 +65,7 @@ function writeObject(o: RegoObject): string {
     const k = entry[0];
     if (typeof k !== "string" || !isPlainSafeKey(k)) throw GIVE_UP;
     if (i > 0) out += ",";
-    out += `${JSON.stringify(k)}:${write(entry[1])}`;
+    out += `${quote(k)}:${write(entry[1])}`;
   }
   return `${out}}`;
 }
