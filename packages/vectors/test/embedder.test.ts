@@ -57,8 +57,8 @@ describe("embeddings client", () => {
   });
 
   it("retries a request that times out", async () => {
-    const e = await endpoint((_, n) => (n === 1 ? { delayMs: 1500 } : undefined));
-    const [vector] = await embedder(e.url, { timeoutMs: 300 }).embed(["slow"]);
+    const e = await endpoint((_, n) => (n === 1 ? { delayMs: 5000 } : undefined));
+    const [vector] = await embedder(e.url, { timeoutMs: 1500 }).embed(["slow"]);
     assert.equal(vector?.length, dim);
     assert.equal(e.requests.length, 2);
   });
