@@ -223,6 +223,19 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
     );
   });
 
+  it("isolates a row the service refuses with 400 and keeps the rest of its batch", async () => {
+    plan = (inputs) => (inputs.includes("gamma summary") ? { status: 400 } : undefined);
+    const result = await runVectors(["load"], envFor("poison", { EMBED_BATCH_SIZE: "4" }));
+    plan = undefined;
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /stored: 4 of 7/);
+    assert.match(result.stdout, /line 5 "Gamma": embeddings request failed: HTTP 400/);
+    assert.deepEqual(
+      (await tableRows("poison")).map((r) => r.doc_source),
+      ["Alpha", "Beta", "Delta", `Bobby's "Tables"`],
+    );
+  });
+
   it("refuses embeddings of another dimension before inserting anything", async () => {
     const small = await startEmbeddingsEndpoint({ dim: 16 });
     try {

@@ -57,30 +57,28 @@ export interface LoadSummary {
   readonly elapsedMs: number;
 }
 
-type BatchResult = { embeddings: Array<number[] | undefined> } | { error: string };
+/** The outcome for one row of a batch: its embedding, or why there is none. */
+type RowResult = { embedding?: number[]; error?: string };
 
-/** Embeds one batch; a failed request becomes an error result so no batch throws. */
-async function embedBatch(embedder: Embedder, rows: readonly DatasetRow[]): Promise<BatchResult> {
+function isClientError(error: unknown): boolean {
+  const status = error instanceof EmbeddingError ? error.status : undefined;
+  return status !== undefined && status >= 400 && status < 500 && status !== 429;
+}
+
+/** Embeds one batch; a failed request becomes per-row errors so no batch throws. */
+async function embedBatch(embedder: Embedder, rows: readonly DatasetRow[]): Promise<RowResult[]> {
   try {
-    return { embeddings: await embedder.embed(rows.map((row) => row.summary)) };
+    const embeddings = await embedder.embed(rows.map((row) => row.summary));
+    return embeddings.map((embedding) => (embedding ? { embedding } : {}));
   } catch (error) {
-    // A client error (4xx) on a batch may come from one bad row: ask row by row to save the rest.
-    const status = error instanceof EmbeddingError ? error.status : undefined;
-    if (
-      rows.length > 1 &&
-      status !== undefined &&
-      status >= 400 &&
-      status < 500 &&
-      status !== 429
-    ) {
-      const one = await Promise.all(rows.map((row) => embedBatch(embedder, [row])));
-      return {
-        embeddings: one.map((result) =>
-          "embeddings" in result ? result.embeddings[0] : undefined,
-        ),
-      };
+    // A client error (4xx) on a batch may come from one bad row: ask row by row, one request at
+    // a time (the batch already holds its concurrency slot), so the other rows are saved.
+    if (rows.length > 1 && isClientError(error)) {
+      const results: RowResult[] = [];
+      for (const row of rows) results.push(...(await embedBatch(embedder, [row])));
+      return results;
     }
-    return { error: messageOf(error) };
+    return rows.map(() => ({ error: messageOf(error) }));
   }
 }
 
@@ -103,14 +101,13 @@ interface Run {
 async function storeBatch(
   run: Run,
   batch: readonly DatasetRow[],
-  result: BatchResult,
+  results: readonly RowResult[],
 ): Promise<void> {
   const docs: DocumentRow[] = [];
   batch.forEach((row, i) => {
-    const embedding = "embeddings" in result ? result.embeddings[i] : undefined;
+    const { embedding, error } = results[i] ?? {};
     if (!embedding) {
-      const reason =
-        "error" in result ? result.error : "the embeddings response holds no embedding for it";
+      const reason = error ?? "the embeddings response holds no embedding for it";
       run.skipped.push({ line: row.line, title: row.title, reason });
       return;
     }
@@ -159,13 +156,15 @@ export async function loadDataset(
   // Every batch is queued now; the limiter keeps at most `concurrency` requests in flight.
   const pending = batches.map((batch) =>
     limit(() =>
-      stop ? Promise.resolve<BatchResult>({ error: "load stopped" }) : embedBatch(embedder, batch),
+      stop
+        ? Promise.resolve(batch.map(() => ({ error: "load stopped" })))
+        : embedBatch(embedder, batch),
     ),
   );
   let done = 0;
   try {
     for (const [index, batch] of batches.entries()) {
-      await storeBatch(run, batch, (await pending[index]) as BatchResult);
+      await storeBatch(run, batch, (await pending[index]) ?? []);
       done += batch.length;
       const elapsedMs = Date.now() - started;
       const counts = { stored: run.stored.length, skipped: run.skipped.length };
