@@ -72,6 +72,9 @@ The baseline is a bare \`node:http\` server that reads the body and returns a co
 | bare node:http | ${fmt(http.bare.requestsPerS, 0)} | ${fmt(http.bare.p50Ms, 1)} ms | ${http.bare.p99Ms} ms | ${http.bare.non2xx} | ${cpuText(http.bare)} |
 
 Ratio policy/bare (requests/s): **${fmt(http.ratio, 2)}** (goal >= 0.6: ${verdict(http.ratio >= 0.6)}).
+One run only: on this shared 2-core machine the ratio moves by a few hundredths from run to
+run (the client, autocannon, shares the two cores with both servers), so compare runs
+taken close together.
 ${
   http.cpuRatio === undefined
     ? ""
