@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 /** The `greeter` binary: a dispatch table of commands. */
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { isEntryPoint } from "@quintet/kit";
 import type { CliIO, Command } from "./cli-io.js";
 import { greetCommand } from "./commands/greet.js";
 import { serveCommand } from "./commands/serve.js";
@@ -28,12 +27,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   return command.run(rest, io);
 }
 
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  return script !== undefined && realpathSync(script) === fileURLToPath(import.meta.url);
-}
-
-if (isEntryPoint()) {
+if (isEntryPoint(import.meta.url)) {
   const stop = new AbortController();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => stop.abort());

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { ConfigError } from "@quintet/kit";
 import { loadConfig } from "./config.js";
-import { ConfigError } from "./errors.js";
 
 describe("loadConfig", () => {
   it("defaults to plaintext on 127.0.0.1:20001 without auth", () => {

@@ -3,7 +3,7 @@
  * all problems are reported together and each names its variable.
  */
 import { existsSync } from "node:fs";
-import { ConfigError } from "./errors.js";
+import { ConfigError, readAddr, readWholeNumber } from "@quintet/kit";
 
 export interface GreeterConfig {
   /** host:port the server listens on and the client dials. */
@@ -42,15 +42,6 @@ export const configTable = [
   ["TZ", "time zone of the server's local hour", "(system zone)"],
 ] as const;
 
-/** Checks `host:port` with a numeric port 0-65535; returns a problem or undefined. */
-export function addrProblem(name: string, value: string): string | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(value);
-  if (!match || Number(match[2]) > 65535) {
-    return `${name} must be host:port with a port 0-65535, got "${value}"`;
-  }
-  return undefined;
-}
-
 function readFileVar(env: NodeJS.ProcessEnv, name: string, bad: string[]): string | undefined {
   const value = env[name];
   if (value === undefined || value === "") return undefined;
@@ -60,9 +51,7 @@ function readFileVar(env: NodeJS.ProcessEnv, name: string, bad: string[]): strin
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GreeterConfig {
   const bad: string[] = [];
-  const addr = env.GREETER_ADDR || "127.0.0.1:20001";
-  const addrBad = addrProblem("GREETER_ADDR", addr);
-  if (addrBad) bad.push(addrBad);
+  const addr = readAddr(env, "GREETER_ADDR", "127.0.0.1:20001", bad);
   const tlsCert = readFileVar(env, "GREETER_TLS_CERT", bad);
   const tlsKey = readFileVar(env, "GREETER_TLS_KEY", bad);
   if (Boolean(tlsCert) !== Boolean(tlsKey)) {
@@ -73,13 +62,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GreeterConfig 
   if (token !== undefined && token !== "" && !/^[\x21-\x7e]+$/.test(token)) {
     bad.push("GREETER_TOKEN must be printable ASCII without spaces");
   }
-  const graceText = env.GREETER_SHUTDOWN_GRACE_MS ?? "10000";
-  const shutdownGraceMs = Number(graceText);
-  if (!/^\d+$/.test(graceText)) {
-    bad.push(
-      `GREETER_SHUTDOWN_GRACE_MS must be a whole number of milliseconds, got "${graceText}"`,
-    );
-  }
+  const shutdownGraceMs = readWholeNumber(
+    env,
+    "GREETER_SHUTDOWN_GRACE_MS",
+    10_000,
+    [0, 3_600_000],
+    bad,
+  );
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze({
     addr,

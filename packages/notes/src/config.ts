@@ -3,6 +3,7 @@
  * once, reports all problems together and returns a frozen object.
  */
 import { randomBytes } from "node:crypto";
+import { readWholeNumber } from "@quintet/kit";
 import { ConfigError } from "./errors.js";
 
 /** Validated configuration of the notes application. */
@@ -100,24 +101,6 @@ function readAddr(env: NodeJS.ProcessEnv, bad: string[]): { host: string; port: 
   return { host: match[1] ?? match[2] ?? "127.0.0.1", port };
 }
 
-/** Reads an integer variable within [min, max]. */
-function readInt(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  range: [number, number],
-  bad: string[],
-): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || value < range[0] || value > range[1]) {
-    bad.push(`${name}: expected an integer from ${range[0]} to ${range[1]}, got "${raw}"`);
-    return fallback;
-  }
-  return value;
-}
-
 /** Reads a true/false variable. */
 function readBool(env: NodeJS.ProcessEnv, name: string, bad: string[]): boolean {
   const raw = (env[name] ?? "").trim().toLowerCase();
@@ -170,10 +153,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): NotesConfig {
     dataDir: env.NOTES_DATA_DIR?.trim() || "./.data/notes",
     sessionSecret: secret,
     sessionSecretGenerated: generated,
-    sessionMaxAgeSeconds: readInt(env, "NOTES_SESSION_MAX_AGE", 86400, [60, 31536000], bad),
-    bcryptCost: readInt(env, "NOTES_BCRYPT_COST", 10, [4, 15], bad),
-    loginMaxFailures: readInt(env, "NOTES_LOGIN_MAX_FAILURES", 10, [1, 1000000], bad),
-    loginWindowSeconds: readInt(env, "NOTES_LOGIN_WINDOW", 600, [1, 86400], bad),
+    sessionMaxAgeSeconds: readWholeNumber(env, "NOTES_SESSION_MAX_AGE", 86400, [60, 31536000], bad),
+    bcryptCost: readWholeNumber(env, "NOTES_BCRYPT_COST", 10, [4, 15], bad),
+    loginMaxFailures: readWholeNumber(env, "NOTES_LOGIN_MAX_FAILURES", 10, [1, 1000000], bad),
+    loginWindowSeconds: readWholeNumber(env, "NOTES_LOGIN_WINDOW", 600, [1, 86400], bad),
     trustProxy: readBool(env, "NOTES_TRUST_PROXY", bad),
     logLevel,
     production,

@@ -3,11 +3,9 @@
  * The `quintet` binary. `up [names...]` starts components (all present ones by default),
  * `status` shows which answer their health check, `list` names what is registered.
  */
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { ConfigError, isEntryPoint } from "@quintet/kit";
 import { type Component, isPresent, registeredComponents, repoRoot } from "./components.js";
 import { configTable, type LauncherConfig, loadConfig } from "./config.js";
-import { ConfigError } from "./errors.js";
 import { Supervisor } from "./supervisor.js";
 
 export interface CliIO {
@@ -126,12 +124,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  return script !== undefined && realpathSync(script) === fileURLToPath(import.meta.url);
-}
-
-if (isEntryPoint()) {
+if (isEntryPoint(import.meta.url)) {
   const stop = new AbortController();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => stop.abort(signal));

@@ -3,7 +3,7 @@
  * long start-up may take. The address variables are the components' own, so one setting
  * moves both the component and the launcher's health check.
  */
-import { ConfigError } from "./errors.js";
+import { ConfigError, readAddr, readWholeNumber } from "@quintet/kit";
 
 export interface LauncherConfig {
   readonly greeterAddr: string;
@@ -22,31 +22,25 @@ export const configTable = [
   ["QUINTET_START_TIMEOUT_MS", "time a component gets to pass its health check", "180000"],
 ] as const;
 
-function readAddr(env: NodeJS.ProcessEnv, name: string, fallback: string, bad: string[]): string {
-  const value = env[name] || fallback;
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(value);
-  if (!match || Number(match[2]) > 65535) {
-    bad.push(`${name} must be host:port with a port 0-65535, got "${value}"`);
-  }
-  return value;
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
   const bad: string[] = [];
   const greeterAddr = readAddr(env, "GREETER_ADDR", "127.0.0.1:20001", bad);
   const policyAddr = readAddr(env, "POLICY_ADDR", "localhost:8181", bad);
   const modelsAddr = readAddr(env, "LLMSRV_HOST", "127.0.0.1:11434", bad);
   const notesAddr = readAddr(env, "NOTES_ADDR", "127.0.0.1:8080", bad);
-  const timeoutText = env.QUINTET_START_TIMEOUT_MS ?? "180000";
-  if (!/^\d+$/.test(timeoutText) || Number(timeoutText) === 0) {
-    bad.push(`QUINTET_START_TIMEOUT_MS must be a positive whole number, got "${timeoutText}"`);
-  }
+  const startTimeoutMs = readWholeNumber(
+    env,
+    "QUINTET_START_TIMEOUT_MS",
+    180_000,
+    [1, 86_400_000],
+    bad,
+  );
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze({
     greeterAddr,
     policyAddr,
     modelsAddr,
     notesAddr,
-    startTimeoutMs: Number(timeoutText),
+    startTimeoutMs,
   });
 }

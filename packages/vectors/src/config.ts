@@ -3,6 +3,7 @@
  * all problems are reported together and each names its variable.
  */
 import { fileURLToPath } from "node:url";
+import { readWholeNumber } from "@quintet/kit";
 import { ConfigError } from "./errors.js";
 
 /** Validated, frozen settings of the vector store, its loader and its CLI. */
@@ -73,24 +74,6 @@ export const configTable = [
   ["VECTORS_EF_SEARCH", "hnsw.ef_search for queries once an index exists", "100"],
 ] as const;
 
-/** Reads a whole number in [min, max]; records a problem naming the variable otherwise. */
-function readInt(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  range: [number, number],
-  bad: string[],
-): number {
-  const text = env[name];
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || value < range[0] || value > range[1]) {
-    bad.push(`${name} must be a whole number from ${range[0]} to ${range[1]}, got "${text}"`);
-    return fallback;
-  }
-  return value;
-}
-
 function readDatabaseUrl(env: NodeJS.ProcessEnv, bad: string[]): string | undefined {
   const text = env.PG_VECTOR_DB;
   if (text === undefined || text === "") return undefined;
@@ -141,17 +124,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VectorsConfig 
   const config: VectorsConfig = {
     databaseUrl: readDatabaseUrl(env, bad),
     dataDir: readText(env, "VECTORS_DATA_DIR", "./.data/vectors", bad),
-    embedDim: readInt(env, "EMBED_DIM", 2048, [1, 16000], bad),
+    embedDim: readWholeNumber(env, "EMBED_DIM", 2048, [1, 16000], bad),
     embedBaseUrl: readBaseUrl(env, bad),
     embedModel: readText(env, "EMBED_MODEL", "demo:latest", bad),
     embedApiKey: readText(env, "EMBED_API_KEY", "quintet", bad),
     dataset: readText(env, "DOCS_DATASET", sampleDataset, bad),
-    batchSize: readInt(env, "EMBED_BATCH_SIZE", 32, [1, 2048], bad),
-    concurrency: readInt(env, "EMBED_CONCURRENCY", 2, [1, 64], bad),
-    timeoutMs: readInt(env, "EMBED_TIMEOUT_MS", 60000, [1, 3600000], bad),
-    retries: readInt(env, "EMBED_RETRIES", 3, [0, 20], bad),
-    retryBaseMs: readInt(env, "EMBED_RETRY_BASE_MS", 500, [0, 600000], bad),
-    efSearch: readInt(env, "VECTORS_EF_SEARCH", 100, [1, 1000], bad),
+    batchSize: readWholeNumber(env, "EMBED_BATCH_SIZE", 32, [1, 2048], bad),
+    concurrency: readWholeNumber(env, "EMBED_CONCURRENCY", 2, [1, 64], bad),
+    timeoutMs: readWholeNumber(env, "EMBED_TIMEOUT_MS", 60000, [1, 3600000], bad),
+    retries: readWholeNumber(env, "EMBED_RETRIES", 3, [0, 20], bad),
+    retryBaseMs: readWholeNumber(env, "EMBED_RETRY_BASE_MS", 500, [0, 600000], bad),
+    efSearch: readWholeNumber(env, "VECTORS_EF_SEARCH", 100, [1, 1000], bad),
   };
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze(config);

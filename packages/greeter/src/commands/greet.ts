@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { Command } from "../cli-io.js";
+import { addrProblem } from "@quintet/kit";
+import { type Command, configOrReport } from "../cli-io.js";
 import { GreetCallError, GreeterClient } from "../client.js";
-import { addrProblem, loadConfig } from "../config.js";
-import { ConfigError } from "../errors.js";
 
 const usage = "usage: greeter greet <name> [--addr host:port] [--deadline <ms>]";
 
@@ -19,16 +18,8 @@ export const greetCommand: Command = {
       io.stderr(`${(error as Error).message}\n${usage}\n`);
       return 2;
     }
-    let config: ReturnType<typeof loadConfig>;
-    try {
-      config = loadConfig(io.env);
-    } catch (error) {
-      if (error instanceof ConfigError) {
-        io.stderr(`greeter: ${error.message}\n`);
-        return 1;
-      }
-      throw error;
-    }
+    const config = configOrReport(io);
+    if (!config) return 1;
     const client = new GreeterClient(parsed.addr ?? config.addr, {
       token: config.token,
       tlsCa: config.tlsCa ? readFileSync(config.tlsCa) : undefined,

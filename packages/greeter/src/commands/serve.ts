@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { addrProblem } from "@quintet/kit";
 import { pino } from "pino";
-import type { Command } from "../cli-io.js";
-import { addrProblem, configTable, loadConfig } from "../config.js";
-import { ConfigError } from "../errors.js";
+import { type Command, configOrReport } from "../cli-io.js";
+import { configTable } from "../config.js";
 import { GreeterServer } from "../server.js";
 
 const usage = `usage: greeter serve [--addr host:port]
@@ -34,16 +34,8 @@ export const serveCommand: Command = {
       io.stderr(`${addrProblem("--addr", values.addr)}\n`);
       return 2;
     }
-    let config: ReturnType<typeof loadConfig>;
-    try {
-      config = loadConfig(io.env);
-    } catch (error) {
-      if (error instanceof ConfigError) {
-        io.stderr(`greeter: ${error.message}\n`);
-        return 1;
-      }
-      throw error;
-    }
+    const config = configOrReport(io);
+    if (!config) return 1;
     const log = pino({ name: "greeter" }, { write: (line: string) => io.stdout(line) });
     const addr = values.addr ?? config.addr;
     const server = new GreeterServer({

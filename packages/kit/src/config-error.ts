@@ -1,6 +1,4 @@
-/** Errors of the greeter package that are not gRPC statuses: configuration problems. */
-
-/** Every invalid configuration variable, reported together. */
+/** Every invalid configuration variable of one package, reported together. */
 export class ConfigError extends Error {
   readonly code = "invalid_config";
   constructor(readonly problems: string[]) {
