@@ -24,10 +24,14 @@ export const OPTION_DEFAULTS = Object.freeze({
   num_predict: -1,
 });
 
-type Kind = "int" | "float" | "strings";
+/** The JSON type an option takes: an integer, a number, or a string or list of strings. */
+export type OptionKind = "int" | "float" | "strings";
 
-/** Known options and their JSON types. Unknown options are ignored, as Ollama does. */
-const OPTION_KINDS: Readonly<Record<string, Kind>> = {
+/**
+ * Known options and their JSON types. Unknown request options are ignored, as Ollama does;
+ * the Modelfile parser uses the same table for PARAMETER.
+ */
+export const OPTION_KINDS: Readonly<Record<string, OptionKind>> = Object.freeze({
   temperature: "float",
   seed: "int",
   top_k: "int",
@@ -45,9 +49,9 @@ const OPTION_KINDS: Readonly<Record<string, Kind>> = {
   presence_penalty: "float",
   frequency_penalty: "float",
   stop: "strings",
-};
+});
 
-function checkType(key: string, value: unknown, kind: Kind): void {
+function checkType(key: string, value: unknown, kind: OptionKind): void {
   if (kind === "strings") {
     const ok =
       typeof value === "string" ||

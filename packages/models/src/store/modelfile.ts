@@ -1,4 +1,5 @@
 import { LlmsrvError } from "../errors.js";
+import { OPTION_KINDS, type OptionKind } from "../runtime/options.js";
 
 /** A parsed Modelfile. */
 export interface Modelfile {
@@ -21,25 +22,12 @@ const COMMANDS = [
   "requires",
 ];
 
-/** Option types for PARAMETER values (everything else is rejected). */
-const PARAMETER_TYPES: Readonly<Record<string, "int" | "float" | "string[]">> = {
-  temperature: "float",
-  seed: "int",
-  top_k: "int",
-  top_p: "float",
-  min_p: "float",
-  typical_p: "float",
-  num_ctx: "int",
-  num_thread: "int",
-  num_predict: "int",
-  num_keep: "int",
-  num_batch: "int",
-  repeat_penalty: "float",
-  repeat_last_n: "int",
-  presence_penalty: "float",
-  frequency_penalty: "float",
-  stop: "string[]",
-};
+/**
+ * Option types for PARAMETER values (everything else is rejected): the request options'
+ * table less num_gpu, which only a request may set.
+ */
+const { num_gpu: _requestOnly, ...PARAMETER_TYPES }: Readonly<Record<string, OptionKind>> =
+  OPTION_KINDS;
 
 function fail(line: number, message: string): never {
   throw new LlmsrvError("modelfile_invalid", `Modelfile line ${line}: ${message}`);
@@ -74,7 +62,7 @@ function addParameter(params: Record<string, unknown>, line: number, text: strin
   const raw = (m[2] as string).trim().replace(/^"([\s\S]*)"$/, "$1");
   const type = PARAMETER_TYPES[key];
   if (!type) fail(line, `unknown parameter "${key}"`);
-  if (type === "string[]") {
+  if (type === "strings") {
     params[key] = [...((params[key] as string[] | undefined) ?? []), raw];
     return;
   }
