@@ -3,14 +3,13 @@
  * benchmarks behind `opa bench`) and prints samples, ns/op and evaluation-time percentiles.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import type { PolicyEngine } from "../../engine.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { parseDataText } from "../../loader/data-document.js";
 import type { Value } from "../../value/value.js";
 import type { CliIO, Command } from "../cli-io.js";
-import { describeFailure, isExpectedFailure } from "../error-report.js";
-import { asUsage, UsageError } from "../parse-flags.js";
+import { describeFailure } from "../error-report.js";
+import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
 
 const USAGE = `Usage: rego bench [flags] <query>
 
@@ -81,9 +80,7 @@ function prettyTable(r: BenchResult): string {
 }
 
 function parse(argv: string[]) {
-  const parsed = asUsage(() =>
-    parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
-  );
+  const parsed = parseFlags(argv, OPTIONS);
   const v = parsed.values;
   if (parsed.positionals.length !== 1) throw new UsageError("specify exactly one query");
   for (const flag of ["count", "benchtime"] as const) {
@@ -91,18 +88,13 @@ function parse(argv: string[]) {
       throw new UsageError(`--${flag} must be a positive whole number`);
   }
   if (!["true", "false"].includes(v.fail)) throw new UsageError("--fail must be true or false");
-  if (!["pretty", "json"].includes(v.format)) throw new UsageError(`unknown format "${v.format}"`);
+  requirePrettyOrJson(v.format);
   return { values: v, query: parsed.positionals[0] as string };
 }
 
 async function runBench(argv: string[], io: CliIO): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
+  if (!parsed) return 2;
   const v = parsed.values;
   try {
     const { engine } = buildEngine(v.data ?? [], { v0Compatible: v["v0-compatible"] });
@@ -117,7 +109,7 @@ async function runBench(argv: string[], io: CliIO): Promise<number> {
     }
     return 0;
   } catch (e) {
-    io.stderr(isExpectedFailure(e) ? describeFailure(e) : `error: ${(e as Error).message}\n`);
+    io.stderr(describeFailure(e));
     return 1;
   }
 }

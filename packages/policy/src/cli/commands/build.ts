@@ -6,13 +6,12 @@
  */
 import { writeFileSync } from "node:fs";
 import { relative, sep } from "node:path";
-import { parseArgs } from "node:util";
 import { engineFromFiles } from "../../loader/build-engine.js";
 import { writeBundle } from "../../loader/bundle.js";
 import { loadPaths } from "../../loader/load-paths.js";
 import type { CliIO, Command } from "../cli-io.js";
-import { describeFailure, isExpectedFailure } from "../error-report.js";
-import { asUsage, UsageError } from "../parse-flags.js";
+import { describeFailure } from "../error-report.js";
+import { parseFlags, parseOrReportUsage, requirePaths } from "../parse-flags.js";
 
 const USAGE = `Usage: rego build [flags] <path>...
 
@@ -42,13 +41,8 @@ function bundlePath(file: string, roots: string[], asBundle: boolean): string {
 }
 
 async function runBuild(argv: string[], io: CliIO): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
+  if (!parsed) return 2;
   const { values, positionals } = parsed;
   try {
     const files = loadPaths(positionals);
@@ -64,17 +58,14 @@ async function runBuild(argv: string[], io: CliIO): Promise<number> {
     writeFileSync(values.output, bundle);
     return 0;
   } catch (e) {
-    io.stderr(isExpectedFailure(e) ? describeFailure(e) : `error: ${(e as Error).message}\n`);
+    io.stderr(describeFailure(e));
     return 1;
   }
 }
 
 function parse(argv: string[]) {
-  const parsed = asUsage(() =>
-    parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
-  );
-  if (parsed.positionals.length === 0)
-    throw new UsageError("specify at least one file or directory");
+  const parsed = parseFlags(argv, OPTIONS);
+  requirePaths(parsed.positionals);
   return parsed;
 }
 

@@ -2,11 +2,15 @@
  * `rego check <path>...`: parses and compiles policies without evaluating anything. Silent
  * on success; every error on stderr and exit 1 otherwise.
  */
-import { parseArgs } from "node:util";
 import { buildEngine } from "../../loader/build-engine.js";
 import type { CliIO, Command } from "../cli-io.js";
-import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
-import { asUsage, UsageError } from "../parse-flags.js";
+import { reportExpectedFailure } from "../error-report.js";
+import {
+  parseFlags,
+  parseOrReportUsage,
+  requirePaths,
+  requirePrettyOrJson,
+} from "../parse-flags.js";
 
 const USAGE = `Usage: rego check [flags] <path>...
 
@@ -21,31 +25,20 @@ const OPTIONS = {
 } as const;
 
 async function runCheck(argv: string[], io: CliIO): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
+  if (!parsed) return 2;
   try {
     buildEngine(parsed.positionals, { v0Compatible: parsed.values["v0-compatible"] });
     return 0;
   } catch (e) {
-    if (!isExpectedFailure(e)) throw e;
-    io.stderr(parsed.values.format === "json" ? failureJson(e) : describeFailure(e));
-    return 1;
+    return reportExpectedFailure(io, e, parsed.values.format === "json");
   }
 }
 
 function parse(argv: string[]) {
-  const parsed = asUsage(() =>
-    parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
-  );
-  if (parsed.positionals.length === 0)
-    throw new UsageError("specify at least one file or directory");
-  if (!["pretty", "json"].includes(parsed.values.format))
-    throw new UsageError(`unknown format "${parsed.values.format}"`);
+  const parsed = parseFlags(argv, OPTIONS);
+  requirePaths(parsed.positionals);
+  requirePrettyOrJson(parsed.values.format);
   return parsed;
 }
 

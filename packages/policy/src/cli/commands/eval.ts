@@ -3,7 +3,6 @@
  * results as `opa eval` does. Exit 0 ok; 1 when --fail/--fail-defined trips; 2 on any error.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { parseGoDuration } from "../../builtins/time/go-duration.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { parseDataText } from "../../loader/data-document.js";
@@ -11,7 +10,7 @@ import type { Value } from "../../value/value.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
 import { EVAL_FORMATS, type EvalFormat, formatEvalResults } from "../eval-output.js";
-import { asUsage, UsageError } from "../parse-flags.js";
+import { parseFlags, UsageError } from "../parse-flags.js";
 
 const USAGE = `Usage: rego eval [flags] <query>
 
@@ -49,9 +48,7 @@ interface EvalRequest {
 }
 
 function parseEvalArgs(argv: string[]) {
-  return asUsage(() =>
-    parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
-  );
+  return parseFlags(argv, OPTIONS);
 }
 
 type EvalFlags = ReturnType<typeof parseEvalArgs>["values"];

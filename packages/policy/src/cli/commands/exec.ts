@@ -5,7 +5,6 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import type { PolicyEngine } from "../../engine.js";
 import { RegoError } from "../../errors.js";
 import { buildEngine } from "../../loader/build-engine.js";
@@ -13,8 +12,8 @@ import { parseDataText } from "../../loader/data-document.js";
 import { jsonText } from "../../server/json-text.js";
 import { toJSON, type Value } from "../../value/value.js";
 import type { CliIO, Command } from "../cli-io.js";
-import { describeFailure, isExpectedFailure } from "../error-report.js";
-import { asUsage, UsageError } from "../parse-flags.js";
+import { describeFailure } from "../error-report.js";
+import { parseFlags, parseOrReportUsage, UsageError } from "../parse-flags.js";
 
 const USAGE = `Usage: rego exec [flags] <input file or dir>...
 
@@ -87,9 +86,7 @@ function decide(engine: PolicyEngine, decision: string, path: string, text: stri
 }
 
 function parse(argv: string[]) {
-  const parsed = asUsage(() =>
-    parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
-  );
+  const parsed = parseFlags(argv, OPTIONS);
   const v = parsed.values;
   if (v.format !== "json") throw new UsageError(`unknown format "${v.format}" (only json)`);
   if ([v.fail, v["fail-defined"], v["fail-non-empty"]].filter(Boolean).length > 1) {
@@ -101,13 +98,8 @@ function parse(argv: string[]) {
 }
 
 async function runExec(argv: string[], io: CliIO): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
+  if (!parsed) return 2;
   const v = parsed.values;
   let engine: PolicyEngine;
   let files: string[];
@@ -115,7 +107,7 @@ async function runExec(argv: string[], io: CliIO): Promise<number> {
     engine = buildEngine(v.bundle ?? [], { v0Compatible: v["v0-compatible"] }).engine;
     files = inputFiles(parsed.positionals);
   } catch (e) {
-    io.stderr(isExpectedFailure(e) ? describeFailure(e) : `error: ${(e as Error).message}\n`);
+    io.stderr(describeFailure(e));
     return 1;
   }
   const items = files.map((f) => decide(engine, v.decision, f, readFileSync(f, "utf8")));

@@ -2,11 +2,10 @@
  * `rego inspect <file|dir>`: checks that the policies parse and compile, then lists each
  * namespace (`data.<package>`) with the files that contribute to it.
  */
-import { parseArgs } from "node:util";
 import { buildEngine } from "../../loader/build-engine.js";
 import type { CliIO, Command } from "../cli-io.js";
-import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
-import { asUsage, UsageError } from "../parse-flags.js";
+import { reportExpectedFailure } from "../error-report.js";
+import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
 
 const USAGE = `Usage: rego inspect [flags] <file|dir>
 
@@ -42,23 +41,18 @@ function prettyTable(spaces: Map<string, string[]>): string {
   return `NAMESPACES:\n${line}${row("NAMESPACE", "FILE")}${line}${rows.map(([a, b]) => row(a, b)).join("")}${line}`;
 }
 
+function parse(argv: string[]) {
+  const parsed = parseFlags(argv, OPTIONS);
+  if (parsed.positionals.length !== 1)
+    throw new UsageError("specify exactly one file or directory");
+  requirePrettyOrJson(parsed.values.format);
+  return { values: parsed.values, path: parsed.positionals[0] as string };
+}
+
 async function runInspect(argv: string[], io: CliIO): Promise<number> {
-  let values: { format: string; "v0-compatible"?: boolean };
-  let path: string;
-  try {
-    const parsed = asUsage(() =>
-      parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
-    );
-    values = parsed.values;
-    if (parsed.positionals.length !== 1)
-      throw new UsageError("specify exactly one file or directory");
-    if (values.format !== "pretty" && values.format !== "json")
-      throw new UsageError(`unknown format "${values.format}"`);
-    path = parsed.positionals[0] as string;
-  } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
+  if (!parsed) return 2;
+  const { values, path } = parsed;
   try {
     const { engine } = buildEngine([path], { v0Compatible: values["v0-compatible"] });
     const spaces = namespaces(engine.modules());
@@ -69,9 +63,7 @@ async function runInspect(argv: string[], io: CliIO): Promise<number> {
     } else io.stdout(prettyTable(spaces));
     return 0;
   } catch (e) {
-    if (!isExpectedFailure(e)) throw e;
-    io.stderr(values.format === "json" ? failureJson(e) : describeFailure(e));
-    return 1;
+    return reportExpectedFailure(io, e, values.format === "json");
   }
 }
 

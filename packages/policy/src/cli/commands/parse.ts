@@ -3,11 +3,10 @@
  * locations; not OPA's AST encoding). Parse errors go to stderr, exit 1.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { parseModule } from "../../syntax/module-parser.js";
 import type { CliIO, Command } from "../cli-io.js";
-import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
-import { asUsage, UsageError } from "../parse-flags.js";
+import { reportExpectedFailure } from "../error-report.js";
+import { parseFlags, parseOrReportUsage, UsageError } from "../parse-flags.js";
 
 const USAGE = `Usage: rego parse [flags] <file>
 
@@ -42,20 +41,16 @@ export function astJson(tree: unknown): string {
   return `${text.replace(/"\\u0000big:(-?\d+)"/g, "$1")}\n`;
 }
 
+function parse(argv: string[]) {
+  const parsed = parseFlags(argv, OPTIONS);
+  if (parsed.positionals.length !== 1) throw new UsageError("specify exactly one file");
+  return { values: parsed.values, file: parsed.positionals[0] as string };
+}
+
 async function runParse(argv: string[], io: CliIO): Promise<number> {
-  let file: string;
-  let values: { format: string; "v0-compatible"?: boolean };
-  try {
-    const parsed = asUsage(() =>
-      parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
-    );
-    if (parsed.positionals.length !== 1) throw new UsageError("specify exactly one file");
-    file = parsed.positionals[0] as string;
-    values = parsed.values;
-  } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
+  if (!parsed) return 2;
+  const { values, file } = parsed;
   let source: string;
   try {
     source = readFileSync(file, "utf8");
@@ -67,9 +62,7 @@ async function runParse(argv: string[], io: CliIO): Promise<number> {
     io.stdout(astJson(parseModule(file, source, values["v0-compatible"] ?? false)));
     return 0;
   } catch (e) {
-    if (!isExpectedFailure(e)) throw e;
-    io.stderr(values.format === "json" ? failureJson(e) : describeFailure(e));
-    return 1;
+    return reportExpectedFailure(io, e, values.format === "json");
   }
 }
 

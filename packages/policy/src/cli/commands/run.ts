@@ -3,7 +3,6 @@
  * recursively), compiles all or nothing, then serves OPA's REST API until SIGTERM/SIGINT.
  * Start-up errors are listed with file:line:col and the exit code is 1.
  */
-import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { addrProblem, loadConfig } from "../../config.js";
 import { buildEngine } from "../../loader/build-engine.js";
@@ -11,7 +10,7 @@ import { startPolicyServer } from "../../server/app.js";
 import { consoleDecisionLogger } from "../../server/decision-log.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, isExpectedFailure } from "../error-report.js";
-import { asUsage, UsageError } from "../parse-flags.js";
+import { parseFlags, UsageError } from "../parse-flags.js";
 import { shutdownSignal, whenAborted } from "../shutdown-signal.js";
 import { packageVersion } from "./version.js";
 
@@ -64,9 +63,7 @@ function readSettings(
   argv: string[],
   io: CliIO,
 ): { settings: RunSettings; paths: string[]; v0: boolean } {
-  const { values, positionals } = asUsage(() =>
-    parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
-  );
+  const { values, positionals } = parseFlags(argv, OPTIONS);
   if (!values.server)
     throw new UsageError("the interactive shell is not implemented; use --server");
   const config = loadConfig(io.env);

@@ -4,15 +4,20 @@
  * `todo_test_*` are reported as skipped. Exit 0 when every test passes, 2 when one fails or
  * errs, 1 when the files do not load or compile.
  */
-import { parseArgs } from "node:util";
 import type { PolicyEngine } from "../../engine.js";
 import { RegoError } from "../../errors.js";
 import { engineFromFiles } from "../../loader/build-engine.js";
 import { type LoadedFiles, loadPaths } from "../../loader/load-paths.js";
 import { parseModule } from "../../syntax/module-parser.js";
 import type { CliIO, Command } from "../cli-io.js";
-import { describeFailure, isExpectedFailure } from "../error-report.js";
-import { asUsage, UsageError } from "../parse-flags.js";
+import { reportExpectedFailure } from "../error-report.js";
+import {
+  parseFlags,
+  parseOrReportUsage,
+  requirePaths,
+  requirePrettyOrJson,
+  UsageError,
+} from "../parse-flags.js";
 
 const USAGE = `Usage: rego test [flags] <path>...
 
@@ -158,13 +163,9 @@ function jsonReport(results: TestResult[]): string {
 }
 
 function parse(argv: string[]) {
-  const parsed = asUsage(() =>
-    parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }),
-  );
-  if (parsed.positionals.length === 0)
-    throw new UsageError("specify at least one file or directory");
-  if (!["pretty", "json"].includes(parsed.values.format))
-    throw new UsageError(`unknown format "${parsed.values.format}"`);
+  const parsed = parseFlags(argv, OPTIONS);
+  requirePaths(parsed.positionals);
+  requirePrettyOrJson(parsed.values.format);
   let filter: RegExp | undefined;
   try {
     filter = parsed.values.run === undefined ? undefined : new RegExp(parsed.values.run);
@@ -175,13 +176,8 @@ function parse(argv: string[]) {
 }
 
 async function runTests(argv: string[], io: CliIO): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
+  if (!parsed) return 2;
   const v0 = parsed.values["v0-compatible"] ?? false;
   let engine: PolicyEngine;
   let tests: TestCase[];
@@ -190,9 +186,7 @@ async function runTests(argv: string[], io: CliIO): Promise<number> {
     engine = engineFromFiles(files, { v0Compatible: v0 });
     tests = findTests(files, v0).filter((t) => !parsed.filter || parsed.filter.test(fullName(t)));
   } catch (e) {
-    if (!isExpectedFailure(e)) throw e;
-    io.stderr(describeFailure(e));
-    return 1;
+    return reportExpectedFailure(io, e);
   }
   const results = tests.map((t) => runOne(engine, t));
   io.stdout(
