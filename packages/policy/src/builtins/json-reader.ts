@@ -2,6 +2,8 @@
  * A JSON reader that builds Rego values directly: integers keep every digit (bigint beyond
  * the safe range), objects become RegoObjects. Errors read like Go's encoding/json.
  */
+
+import { SIMPLE_ESCAPES } from "../syntax/lexer.js";
 import { parseNumber } from "../value/number.js";
 import { RegoObject, type Value } from "../value/value.js";
 import { goQuote } from "./go-fmt-verbs.js";
@@ -33,16 +35,6 @@ function quoteChar(ch: string): string {
   if (ch === '"') return "'\"'";
   return `'${goQuote(ch).slice(1, -1)}'`;
 }
-const ESCAPES: Record<string, string> = {
-  '"': '"',
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-};
 
 class Reader {
   private i = 0;
@@ -167,7 +159,7 @@ class Reader {
       throw this.unexpected("in string escape code", true);
     }
     if (e !== "u") {
-      const mapped = ESCAPES[e];
+      const mapped = SIMPLE_ESCAPES[e];
       this.i++;
       if (mapped === undefined) throw this.unexpected("in string escape code");
       this.i++;

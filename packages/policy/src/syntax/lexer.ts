@@ -159,7 +159,11 @@ function readNumber(src: string, i: number, end: number): number {
   return i;
 }
 
-const escapes: Record<string, string> = {
+/**
+ * The one-character escapes of a string literal (`\n` is a newline, ...): the same in Rego,
+ * JSON and GraphQL, so their readers share this table.
+ */
+export const SIMPLE_ESCAPES: Readonly<Record<string, string>> = Object.freeze({
   '"': '"',
   "\\": "\\",
   "/": "/",
@@ -168,13 +172,13 @@ const escapes: Record<string, string> = {
   n: "\n",
   r: "\r",
   t: "\t",
-};
+});
 
 /** Reads one escape sequence at `src[i] === "\\"`; returns the text and the next offset. */
 function readEscape(map: SourceMap, i: number): { text: string; next: number } {
   const src = map.source;
   const e = src[i + 1] ?? "";
-  if (e in escapes) return { text: escapes[e] as string, next: i + 2 };
+  if (e in SIMPLE_ESCAPES) return { text: SIMPLE_ESCAPES[e] as string, next: i + 2 };
   if (e === "u") {
     const hex = src.slice(i + 2, i + 6);
     if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw map.error(i, "invalid escape sequence in string");

@@ -3,6 +3,7 @@
  * reports: columns count code points, string tokens start after their opening quotes, and a
  * lexing failure yields an `<Invalid>` token plus an error the parser may report later.
  */
+import { SIMPLE_ESCAPES } from "../../syntax/lexer.js";
 
 /** Token kinds; the string is how messages name the kind. */
 export type TokenKind =
@@ -246,19 +247,9 @@ export class Lexer {
 
   private readEscape(): string | { token: Token; error: GraphQLSyntaxError } {
     const e = this.chars[this.end + 1];
-    const simple: Record<string, string> = {
-      '"': '"',
-      "\\": "\\",
-      "/": "/",
-      b: "\b",
-      f: "\f",
-      n: "\n",
-      r: "\r",
-      t: "\t",
-    };
-    if (e !== undefined && simple[e] !== undefined) {
+    if (e !== undefined && SIMPLE_ESCAPES[e] !== undefined) {
       this.end += 2;
-      return simple[e] as string;
+      return SIMPLE_ESCAPES[e] as string;
     }
     if (e === "u") {
       const hex = this.chars.slice(this.end + 2, this.end + 6).join("");
