@@ -14,8 +14,10 @@ import {
   readNode,
 } from "./der.js";
 
-const b64 = (b: Buffer) => b.toString("base64");
-const listOrNull = (xs: Value[]) => (xs.length === 0 ? null : xs);
+/** Bytes as Go's JSON encodes a []byte: base64. */
+export const b64 = (b: Buffer) => b.toString("base64");
+/** A list as Go's JSON encodes a slice: null when empty (nil). */
+export const listOrNull = (xs: Value[]) => (xs.length === 0 ? null : xs);
 
 const extKeyUsages: Record<string, number> = {
   "2.5.29.37.0": 0,

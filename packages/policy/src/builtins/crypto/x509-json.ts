@@ -16,10 +16,7 @@ import {
   stringValue,
   timeValue,
 } from "./der.js";
-import { extensionFields } from "./x509-extensions.js";
-
-const b64 = (b: Buffer) => b.toString("base64");
-const listOrNull = (xs: Value[]) => (xs.length === 0 ? null : xs);
+import { b64, extensionFields, listOrNull } from "./x509-extensions.js";
 
 const nameFields: Record<string, [string, boolean]> = {
   "2.5.4.6": ["Country", true],
@@ -116,6 +113,23 @@ function publicKeyValue(spki: Buffer): Value {
 }
 
 /**
+ * The fields a certificate and a request share: the signature (a BIT STRING, so past its
+ * unused-bits byte), both algorithm numbers (Go's enums, 0 when unknown) and the public key.
+ */
+function setSignatureAndKey(out: RegoObject, sig: DerNode, sigAlg: DerNode, spki: DerNode): void {
+  out.set("Signature", b64(sig.content.subarray(1)));
+  out.set(
+    "SignatureAlgorithm",
+    signatureAlgorithms[oidString(children(sigAlg)[0] as DerNode)] ?? 0,
+  );
+  out.set(
+    "PublicKeyAlgorithm",
+    publicKeyAlgorithms[oidString(children(children(spki)[0] as DerNode)[0] as DerNode)] ?? 0,
+  );
+  out.set("PublicKey", publicKeyValue(spki.raw));
+}
+
+/**
  * One DER certificate as Go marshals x509.Certificate; `withUriStrings` adds the URIStrings
  * field that OPA's parse_certificates and parse_and_verify_certificates include.
  */
@@ -138,16 +152,7 @@ export function certificateValue(der: Buffer, withUriStrings = true): RegoObject
   out.set("RawSubjectPublicKeyInfo", b64(spki.raw));
   out.set("RawSubject", b64(subject.raw));
   out.set("RawIssuer", b64(issuer.raw));
-  out.set("Signature", b64(sig.content.subarray(1)));
-  out.set(
-    "SignatureAlgorithm",
-    signatureAlgorithms[oidString(children(sigAlg)[0] as DerNode)] ?? 0,
-  );
-  out.set(
-    "PublicKeyAlgorithm",
-    publicKeyAlgorithms[oidString(children(children(spki)[0] as DerNode)[0] as DerNode)] ?? 0,
-  );
-  out.set("PublicKey", publicKeyValue(spki.raw));
+  setSignatureAndKey(out, sig, sigAlg, spki);
   out.set("Version", version);
   out.set("SerialNumber", normalizeNumber(integerValue(serial)));
   out.set("Issuer", nameValue(issuer));
@@ -179,16 +184,7 @@ export function certificateRequestValue(der: Buffer): RegoObject {
   out.set("RawSubjectPublicKeyInfo", b64(spki.raw));
   out.set("RawSubject", b64(subject.raw));
   out.set("Version", normalizeNumber(integerValue(version)));
-  out.set("Signature", b64(sig.content.subarray(1)));
-  out.set(
-    "SignatureAlgorithm",
-    signatureAlgorithms[oidString(children(sigAlg)[0] as DerNode)] ?? 0,
-  );
-  out.set(
-    "PublicKeyAlgorithm",
-    publicKeyAlgorithms[oidString(children(children(spki)[0] as DerNode)[0] as DerNode)] ?? 0,
-  );
-  out.set("PublicKey", publicKeyValue(spki.raw));
+  setSignatureAndKey(out, sig, sigAlg, spki);
   out.set("Subject", nameValue(subject));
   const requested: DerNode[] = [];
   for (const attr of attributes ? children(attributes) : []) {
