@@ -5,6 +5,8 @@
  * are kept in side tables so that the document itself stays as parsed.
  */
 import type {
+  Argument,
+  ArgumentDefinition,
   Definition,
   Directive,
   DirectiveDefinition,
@@ -127,19 +129,24 @@ export class Walker {
     for (const dir of dirs) {
       const def = this.schema.directives.get(dir.Name);
       this.directives.set(dir, { definition: def, location });
-      for (const arg of dir.Arguments) {
-        const argDef = def?.Arguments.find((a) => a.Name === arg.Name);
-        if (argDef) {
-          this.values.set(arg.Value, {
-            expected: argDef.Type,
-            definition: this.schema.types.get(typeName(argDef.Type)),
-          });
-        }
-        this.walkValue(arg.Value);
-      }
+      this.walkArguments(dir.Arguments, def?.Arguments);
       for (const r of this.rules) r.onDirective?.(this, dir);
     }
     for (const r of this.rules) r.onDirectiveList?.(this, dirs);
+  }
+
+  /** Records the type a value must have, and that type's definition, for the value rules. */
+  private expect(value: GqlValue, type: GqlType): void {
+    this.values.set(value, { expected: type, definition: this.schema.types.get(typeName(type)) });
+  }
+
+  /** Walks a field's or directive's arguments, typing those its definition declares. */
+  private walkArguments(args: Argument[], defs: ArgumentDefinition[] | undefined): void {
+    for (const arg of args) {
+      const argDef = defs?.find((a) => a.Name === arg.Name);
+      if (argDef) this.expect(arg.Value, argDef.Type);
+      this.walkValue(arg.Value);
+    }
   }
 
   private walkValue(value: GqlValue): void {
@@ -154,12 +161,7 @@ export class Walker {
     for (const child of value.Children) {
       if (value.Kind === ValueKind.Object && info.definition) {
         const fieldDef = info.definition.Fields.find((f) => f.Name === child.Name);
-        if (fieldDef) {
-          this.values.set(child.Value, {
-            expected: fieldDef.Type,
-            definition: this.schema.types.get(typeName(fieldDef.Type)),
-          });
-        }
+        if (fieldDef) this.expect(child.Value, fieldDef.Type);
       } else if (value.Kind === ValueKind.List && info.expected?.Elem) {
         this.values.set(child.Value, { expected: info.expected.Elem, definition: info.definition });
       }
@@ -183,16 +185,7 @@ export class Walker {
         : parent?.Fields.find((f) => f.Name === field.Name);
     this.fields.set(field, { definition: def, parent });
     const next = def ? this.schema.types.get(typeName(def.Type)) : undefined;
-    for (const arg of field.Arguments) {
-      const argDef = def?.Arguments.find((a) => a.Name === arg.Name);
-      if (argDef) {
-        this.values.set(arg.Value, {
-          expected: argDef.Type,
-          definition: this.schema.types.get(typeName(argDef.Type)),
-        });
-      }
-      this.walkValue(arg.Value);
-    }
+    this.walkArguments(field.Arguments, def?.Arguments);
     this.walkDirectives(field.Directives, "FIELD");
     this.walkSelectionSet(next, field.SelectionSet);
     for (const r of this.rules) r.onField?.(this, field);
