@@ -233,6 +233,12 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       return base === undefined ? undefined : this.patchBelow(base, prefix);
     }
     const out = new RegoObject();
+    this.mergeChildren(node, base, out);
+    return this.patchBelow(out, prefix);
+  }
+
+  /** Copies `base` (when an object) into `out`, then each child document over it. */
+  private mergeChildren(node: RuleNode, base: Value | undefined, out: RegoObject): void {
     if (base instanceof RegoObject) for (const [key, v] of base.entries()) out.set(key, v);
     for (const [key, child] of node.children) {
       const v = this.materialize(
@@ -242,7 +248,6 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       );
       if (v !== undefined) out.set(key, v);
     }
-    return this.patchBelow(out, prefix);
   }
 
   // ---- virtual documents --------------------------------------------------------------
@@ -414,15 +419,7 @@ export abstract class DocumentEvaluator extends TermEvaluator {
   protected objectValue(node: RuleNode): Value | undefined {
     const out = new RegoObject();
     const base = this.baseAt(node.path);
-    if (base instanceof RegoObject) for (const [key, v] of base.entries()) out.set(key, v);
-    for (const [key, child] of node.children) {
-      const v = this.materialize(
-        child,
-        base === undefined ? undefined : indexValue(base, key),
-        child.path,
-      );
-      if (v !== undefined) out.set(key, v);
-    }
+    this.mergeChildren(node, base, out);
     for (const cr of this.candidates(node)) {
       const env: Env = new Map();
       const rule = cr.rule;
