@@ -12,8 +12,8 @@ const SECONDS_PER_DAY = 86_400;
 export const MIN_NS = -(2n ** 63n);
 export const MAX_NS = 2n ** 63n - 1n;
 
-/** Broken-down wall-clock time in some zone. `month` is 1-12, `weekday` 0 (Sunday)-6. */
-export interface CivilTime {
+/** Fields of a wall-clock time to turn back into an instant; every field may overflow. */
+export interface CivilFields {
   year: number;
   month: number;
   day: number;
@@ -21,6 +21,10 @@ export interface CivilTime {
   minute: number;
   second: number;
   nanosecond: number;
+}
+
+/** Broken-down wall-clock time in some zone. `month` is 1-12, `weekday` 0 (Sunday)-6. */
+export interface CivilTime extends CivilFields {
   weekday: number;
   /** Day of the year, 1-366. */
   yearDay: number;
@@ -112,17 +116,6 @@ export function civilAt(ns: bigint, zone: Zone): CivilTime {
     offsetSeconds,
     zoneName: zone.abbreviationAt(seconds),
   };
-}
-
-/** Fields of a wall-clock time to turn back into an instant; every field may overflow. */
-export interface CivilFields {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  nanosecond: number;
 }
 
 /**
