@@ -20,6 +20,8 @@ describe("readAddr", () => {
       'B must be host:port with a port 0-65535, got "h:70000"',
     ]);
     assert.equal(addrProblem("C", "h:1"), undefined);
+    assert.match(addrProblem("D", ":8181") ?? "", /host before the colon/);
+    assert.equal(addrProblem("D", ":8181", { emptyHost: true }), undefined);
   });
 });
 

@@ -3,11 +3,21 @@
  * package's config module can report every bad variable at once, each by name.
  */
 
-const hostPort = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/;
+const hostPort = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]*):(\d{1,5})$/;
 
-/** Why `value` is not `host:port` (IPv6 in brackets, port 0-65535), or undefined. */
-export function addrProblem(name: string, value: string): string | undefined {
+/**
+ * Why `value` is not `host:port` (IPv6 in brackets, port 0-65535), or undefined. An empty
+ * host (`:8181`, every interface, as OPA accepts) is allowed only with `emptyHost`.
+ */
+export function addrProblem(
+  name: string,
+  value: string,
+  { emptyHost = false }: { emptyHost?: boolean } = {},
+): string | undefined {
   const match = hostPort.exec(value);
+  if (match && match[1] === "" && !emptyHost) {
+    return `${name} must be host:port with a host before the colon, got "${value}"`;
+  }
   if (!match || Number(match[2]) > 65535) {
     return `${name} must be host:port with a port 0-65535, got "${value}"`;
   }

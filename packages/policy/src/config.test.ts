@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ConfigError, configTable, loadConfig } from "./config.js";
+import { ConfigError } from "@quintet/kit";
+import { configTable, loadConfig } from "./config.js";
 
 describe("loadConfig", () => {
   it("gives the documented defaults for an empty environment", () => {

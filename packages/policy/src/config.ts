@@ -3,7 +3,7 @@
  * and validated once; all problems are reported together, each naming its variable.
  * Command-line flags win over these values (the CLI applies them on top).
  */
-
+import { addrProblem, ConfigError, readWholeNumber } from "@quintet/kit";
 /** Settings of the policy server and CLI. */
 export interface RegoConfig {
   /** host:port `rego run --server` listens on when --addr is not given. */
@@ -18,15 +18,6 @@ export interface RegoConfig {
   readonly shutdownGraceMs: number;
   /** Level of the server's own log lines (stderr). */
   readonly logLevel: "debug" | "info" | "error";
-}
-
-/** A bad environment: every problem found, one per line. */
-export class ConfigError extends Error {
-  readonly code = "config_error";
-  constructor(readonly problems: string[]) {
-    super(`invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
-    this.name = "ConfigError";
-  }
 }
 
 /** Name, meaning and default of every variable, for `--help` and the README. */
@@ -46,30 +37,6 @@ export const configTable = [
   ["REGO_SHUTDOWN_GRACE_MS", "time in-flight requests get to finish on SIGTERM/SIGINT", "10000"],
   ["REGO_LOG_LEVEL", "server log level on stderr: debug, info or error", "info"],
 ] as const;
-
-/** Checks `host:port` (host may be empty or a bracketed IPv6 literal); a problem or undefined. */
-export function addrProblem(name: string, value: string): string | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]*):(\d{1,5})$/.exec(value);
-  if (!match || Number(match[2]) > 65535) {
-    return `${name} must be host:port with a port 0-65535, got "${value}"`;
-  }
-  return undefined;
-}
-
-function readWholeNumber(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  bad: string[],
-): number {
-  const text = env[name];
-  if (text === undefined || text === "") return fallback;
-  if (!/^\d+$/.test(text)) {
-    bad.push(`${name} must be a whole number, got "${text}"`);
-    return fallback;
-  }
-  return Number(text);
-}
 
 function readChoice<T extends string>(
   env: NodeJS.ProcessEnv,
@@ -91,14 +58,19 @@ function readChoice<T extends string>(
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): RegoConfig {
   const bad: string[] = [];
   const addr = env.REGO_ADDR || "localhost:8181";
-  const addrBad = addrProblem("REGO_ADDR", addr);
+  const addrBad = addrProblem("REGO_ADDR", addr, { emptyHost: true });
   if (addrBad) bad.push(addrBad);
-  const maxBodyBytes = readWholeNumber(env, "REGO_MAX_BODY_BYTES", 1024 * 1024, bad);
-  if (maxBodyBytes === 0) bad.push("REGO_MAX_BODY_BYTES must be at least 1");
+  const maxBodyBytes = readWholeNumber(env, "REGO_MAX_BODY_BYTES", 1024 * 1024, [1, 2 ** 31], bad);
   const decisionLogs =
     readChoice(env, "REGO_DECISION_LOGS", ["off", "console"] as const, "off", bad) === "console";
-  const evalTimeoutMs = readWholeNumber(env, "REGO_EVAL_TIMEOUT_MS", 0, bad);
-  const shutdownGraceMs = readWholeNumber(env, "REGO_SHUTDOWN_GRACE_MS", 10_000, bad);
+  const evalTimeoutMs = readWholeNumber(env, "REGO_EVAL_TIMEOUT_MS", 0, [0, 86_400_000], bad);
+  const shutdownGraceMs = readWholeNumber(
+    env,
+    "REGO_SHUTDOWN_GRACE_MS",
+    10_000,
+    [0, 3_600_000],
+    bad,
+  );
   const logLevel = readChoice(
     env,
     "REGO_LOG_LEVEL",

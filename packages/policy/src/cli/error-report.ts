@@ -2,7 +2,7 @@
  * How the CLI prints failures, as OPA does: `1 error occurred: file:row: code: message`, or
  * `N errors occurred:` and one line each; the server's start-up report adds the column.
  */
-import { ConfigError } from "../config.js";
+import { ConfigError } from "@quintet/kit";
 import { RegoError, RegoErrorList } from "../errors.js";
 import { LoadError } from "../loader/load-error.js";
 import { errorItem } from "../server/error-response.js";

@@ -3,8 +3,10 @@
  * recursively), compiles all or nothing, then serves OPA's REST API until SIGTERM/SIGINT.
  * Start-up errors are listed with file:line:col and the exit code is 1.
  */
+
+import { addrProblem } from "@quintet/kit";
 import { pino } from "pino";
-import { addrProblem, loadConfig } from "../../config.js";
+import { loadConfig } from "../../config.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { startPolicyServer } from "../../server/app.js";
 import { consoleDecisionLogger } from "../../server/decision-log.js";
@@ -76,7 +78,7 @@ function readSettings(
     logLevel: values["log-level"] ?? config.logLevel,
     evalTimeoutMs: config.evalTimeoutMs,
   };
-  const bad = addrProblem("--addr", settings.addr);
+  const bad = addrProblem("--addr", settings.addr, { emptyHost: true });
   if (bad) throw new UsageError(bad);
   for (const assignment of values.set ?? []) applySet(settings, assignment);
   const grace = values["shutdown-grace-period"];
