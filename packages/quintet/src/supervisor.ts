@@ -1,12 +1,14 @@
 /**
  * Runs components as child processes: prefixes their log lines with the component name,
  * waits for each service's health check, runs jobs once their dependencies are up,
- * forwards SIGINT/SIGTERM, and stops everything when one fails.
+ * forwards SIGINT/SIGTERM, and stops everything when one fails. Each child is linked to the
+ * launcher (parent-link.ts) so that it also stops when the launcher dies without a word.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Component } from "./components.js";
 import { StartError } from "./errors.js";
+import { linkedSpawn } from "./parent-link.js";
 import { portProblem } from "./port-check.js";
 
 export interface SupervisorIO {
@@ -19,6 +21,8 @@ export interface SupervisorOptions {
   startTimeoutMs: number;
   io: SupervisorIO;
   env?: NodeJS.ProcessEnv;
+  /** Time an orphaned child gets for its graceful shutdown (default 10 s). */
+  orphanGraceMs?: number;
 }
 
 interface Running {
@@ -109,10 +113,11 @@ export class Supervisor {
   }
 
   private spawn(component: Component): Running {
-    const child = spawn(process.execPath, [component.script, ...component.args], {
+    const link = linkedSpawn(this.options.orphanGraceMs ?? 10_000);
+    const child = spawn(process.execPath, [...link.execArgv, component.script, ...component.args], {
       cwd: this.options.root,
-      env: { ...(this.options.env ?? process.env), ...component.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...(this.options.env ?? process.env), ...component.env, ...link.env },
+      stdio: link.stdio,
     });
     const prefix = `${component.name.padEnd(this.width)} | `;
     for (const stream of [child.stdout, child.stderr]) {
