@@ -27,8 +27,9 @@ function startWatching(): void {
   // Children this process starts itself are not linked to the launcher.
   delete env[parentFdVar];
   delete env[orphanGraceVar];
-  if (bad.length > 0 || !isPipe(fd)) {
-    process.stderr.write(`quintet watchdog: not watching the launcher (${bad.join("; ")})\n`);
+  if (bad.length === 0 && !isPipe(fd)) bad.push(`descriptor ${fd} is not a pipe`);
+  if (bad.length > 0) {
+    process.stderr.write(`quintet watchdog: not watching the launcher: ${bad.join("; ")}\n`);
     return;
   }
   const data: WatchData = { fd, graceMs };
