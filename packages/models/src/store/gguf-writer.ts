@@ -66,8 +66,8 @@ export function tensorByteSize(t: Pick<GgufTensorSpec, "dims" | "type">): number
   return t.dims.reduce((a, b) => a * b, 1) * bytesPerElement(t.type);
 }
 
-/** Grows a byte list as the header is serialised. */
-class HeaderBuilder {
+/** Grows a byte list as the header is serialised (tests use it to craft broken files). */
+export class GgufHeaderBuilder {
   private readonly parts: Buffer[] = [];
   private length = 0;
 
@@ -149,7 +149,7 @@ export function encodeGgufHeader(
   metadata: ReadonlyArray<readonly [string, GgufTypedValue]>,
   tensors: readonly GgufTensorSpec[],
 ): Buffer {
-  const h = new HeaderBuilder();
+  const h = new GgufHeaderBuilder();
   h.u32(GGUF_MAGIC);
   h.u32(GGUF_VERSION);
   h.u64(tensors.length);

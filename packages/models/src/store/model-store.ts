@@ -1,12 +1,15 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { LlmsrvError, modelNotFound } from "../errors.js";
 import { AsyncLock } from "../runtime/async-lock.js";
 import { type BlobLease, BlobPins } from "./blob-pins.js";
 import { BlobStore, digestOf, tempPathFor } from "./blob-store.js";
+import { checkArchitecture } from "./gguf-arch-check.js";
+import { checkTensorLayout } from "./gguf-layout-check.js";
 import { readGgufInfo } from "./gguf-reader.js";
 import { asManifest, type Manifest, type ManifestLayer, MediaType } from "./manifest.js";
+import { manifestFiles, referencedDigests, removeEmptyFolders } from "./manifest-files.js";
 import { factsFromGguf, type ModelFacts, withTemplateCapabilities } from "./model-info.js";
 import {
   displayName,
@@ -85,7 +88,7 @@ export class ModelStore {
   /** Every stored model, newest first. Unreadable manifests are skipped. */
   async list(): Promise<StoredModel[]> {
     const out: StoredModel[] = [];
-    for (const segments of await this.manifestFiles()) {
+    for (const segments of await manifestFiles(this.root)) {
       const name = parseModelName(`${segments[0]}/${segments[1]}/${segments[2]}:${segments[3]}`);
       if (!name) continue;
       try {
@@ -97,27 +100,6 @@ export class ModelStore {
     return out.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime());
   }
 
-  private async manifestFiles(): Promise<string[][]> {
-    const walk = async (dir: string, depth: number, prefix: string[]): Promise<string[][]> => {
-      let entries: import("node:fs").Dirent[];
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch {
-        return [];
-      }
-      const found: string[][] = [];
-      for (const e of entries) {
-        if (e.name.startsWith(".")) continue; // a manifest being written
-        const next = [...prefix, e.name];
-        if (depth === 3 && e.isFile()) found.push(next);
-        else if (depth < 3 && e.isDirectory())
-          found.push(...(await walk(join(dir, e.name), depth + 1, next)));
-      }
-      return found;
-    };
-    return walk(join(this.root, "manifests"), 0, []);
-  }
-
   /** Finds a model by name (case-insensitively); throws 404 in Ollama's words. */
   async get(text: string): Promise<StoredModel> {
     const name = parseModelName(text);
@@ -126,7 +108,7 @@ export class ModelStore {
       return await this.load(name);
     } catch (e) {
       if (e instanceof LlmsrvError && e.code !== "model_not_found") throw e;
-      const match = (await this.manifestFiles()).find(
+      const match = (await manifestFiles(this.root)).find(
         (s) => `${s[0]}/${s[1]}/${s[2]}:${s[3]}`.toLowerCase() === nameKey(name),
       );
       const found = match && parseModelName(`${match[0]}/${match[1]}/${match[2]}:${match[3]}`);
@@ -203,6 +185,19 @@ export class ModelStore {
     };
   }
 
+  /**
+   * Reads a new model blob's GGUF header and checks it against its tensors and the file
+   * (layout, sizes, architecture metadata); 400 naming the problem. Caches its facts.
+   */
+  checkModelBlob(digest: string): ModelFacts {
+    const info = readGgufInfo(this.blobs.path(digest));
+    checkTensorLayout(info);
+    checkArchitecture(info);
+    const facts = factsFromGguf(info);
+    this.factsCache.set(digest, facts);
+    return facts;
+  }
+
   /** GGUF facts of a model blob, read once and cached by digest. */
   factsFor(digest: string): ModelFacts {
     let facts = this.factsCache.get(digest);
@@ -264,8 +259,7 @@ export class ModelStore {
   ): Promise<ManifestLayer> {
     if (recipe.modelDigest) {
       progress("parsing GGUF");
-      this.factsCache.delete(recipe.modelDigest);
-      this.factsFor(recipe.modelDigest);
+      this.checkModelBlob(recipe.modelDigest);
       return {
         mediaType: MediaType.model,
         digest: recipe.modelDigest,
@@ -369,8 +363,8 @@ export class ModelStore {
       const path = this.manifestPath(model.name);
       await rm(path);
       this.modelCache.delete(path);
-      await this.removeEmptyFolders(dirname(path));
-      const referenced = await this.referencedDigests();
+      await removeEmptyFolders(join(this.root, "manifests"), dirname(path));
+      const referenced = await referencedDigests(this.root);
       if (!referenced) return; // a manifest could not be read: keep every blob
       const own = [model.manifest.config, ...model.manifest.layers].map((l) => l.digest);
       for (const digest of new Set(own)) {
@@ -379,35 +373,5 @@ export class ModelStore {
         this.factsCache.delete(digest);
       }
     });
-  }
-
-  private async removeEmptyFolders(start: string): Promise<void> {
-    let dir = start;
-    const top = join(this.root, "manifests");
-    while (dir.startsWith(top) && dir !== top) {
-      try {
-        await rmdir(dir);
-      } catch {
-        break;
-      }
-      dir = dirname(dir);
-    }
-  }
-
-  /** Digests every manifest references, read raw; undefined when one cannot be parsed. */
-  private async referencedDigests(): Promise<Set<string> | undefined> {
-    const out = new Set<string>();
-    for (const segments of await this.manifestFiles()) {
-      let manifest: Manifest | undefined;
-      try {
-        const raw = await readFile(join(this.root, "manifests", ...segments), "utf8");
-        manifest = asManifest(JSON.parse(raw));
-      } catch {
-        manifest = undefined;
-      }
-      if (!manifest) return undefined;
-      for (const l of [manifest.config, ...manifest.layers]) out.add(l.digest);
-    }
-    return out;
   }
 }
