@@ -18,6 +18,10 @@ import {
   nameKey,
   parseModelName,
 } from "./model-name.js";
+import { TrialLoads } from "./trial-load.js";
+
+/** How long a trial load at create may take before the file is refused. */
+const TRIAL_LOAD_TIMEOUT_MS = 120_000;
 
 /** A chat message stored with a model (Modelfile MESSAGE). */
 export interface StoredMessage {
@@ -69,6 +73,7 @@ export class ModelStore {
   readonly pins = new BlobPins();
   /** Orders manifest writes against deletes' blob removal (both are short). */
   private readonly manifestLock = new AsyncLock();
+  private readonly trialLoads = new TrialLoads(TRIAL_LOAD_TIMEOUT_MS);
   private readonly factsCache = new Map<string, ModelFacts>();
   /** Parsed models by manifest path, reused while the manifest file is unchanged. */
   private readonly modelCache = new Map<
@@ -195,6 +200,17 @@ export class ModelStore {
     checkArchitecture(info);
     const facts = factsFromGguf(info);
     this.factsCache.set(digest, facts);
+    return facts;
+  }
+
+  /**
+   * Accepts a new model blob only when it passes `checkModelBlob` and llama.cpp loads it
+   * in a short-lived child process (`trialLoad`). Loads run one at a time; a digest that
+   * loaded once is not loaded again.
+   */
+  async acceptModelBlob(digest: string): Promise<ModelFacts> {
+    const facts = this.checkModelBlob(digest);
+    await this.trialLoads.check(digest, this.blobs.path(digest));
     return facts;
   }
 

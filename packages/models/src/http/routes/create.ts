@@ -50,7 +50,7 @@ async function resolveFrom(
     const known = await store.blobs.has(fileDigest);
     const digest = await store.blobs.putFile(from);
     try {
-      store.checkModelBlob(digest);
+      await store.acceptModelBlob(digest);
     } catch (e) {
       if (!known) await rm(store.blobs.path(digest), { force: true }); // not a model: keep nothing
       throw e;
@@ -119,7 +119,8 @@ async function recipeFor(
       })),
     );
   else throw new LlmsrvError("bad_request", "neither 'from' or 'files' was specified");
-  if (recipe.modelDigest) ctx.deps.store.checkModelBlob(recipe.modelDigest); // 400 when invalid
+  // 400 when the file is inconsistent or llama.cpp cannot load it
+  if (recipe.modelDigest) await ctx.deps.store.acceptModelBlob(recipe.modelDigest);
   return recipe;
 }
 
