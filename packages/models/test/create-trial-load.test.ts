@@ -99,4 +99,14 @@ describe("a trial load that aborts inside llama.cpp", { timeout: 60_000 }, () =>
     await writeFile(ok, encodeCrafted(baseModel()).bytes);
     await trialLoad(ok, { timeoutMs: 60_000 });
   });
+
+  it("refuses the file when the load outlives its time bound, killing the child", async () => {
+    // A child that never answers stands in for a load that hangs.
+    const hang = join(dir, "hang.mjs");
+    await writeFile(hang, "setInterval(() => {}, 1000);\n");
+    await assert.rejects(
+      trialLoad(join(dir, "ok.gguf"), { timeoutMs: 200, childScript: hang }),
+      /invalid model file: loading it took longer than 200 ms/,
+    );
+  });
 });

@@ -54,7 +54,11 @@ export function trialLoad(modelPath: string, options: TrialLoadOptions): Promise
     child.on("message", (m) => {
       report = m as TrialLoadReport;
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, options.timeoutMs);
     timer.unref();
     child.on("error", (e) => {
       clearTimeout(timer);
@@ -67,7 +71,7 @@ export function trialLoad(modelPath: string, options: TrialLoadOptions): Promise
         return reject(
           invalidModel(`llama.cpp cannot load it: ${report.reason ?? "unknown error"}`),
         );
-      if (signal === "SIGKILL" && stderr === "")
+      if (timedOut)
         return reject(invalidModel(`loading it took longer than ${options.timeoutMs} ms`));
       const why = crashReason(stderr);
       reject(
