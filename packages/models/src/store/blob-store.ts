@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -25,6 +25,11 @@ export async function digestOfFile(path: string): Promise<string> {
   const hash = createHash("sha256");
   await pipeline(createReadStream(path), hash);
   return `sha256:${hash.digest("hex")}`;
+}
+
+/** A temporary name next to `path`, unique per process and operation. */
+export function tempPathFor(path: string): string {
+  return `${path}-partial-${process.pid}-${randomBytes(6).toString("hex")}`;
 }
 
 /** Content-addressed files under `blobs/sha256-<hex>`, written atomically and verified. */
@@ -57,7 +62,7 @@ export class BlobStore {
     const digest = digestOf(bytes);
     if (await this.has(digest)) return digest;
     await mkdir(this.dir, { recursive: true });
-    const tmp = `${this.path(digest)}-partial-${process.pid}-${Date.now()}`;
+    const tmp = tempPathFor(this.path(digest));
     await writeFile(tmp, bytes);
     await rename(tmp, this.path(digest));
     return digest;
@@ -75,7 +80,7 @@ export class BlobStore {
       return false;
     }
     await mkdir(this.dir, { recursive: true });
-    const tmp = `${this.path(digest)}-partial-${process.pid}-${Date.now()}`;
+    const tmp = tempPathFor(this.path(digest));
     const hash = createHash("sha256");
     body.on("data", (chunk: Buffer) => hash.update(chunk));
     try {
@@ -103,17 +108,8 @@ export class BlobStore {
     return digest;
   }
 
-  /** Deletes every blob whose digest is not in `keep`. */
-  async prune(keep: ReadonlySet<string>): Promise<void> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const m = /^sha256-([0-9a-f]{64})$/.exec(name);
-      if (m && !keep.has(`sha256:${m[1]}`)) await rm(join(this.dir, name), { force: true });
-    }
+  /** Removes one blob; a missing one is not an error. */
+  async remove(digest: string): Promise<void> {
+    await rm(this.path(digest), { force: true });
   }
 }

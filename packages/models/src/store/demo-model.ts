@@ -199,10 +199,19 @@ export async function writeDemoModel(
   path: string,
   shape: Partial<DemoModelShape> = {},
 ): Promise<void> {
+  const { metadata, tensors } = demoModelParts(shape);
+  await writeGgufFile(path, metadata, tensors);
+}
+
+/** The metadata and tensors of a generated model, before serialisation. */
+export function demoModelParts(shape: Partial<DemoModelShape> = {}): {
+  metadata: Array<[string, GgufTypedValue]>;
+  tensors: GgufTensorSpec[];
+} {
   const full: DemoModelShape = { ...DEMO_MODEL_SHAPE, ...shape };
   if (full.embeddingLength % full.headCount !== 0 || full.headCount % full.headCountKv !== 0) {
     throw new RangeError("demo model: embedding length and head counts must divide evenly");
   }
   const vocabSize = byteVocabulary().tokens.length;
-  await writeGgufFile(path, metadataFor(full), tensorList(full, vocabSize));
+  return { metadata: metadataFor(full), tensors: tensorList(full, vocabSize) };
 }

@@ -67,6 +67,55 @@ export const GGML_TYPE_NAMES: Readonly<Record<number, string>> = {
   28: "F64",
   29: "IQ1_M",
   30: "BF16",
+  34: "TQ1_0",
+  35: "TQ2_0",
+  39: "MXFP4",
+  40: "NVFP4",
+  41: "Q1_0",
+  42: "Q2_0",
+};
+
+/**
+ * Block size (elements) and bytes per block of every ggml tensor type the bundled
+ * llama.cpp knows, read from its `ggml_blck_size`/`ggml_type_size`. Ids missing here
+ * (4, 5, 31-33, 36-38: removed types; anything newer) are refused.
+ */
+export const GGML_TYPE_TRAITS: Readonly<Record<number, { blockSize: number; typeSize: number }>> = {
+  0: { blockSize: 1, typeSize: 4 },
+  1: { blockSize: 1, typeSize: 2 },
+  2: { blockSize: 32, typeSize: 18 },
+  3: { blockSize: 32, typeSize: 20 },
+  6: { blockSize: 32, typeSize: 22 },
+  7: { blockSize: 32, typeSize: 24 },
+  8: { blockSize: 32, typeSize: 34 },
+  9: { blockSize: 32, typeSize: 36 },
+  10: { blockSize: 256, typeSize: 84 },
+  11: { blockSize: 256, typeSize: 110 },
+  12: { blockSize: 256, typeSize: 144 },
+  13: { blockSize: 256, typeSize: 176 },
+  14: { blockSize: 256, typeSize: 210 },
+  15: { blockSize: 256, typeSize: 292 },
+  16: { blockSize: 256, typeSize: 66 },
+  17: { blockSize: 256, typeSize: 74 },
+  18: { blockSize: 256, typeSize: 98 },
+  19: { blockSize: 256, typeSize: 50 },
+  20: { blockSize: 32, typeSize: 18 },
+  21: { blockSize: 256, typeSize: 110 },
+  22: { blockSize: 256, typeSize: 82 },
+  23: { blockSize: 256, typeSize: 136 },
+  24: { blockSize: 1, typeSize: 1 },
+  25: { blockSize: 1, typeSize: 2 },
+  26: { blockSize: 1, typeSize: 4 },
+  27: { blockSize: 1, typeSize: 8 },
+  28: { blockSize: 1, typeSize: 8 },
+  29: { blockSize: 256, typeSize: 56 },
+  30: { blockSize: 1, typeSize: 2 },
+  34: { blockSize: 256, typeSize: 54 },
+  35: { blockSize: 256, typeSize: 66 },
+  39: { blockSize: 32, typeSize: 17 },
+  40: { blockSize: 64, typeSize: 36 },
+  41: { blockSize: 128, typeSize: 18 },
+  42: { blockSize: 64, typeSize: 18 },
 };
 
 /** Names of `general.file_type` values (llama.cpp's LLAMA_FTYPE_*), shown as quantization level. */

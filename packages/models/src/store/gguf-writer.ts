@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rename } from "node:fs/promises";
@@ -65,8 +66,8 @@ export function tensorByteSize(t: Pick<GgufTensorSpec, "dims" | "type">): number
   return t.dims.reduce((a, b) => a * b, 1) * bytesPerElement(t.type);
 }
 
-/** Grows a byte list as the header is serialised. */
-class HeaderBuilder {
+/** Grows a byte list as the header is serialised (tests use it to craft broken files). */
+export class GgufHeaderBuilder {
   private readonly parts: Buffer[] = [];
   private length = 0;
 
@@ -148,7 +149,7 @@ export function encodeGgufHeader(
   metadata: ReadonlyArray<readonly [string, GgufTypedValue]>,
   tensors: readonly GgufTensorSpec[],
 ): Buffer {
-  const h = new HeaderBuilder();
+  const h = new GgufHeaderBuilder();
   h.u32(GGUF_MAGIC);
   h.u32(GGUF_VERSION);
   h.u64(tensors.length);
@@ -173,14 +174,14 @@ export function encodeGgufHeader(
 
 /**
  * Writes a GGUF v3 file. The file appears under its final name only when complete
- * (written to `<path>.tmp` then renamed), so a crash never leaves a truncated model.
+ * (written to a temporary name unique to this write, then renamed), so a crash never leaves a truncated model.
  */
 export async function writeGgufFile(
   path: string,
   metadata: ReadonlyArray<readonly [string, GgufTypedValue]>,
   tensors: readonly GgufTensorSpec[],
 ): Promise<void> {
-  const tmp = `${path}.tmp`;
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
   const out = createWriteStream(tmp);
   const write = async (buf: Buffer) => {
     if (!out.write(buf)) await once(out, "drain");

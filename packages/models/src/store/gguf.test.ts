@@ -44,7 +44,7 @@ describe("GGUF writer and reader", () => {
     assert.deepEqual(info.metadata.get("a.strs"), ["x", "y"]);
     assert.deepEqual(info.metadata.get("a.ints"), [-1, 2]);
     assert.deepEqual(info.metadata.get("a.long"), { arrayType: 6, length: 100 });
-    assert.deepEqual(info.tensors, [{ name: "t", dims: [3, 2], type: 0 }]);
+    assert.deepEqual(info.tensors, [{ name: "t", dims: [3, 2], type: 0, offset: 0 }]);
     assert.equal(info.parameterCount, 6);
   });
 

@@ -1,10 +1,15 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { LlmsrvError, modelNotFound } from "../errors.js";
-import { BlobStore } from "./blob-store.js";
+import { AsyncLock } from "../runtime/async-lock.js";
+import { type BlobLease, BlobPins } from "./blob-pins.js";
+import { BlobStore, digestOf, tempPathFor } from "./blob-store.js";
+import { checkArchitecture } from "./gguf-arch-check.js";
+import { checkTensorLayout } from "./gguf-layout-check.js";
 import { readGgufInfo } from "./gguf-reader.js";
 import { asManifest, type Manifest, type ManifestLayer, MediaType } from "./manifest.js";
+import { manifestFiles, referencedDigests, removeEmptyFolders } from "./manifest-files.js";
 import { factsFromGguf, type ModelFacts, withTemplateCapabilities } from "./model-info.js";
 import {
   displayName,
@@ -13,6 +18,10 @@ import {
   nameKey,
   parseModelName,
 } from "./model-name.js";
+import { TrialLoads } from "./trial-load.js";
+
+/** How long a trial load at create may take before the file is refused. */
+const TRIAL_LOAD_TIMEOUT_MS = 120_000;
 
 /** A chat message stored with a model (Modelfile MESSAGE). */
 export interface StoredMessage {
@@ -60,6 +69,11 @@ export interface ModelRecipe {
 export class ModelStore {
   readonly root: string;
   readonly blobs: BlobStore;
+  /** Blobs that creates in progress rely on; deletes keep them. */
+  readonly pins = new BlobPins();
+  /** Orders manifest writes against deletes' blob removal (both are short). */
+  private readonly manifestLock = new AsyncLock();
+  private readonly trialLoads = new TrialLoads(TRIAL_LOAD_TIMEOUT_MS);
   private readonly factsCache = new Map<string, ModelFacts>();
   /** Parsed models by manifest path, reused while the manifest file is unchanged. */
   private readonly modelCache = new Map<
@@ -79,7 +93,7 @@ export class ModelStore {
   /** Every stored model, newest first. Unreadable manifests are skipped. */
   async list(): Promise<StoredModel[]> {
     const out: StoredModel[] = [];
-    for (const segments of await this.manifestFiles()) {
+    for (const segments of await manifestFiles(this.root)) {
       const name = parseModelName(`${segments[0]}/${segments[1]}/${segments[2]}:${segments[3]}`);
       if (!name) continue;
       try {
@@ -91,26 +105,6 @@ export class ModelStore {
     return out.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime());
   }
 
-  private async manifestFiles(): Promise<string[][]> {
-    const walk = async (dir: string, depth: number, prefix: string[]): Promise<string[][]> => {
-      let entries: import("node:fs").Dirent[];
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch {
-        return [];
-      }
-      const found: string[][] = [];
-      for (const e of entries) {
-        const next = [...prefix, e.name];
-        if (depth === 3 && e.isFile()) found.push(next);
-        else if (depth < 3 && e.isDirectory())
-          found.push(...(await walk(join(dir, e.name), depth + 1, next)));
-      }
-      return found;
-    };
-    return walk(join(this.root, "manifests"), 0, []);
-  }
-
   /** Finds a model by name (case-insensitively); throws 404 in Ollama's words. */
   async get(text: string): Promise<StoredModel> {
     const name = parseModelName(text);
@@ -119,7 +113,7 @@ export class ModelStore {
       return await this.load(name);
     } catch (e) {
       if (e instanceof LlmsrvError && e.code !== "model_not_found") throw e;
-      const match = (await this.manifestFiles()).find(
+      const match = (await manifestFiles(this.root)).find(
         (s) => `${s[0]}/${s[1]}/${s[2]}:${s[3]}`.toLowerCase() === nameKey(name),
       );
       const found = match && parseModelName(`${match[0]}/${match[1]}/${match[2]}:${match[3]}`);
@@ -196,6 +190,30 @@ export class ModelStore {
     };
   }
 
+  /**
+   * Reads a new model blob's GGUF header and checks it against its tensors and the file
+   * (layout, sizes, architecture metadata); 400 naming the problem. Caches its facts.
+   */
+  checkModelBlob(digest: string): ModelFacts {
+    const info = readGgufInfo(this.blobs.path(digest));
+    checkTensorLayout(info);
+    checkArchitecture(info);
+    const facts = factsFromGguf(info);
+    this.factsCache.set(digest, facts);
+    return facts;
+  }
+
+  /**
+   * Accepts a new model blob only when it passes `checkModelBlob` and llama.cpp loads it
+   * in a short-lived child process (`trialLoad`). Loads run one at a time; a digest that
+   * loaded once is not loaded again.
+   */
+  async acceptModelBlob(digest: string): Promise<ModelFacts> {
+    const facts = this.checkModelBlob(digest);
+    await this.trialLoads.check(digest, this.blobs.path(digest));
+    return facts;
+  }
+
   /** GGUF facts of a model blob, read once and cached by digest. */
   factsFor(digest: string): ModelFacts {
     let facts = this.factsCache.get(digest);
@@ -206,60 +224,105 @@ export class ModelStore {
     return facts;
   }
 
-  private async layer(media: string, content: string): Promise<ManifestLayer> {
+  private async layer(media: string, content: string, pins: BlobLease): Promise<ManifestLayer> {
+    pins.pin(digestOf(content));
     const digest = await this.blobs.putBytes(content);
     return { mediaType: media, digest, size: Buffer.byteLength(content) };
   }
 
   /**
    * Writes a model from a recipe: layers inherited from `from`, then replaced by what the
-   * recipe sets. The GGUF blob is validated first (400 when it is not GGUF).
+   * recipe sets. The GGUF blob is validated first (400 when it is not GGUF). Every blob
+   * the model uses is pinned on `lease` (or a lease of its own) until the manifest is
+   * written, so a concurrent delete cannot remove it.
    */
   async create(
     name: ModelName,
     recipe: ModelRecipe,
     progress: (s: string) => void = () => {},
+    lease?: BlobLease,
   ): Promise<StoredModel> {
-    const inherited = recipe.from?.manifest.layers ?? [];
-    let modelLayer = inherited.find((l) => l.mediaType === MediaType.model);
+    const own = lease ? undefined : this.pins.lease();
+    const pins = (lease ?? own) as BlobLease;
+    try {
+      const inherited = recipe.from?.manifest.layers ?? [];
+      for (const l of inherited) pins.pin(l.digest);
+      if (recipe.modelDigest) pins.pin(recipe.modelDigest);
+      const modelLayer = await this.modelLayerOf(recipe, inherited, progress);
+      return await this.manifestLock.run(async () => {
+        const layers = await this.layersFor(recipe, inherited, modelLayer, pins);
+        const config = await this.configLayer(modelLayer.digest, recipe.from?.display ?? "");
+        pins.pin(config.digest);
+        await this.requireBlobs([config, ...layers]);
+        progress("writing manifest");
+        await this.writeManifest(name, {
+          schemaVersion: 2,
+          mediaType: MediaType.manifest,
+          config,
+          layers,
+        });
+        return this.load(name);
+      });
+    } finally {
+      own?.release();
+    }
+  }
+
+  private async modelLayerOf(
+    recipe: ModelRecipe,
+    inherited: readonly ManifestLayer[],
+    progress: (s: string) => void,
+  ): Promise<ManifestLayer> {
     if (recipe.modelDigest) {
       progress("parsing GGUF");
-      this.factsCache.delete(recipe.modelDigest);
-      this.factsFor(recipe.modelDigest);
-      modelLayer = {
+      this.checkModelBlob(recipe.modelDigest);
+      return {
         mediaType: MediaType.model,
         digest: recipe.modelDigest,
         size: await this.blobs.size(recipe.modelDigest),
       };
     }
-    if (!modelLayer)
-      throw new LlmsrvError("bad_request", "neither 'from' or 'files' was specified");
+    const layer = inherited.find((l) => l.mediaType === MediaType.model);
+    if (!layer) throw new LlmsrvError("bad_request", "neither 'from' or 'files' was specified");
+    return layer;
+  }
+
+  private async layersFor(
+    recipe: ModelRecipe,
+    inherited: readonly ManifestLayer[],
+    modelLayer: ManifestLayer,
+    pins: BlobLease,
+  ): Promise<ManifestLayer[]> {
     const layers: ManifestLayer[] = [modelLayer];
+    const add = async (media: string, content: string) => {
+      const l = await this.layer(media, content, pins);
+      layers.push(l);
+    };
     const keep = (media: string) => inherited.filter((l) => l.mediaType === media);
     const replace = async (media: string, value: string | undefined) => {
       if (value === undefined) layers.push(...keep(media));
-      else if (value !== "") layers.push(await this.layer(media, value));
+      else if (value !== "") await add(media, value);
     };
     await replace(MediaType.template, recipe.template);
     await replace(MediaType.system, recipe.system);
-    if (recipe.license)
-      for (const l of recipe.license) layers.push(await this.layer(MediaType.license, l));
+    if (recipe.license) for (const l of recipe.license) await add(MediaType.license, l);
     else layers.push(...keep(MediaType.license));
     const params = { ...(recipe.from?.params ?? {}), ...(recipe.parameters ?? {}) };
-    if (Object.keys(params).length > 0)
-      layers.push(await this.layer(MediaType.params, JSON.stringify(params)));
+    if (Object.keys(params).length > 0) await add(MediaType.params, JSON.stringify(params));
     const messages = recipe.messages ?? recipe.from?.messages ?? [];
-    if (messages.length > 0)
-      layers.push(await this.layer(MediaType.messages, JSON.stringify(messages)));
-    const config = await this.configLayer(modelLayer.digest, recipe.from?.display ?? "");
-    progress("writing manifest");
-    await this.writeManifest(name, {
-      schemaVersion: 2,
-      mediaType: MediaType.manifest,
-      config,
-      layers,
-    });
-    return this.load(name);
+    if (messages.length > 0) await add(MediaType.messages, JSON.stringify(messages));
+    return layers;
+  }
+
+  /** Refuses to write a manifest whose blobs are gone (removed before they were pinned). */
+  private async requireBlobs(layers: readonly ManifestLayer[]): Promise<void> {
+    for (const l of layers) {
+      if (!(await this.blobs.has(l.digest)))
+        throw new LlmsrvError(
+          "bad_request",
+          `blob ${l.digest} was removed while creating the model`,
+        );
+    }
   }
 
   private async configLayer(modelDigest: string, parent: string): Promise<ManifestLayer> {
@@ -276,47 +339,55 @@ export class ModelStore {
       embedding_length: f.embeddingLength,
       parent_model: parent,
     };
-    return this.layer(MediaType.config, JSON.stringify(config));
+    const text = JSON.stringify(config);
+    const digest = await this.blobs.putBytes(text);
+    return { mediaType: MediaType.config, digest, size: Buffer.byteLength(text) };
   }
 
-  private async writeManifest(name: ModelName, manifest: Manifest): Promise<void> {
+  /** Writes a manifest atomically through a temporary name unique to this write. */
+  private async writeManifest(name: ModelName, manifest: Manifest | Buffer): Promise<void> {
     const path = this.manifestPath(name);
     await mkdir(dirname(path), { recursive: true });
-    const tmp = `${path}.tmp-${process.pid}`;
-    await writeFile(tmp, JSON.stringify(manifest));
-    await rename(tmp, path);
+    const tmp = join(dirname(path), `.${tempPathFor(basename(path))}`);
+    try {
+      await writeFile(tmp, Buffer.isBuffer(manifest) ? manifest : JSON.stringify(manifest));
+      await rename(tmp, path);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw e;
+    }
     this.modelCache.delete(path);
   }
 
   /** Copies the manifest only; blobs are shared. */
   async copy(source: StoredModel, destination: ModelName): Promise<void> {
-    const bytes = await readFile(this.manifestPath(source.name));
-    const path = this.manifestPath(destination);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, bytes);
-    this.modelCache.delete(path);
+    await this.manifestLock.run(async () => {
+      const bytes = await readFile(this.manifestPath(source.name)).catch(() => {
+        throw modelNotFound(source.display);
+      });
+      await this.writeManifest(destination, bytes);
+    });
   }
 
-  /** Removes a manifest, prunes empty folders and blobs no manifest references any more. */
+  /**
+   * Removes a manifest, prunes empty folders, then removes those of its blobs that no
+   * other manifest references and no create in progress has pinned (Ollama's rule: a
+   * delete removes only the deleted model's own layers; uploads nobody uses yet stay).
+   */
   async delete(model: StoredModel): Promise<void> {
-    const path = this.manifestPath(model.name);
-    await rm(path);
-    this.modelCache.delete(path);
-    let dir = dirname(path);
-    const top = join(this.root, "manifests");
-    while (dir.startsWith(top) && dir !== top) {
-      try {
-        await rmdir(dir);
-      } catch {
-        break;
+    await this.manifestLock.run(async () => {
+      const path = this.manifestPath(model.name);
+      await rm(path);
+      this.modelCache.delete(path);
+      await removeEmptyFolders(join(this.root, "manifests"), dirname(path));
+      const referenced = await referencedDigests(this.root);
+      if (!referenced) return; // a manifest could not be read: keep every blob
+      const own = [model.manifest.config, ...model.manifest.layers].map((l) => l.digest);
+      for (const digest of new Set(own)) {
+        if (referenced.has(digest) || this.pins.has(digest)) continue;
+        await this.blobs.remove(digest);
+        this.factsCache.delete(digest);
       }
-      dir = dirname(dir);
-    }
-    const keep = new Set<string>();
-    for (const m of await this.list()) {
-      keep.add(m.manifest.config.digest);
-      for (const l of m.manifest.layers) keep.add(l.digest);
-    }
-    await this.blobs.prune(keep);
+    });
   }
 }

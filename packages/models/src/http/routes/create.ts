@@ -4,6 +4,7 @@ import { isAbsolute } from "node:path";
 import { LlmsrvError } from "../../errors.js";
 import { resolveOptions } from "../../runtime/options.js";
 import { parseMessages } from "../../service/chat.js";
+import type { BlobLease } from "../../store/blob-pins.js";
 import { digestOfFile, normalizeDigest } from "../../store/blob-store.js";
 import { requireModelName } from "../../store/model-name.js";
 import type { ModelRecipe, ModelStore, StoredModel } from "../../store/model-store.js";
@@ -11,7 +12,11 @@ import { NdjsonWriter } from "../ndjson.js";
 import { optionalBool, optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";
 
-async function modelBlobFromFiles(store: ModelStore, files: unknown): Promise<string> {
+async function modelBlobFromFiles(
+  store: ModelStore,
+  files: unknown,
+  lease: BlobLease,
+): Promise<string> {
   if (typeof files !== "object" || files === null || Array.isArray(files)) {
     throw new LlmsrvError("bad_request", `field "files" must be an object of file name to digest`);
   }
@@ -25,6 +30,7 @@ async function modelBlobFromFiles(store: ModelStore, files: unknown): Promise<st
   if (typeof digest !== "string")
     throw new LlmsrvError("bad_request", `digest of "${fileName}" must be a string`);
   const d = normalizeDigest(digest);
+  lease.pin(d);
   if (!(await store.blobs.has(d)))
     throw new LlmsrvError("bad_request", `blob ${d} for "${fileName}" has not been uploaded`);
   return d;
@@ -34,14 +40,17 @@ async function modelBlobFromFiles(store: ModelStore, files: unknown): Promise<st
 async function resolveFrom(
   store: ModelStore,
   from: string,
+  lease: BlobLease,
 ): Promise<{ model?: StoredModel; digest?: string }> {
   if (isAbsolute(from)) {
     if (!existsSync(from))
       throw new LlmsrvError("bad_request", `file ${from} does not exist on the server`);
-    const known = await store.blobs.has(await digestOfFile(from));
+    const fileDigest = await digestOfFile(from);
+    lease.pin(fileDigest);
+    const known = await store.blobs.has(fileDigest);
     const digest = await store.blobs.putFile(from);
     try {
-      store.factsFor(digest);
+      await store.acceptModelBlob(digest);
     } catch (e) {
       if (!known) await rm(store.blobs.path(digest), { force: true }); // not a model: keep nothing
       throw e;
@@ -49,7 +58,9 @@ async function resolveFrom(
     return { digest };
   }
   try {
-    return { model: await store.get(from) };
+    const model = await store.get(from);
+    for (const l of [model.manifest.config, ...model.manifest.layers]) lease.pin(l.digest);
+    return { model };
   } catch (e) {
     if (e instanceof LlmsrvError && e.code === "model_not_found")
       throw new LlmsrvError("model_not_found", `model '${from}' not found`);
@@ -78,7 +89,11 @@ function parseParameters(ctx: RequestContext, value: unknown): Record<string, un
 }
 
 /** Builds the recipe from the request, validating everything before any progress is sent. */
-async function recipeFor(ctx: RequestContext, body: Record<string, unknown>): Promise<ModelRecipe> {
+async function recipeFor(
+  ctx: RequestContext,
+  body: Record<string, unknown>,
+  lease: BlobLease,
+): Promise<ModelRecipe> {
   if (body.quantize !== undefined && body.quantize !== null) {
     throw new LlmsrvError("bad_request", "quantization is not supported by this server");
   }
@@ -94,36 +109,46 @@ async function recipeFor(ctx: RequestContext, body: Record<string, unknown>): Pr
         : parseMessages(body.messages).map(({ role, content }) => ({ role, content })),
   };
   if (body.files !== undefined && body.files !== null)
-    recipe.modelDigest = await modelBlobFromFiles(ctx.deps.store, body.files);
+    recipe.modelDigest = await modelBlobFromFiles(ctx.deps.store, body.files, lease);
   else if (from)
     Object.assign(
       recipe,
-      await resolveFrom(ctx.deps.store, from).then((r) => ({
+      await resolveFrom(ctx.deps.store, from, lease).then((r) => ({
         from: r.model,
         modelDigest: r.digest,
       })),
     );
   else throw new LlmsrvError("bad_request", "neither 'from' or 'files' was specified");
-  if (recipe.modelDigest) ctx.deps.store.factsFor(recipe.modelDigest); // 400 when not GGUF
+  // 400 when the file is inconsistent or llama.cpp cannot load it
+  if (recipe.modelDigest) await ctx.deps.store.acceptModelBlob(recipe.modelDigest);
   return recipe;
 }
 
-/** `POST /api/create`: a model from a GGUF blob or an existing model plus settings. */
+/**
+ * `POST /api/create`: a model from a GGUF blob or an existing model plus settings. The
+ * blobs it uses are pinned from the moment they are named until the manifest is written.
+ */
 export async function createHandler(ctx: RequestContext): Promise<void> {
   const body = await ctx.body();
   const name = requireModelName(body.model ?? body.name);
   const stream = optionalBool(body, "stream") ?? true;
-  const recipe = await recipeFor(ctx, body);
-  if (!stream) {
-    await ctx.deps.store.create(name, recipe);
-    return ctx.json(200, { status: "success" });
-  }
-  const out = new NdjsonWriter(ctx.res);
+  const store = ctx.deps.store;
+  const lease = store.pins.lease();
   try {
-    await ctx.deps.store.create(name, recipe, (status) => out.write({ status }));
-    out.write({ status: "success" });
-  } catch (e) {
-    out.writeError(e);
+    const recipe = await recipeFor(ctx, body, lease);
+    if (!stream) {
+      await store.create(name, recipe, undefined, lease);
+      return ctx.json(200, { status: "success" });
+    }
+    const out = new NdjsonWriter(ctx.res);
+    try {
+      await store.create(name, recipe, (status) => out.write({ status }), lease);
+      out.write({ status: "success" });
+    } catch (e) {
+      out.writeError(e);
+    }
+    out.end();
+  } finally {
+    lease.release();
   }
-  out.end();
 }
