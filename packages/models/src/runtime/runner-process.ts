@@ -13,6 +13,7 @@ import {
   type RunnerRequest,
   toWireError,
 } from "./runner-protocol.js";
+import { TextBatcher } from "./text-batcher.js";
 
 /** Bytes free for the model, as the server measured them when it asked for the load. */
 let availableMemory = 0;
@@ -39,16 +40,16 @@ async function load(msg: Extract<RunnerRequest, { type: "load" }>): Promise<void
   }
 }
 
-/** Runs one call against the loaded model; text of a completion streams as `text` replies. */
-async function call(m: LoadedModel, msg: RunnerCall, signal: AbortSignal): Promise<unknown> {
+/** Runs one call against the loaded model; a completion's text goes to `onText`. */
+async function call(
+  m: LoadedModel,
+  msg: RunnerCall,
+  signal: AbortSignal,
+  onText: (text: string) => void,
+): Promise<unknown> {
   switch (msg.type) {
     case "complete":
-      return m.complete(
-        msg.slot,
-        msg.req,
-        (text) => reply({ type: "text", id: msg.id, text }),
-        signal,
-      );
+      return m.complete(msg.slot, msg.req, onText, signal);
     case "embed":
       return m.embed(msg.texts, msg.truncate, signal);
     case "tokenize":
@@ -61,11 +62,14 @@ async function call(m: LoadedModel, msg: RunnerCall, signal: AbortSignal): Promi
 async function serve(msg: RunnerCall): Promise<void> {
   const controller = new AbortController();
   controllers.set(msg.id, controller);
+  const text = new TextBatcher((t) => reply({ type: "text", id: msg.id, text: t }));
   try {
     if (!model) throw new Error("no model loaded");
-    const value = await call(model, msg, controller.signal);
+    const value = await call(model, msg, controller.signal, (t) => text.push(t));
+    text.flush();
     reply({ type: "done", id: msg.id, value });
   } catch (e) {
+    text.flush();
     reply({ type: "failed", id: msg.id, error: toWireError(e) });
   } finally {
     controllers.delete(msg.id);
