@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { LlmsrvError } from "../src/errors.js";
+import { ProcessRuntime } from "../src/runtime/process-runtime.js";
+import { writeDemoModel } from "../src/store/demo-model.js";
 import { postJson, startTestServer, type TestServer, waitFor } from "./harness.js";
 
 /** A generation that runs for many seconds unless stopped. */
@@ -149,4 +155,60 @@ describe("tokenizing a huge prompt", { timeout: 120_000 }, () => {
       /^the prompt is at least \d+ tokens, which does not fit the context window of 512$/,
     );
   });
+});
+
+describe("a GGUF whose metadata makes llama.cpp abort", { timeout: 60_000 }, () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "llmsrv-abort-"));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  /** A small generated model with one u32 metadata value overwritten in place. */
+  async function craft(key: string, value: number): Promise<string> {
+    const path = join(dir, `${key}-${value}.gguf`);
+    await writeDemoModel(path, {
+      embeddingLength: 64,
+      headCount: 4,
+      headCountKv: 2,
+      feedForwardLength: 128,
+    });
+    const bytes = await readFile(path);
+    // A u32 key-value pair: the key, its type (4 = u32), then the value.
+    const at = bytes.indexOf(key) + key.length;
+    assert.equal(bytes.readUInt32LE(at), 4, `${key} is a u32`);
+    bytes.writeUInt32LE(value, at + 4);
+    await writeFile(path, bytes);
+    return path;
+  }
+
+  for (const [key, value] of [
+    ["llama.block_count", 1000],
+    ["llama.attention.head_count", 0],
+  ] as const) {
+    it(`fails the load (${key}=${value}) with llama.cpp's reason and leaves this process running`, async () => {
+      const runtime = new ProcessRuntime({ maxThreads: 1 });
+      try {
+        const load = runtime.load({
+          modelPath: await craft(key, value),
+          contextSize: 256,
+          sequences: 1,
+          threads: 1,
+          flashAttention: false,
+          kvCacheType: "f16",
+        });
+        await assert.rejects(load, (e: unknown) => {
+          assert.ok(e instanceof LlmsrvError);
+          assert.equal(e.code, "model_load_failed");
+          assert.match(
+            e.message,
+            /^llama runner process has terminated: signal SIGABRT: .*GGML_ASSERT/,
+          );
+          return true;
+        });
+      } finally {
+        await runtime.close();
+      }
+    });
+  }
 });
