@@ -157,6 +157,62 @@ describe("tokenizing a huge prompt", { timeout: 120_000 }, () => {
   });
 });
 
+describe("a runner still tokenizing for a client that left", { timeout: 120_000 }, () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(
+      {},
+      { ensureDemo: true, runtime: new ProcessRuntime({ maxThreads: 1, abortGraceMs: 100 }) },
+    );
+  });
+  after(() => server.stop());
+
+  it("is killed once it does not answer, and the model loads again for the next request", async () => {
+    const preload = await postJson(`${server.url}/api/generate`, {
+      model: "demo",
+      prompt: "x",
+      stream: false,
+      options: { num_ctx: HUGE_CTX, num_predict: 1 },
+    });
+    assert.equal(preload.status, 200, preload.text);
+    const client = new AbortController();
+    // One run of 300,000 letters: several seconds of tokenizing on the demo model.
+    const gone = fetch(`${server.url}/api/generate`, {
+      method: "POST",
+      body: JSON.stringify({
+        model: "demo",
+        prompt: "a".repeat(300_000),
+        raw: true,
+        stream: false,
+        options: { num_ctx: HUGE_CTX },
+      }),
+      signal: client.signal,
+    }).catch(() => undefined);
+    await waitFor(
+      async () => server.deps.scheduler.status()[0]?.active === 1,
+      30_000,
+      "the huge generation to hold its slot",
+    );
+    const pid = runnerPid(server);
+    client.abort();
+    await gone;
+    await waitFor(
+      async () => server.deps.scheduler.status().length === 0,
+      30_000,
+      "the stuck runner to be ended",
+    );
+    assert.ok(pid);
+    const next = await postJson(`${server.url}/api/generate`, {
+      model: "demo",
+      prompt: "x",
+      stream: false,
+      options: { num_predict: 2 },
+    });
+    assert.equal(next.status, 200, next.text);
+    assert.notEqual(runnerPid(server), pid);
+  });
+});
+
 describe("a GGUF whose metadata makes llama.cpp abort", { timeout: 60_000 }, () => {
   let dir: string;
   before(async () => {

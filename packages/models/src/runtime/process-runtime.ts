@@ -8,12 +8,10 @@ import type {
   LoadSpec,
   ModelRuntime,
 } from "./model-runner.js";
-import { RunnerProcess } from "./runner-client.js";
+import { type RunnerOptions, RunnerProcess } from "./runner-client.js";
 
-/** Options of the process runtime. */
-export interface ProcessRuntimeOptions {
-  /** Upper bound on threads any context may use (the physical core count). */
-  maxThreads: number;
+/** Options of the process runtime: those of its runners, and the memory check. */
+export interface ProcessRuntimeOptions extends RunnerOptions {
   /** Bytes of memory available for a new model; defaults to the OS's free memory. */
   availableMemory?: () => number;
 }
@@ -37,7 +35,7 @@ export class ProcessRuntime implements ModelRuntime {
   constructor(private readonly options: ProcessRuntimeOptions) {}
 
   private start(): RunnerProcess {
-    const runner = new RunnerProcess(this.options.maxThreads);
+    const runner = new RunnerProcess(this.options);
     this.runners.add(runner);
     void runner.exited.then(() => this.runners.delete(runner));
     return runner;

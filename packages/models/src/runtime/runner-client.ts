@@ -13,6 +13,8 @@ import {
 const RUNNER_JS = fileURLToPath(new URL("./runner-process.js", import.meta.url));
 /** How long an unloading runner may take to release its model before it is killed. */
 const UNLOAD_GRACE_MS = 1000;
+/** Default of `RunnerOptions.abortGraceMs`. */
+export const ABORT_GRACE_MS = 5000;
 /** Characters of the runner's stderr kept to explain a crash. */
 const STDERR_TAIL = 4096;
 
@@ -33,6 +35,18 @@ function killLive(): void {
   for (const child of live) child.kill("SIGKILL");
 }
 
+/** How a runner is started. */
+export interface RunnerOptions {
+  /** Upper bound on threads any context may use. */
+  maxThreads: number;
+  /**
+   * How long a canceled call may go on before the runner is asked whether it still answers,
+   * and how long it has to answer; one that does not is blocked in work nobody waits for
+   * (tokenizing a huge prompt) and is killed.
+   */
+  abortGraceMs?: number;
+}
+
 interface PendingCall {
   resolve(value: unknown): void;
   reject(error: Error): void;
@@ -51,6 +65,7 @@ export class RunnerProcess {
   private ended: LlmsrvError | undefined;
   private stopping = false;
   private loading: PendingCall | undefined;
+  private killedBecause: string | undefined;
   private resolveLost!: (e: Error) => void;
   private resolveExited!: () => void;
   /** Settles when the process died without being asked to stop. */
@@ -62,10 +77,9 @@ export class RunnerProcess {
     this.resolveExited = r;
   });
 
-  /** Starts a runner whose contexts use at most `maxThreads` threads. */
-  constructor(maxThreads: number) {
+  constructor(private readonly options: RunnerOptions) {
     // No inherited flags (--test, inspectors): the runner is a plain Node process.
-    this.child = fork(RUNNER_JS, [String(maxThreads)], {
+    this.child = fork(RUNNER_JS, [String(options.maxThreads)], {
       serialization: "advanced",
       stdio: ["ignore", "inherit", "pipe", "ipc"],
       execArgv: [],
@@ -116,7 +130,31 @@ export class RunnerProcess {
 
   /** Asks the runner to stop the call (a completion then answers with what it has). */
   abort(id: number): void {
-    if (this.calls.has(id)) this.send({ type: "abort", id });
+    if (!this.calls.has(id)) return;
+    this.send({ type: "abort", id });
+    const grace = this.options.abortGraceMs ?? ABORT_GRACE_MS;
+    const timer = setTimeout(() => {
+      if (this.calls.has(id)) void this.killUnlessAnswering(grace);
+    }, grace);
+    timer.unref();
+  }
+
+  /** Pings the runner; kills it when the answer does not come within `waitMs`. */
+  private async killUnlessAnswering(waitMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const answered = await Promise.race([
+      this.call((id) => ({ type: "ping", id })).result.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((r) => {
+        timer = setTimeout(() => r(false), waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (answered || this.ended) return;
+    this.killedBecause = "killed: it did not answer after its request was canceled";
+    this.child.kill("SIGKILL");
   }
 
   /** Unloads: the runner releases the model and exits, or is killed after a grace period. */
@@ -174,7 +212,8 @@ export class RunnerProcess {
   private onExit(code: number | null, signal: NodeJS.Signals | null, why?: string): void {
     if (this.ended) return;
     untrack(this.child);
-    const status = why ?? (signal ? `signal ${signal}` : `exit status ${code}`);
+    const status =
+      why ?? this.killedBecause ?? (signal ? `signal ${signal}` : `exit status ${code}`);
     const last = this.lastErrorLine();
     const message = `llama runner process has terminated: ${status}${last ? `: ${last}` : ""}`;
     this.ended = new LlmsrvError("internal", message);

@@ -56,6 +56,8 @@ async function call(
       return m.tokenize(msg.text);
     case "detokenize":
       return m.detokenize(msg.tokens);
+    case "ping":
+      return null;
   }
 }
 

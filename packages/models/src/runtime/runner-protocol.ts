@@ -13,6 +13,8 @@ export type RunnerRequest =
   | { type: "embed"; id: number; texts: string[]; truncate: boolean }
   | { type: "tokenize"; id: number; text: string }
   | { type: "detokenize"; id: number; tokens: number[] }
+  /** Answered at once unless the runner's event loop is blocked. */
+  | { type: "ping"; id: number }
   | { type: "abort"; id: number }
   | { type: "unload" };
 
