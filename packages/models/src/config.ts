@@ -24,6 +24,8 @@ export interface LlmsrvConfig {
   readonly physicalCores: number;
   readonly apiKey: string | undefined;
   readonly logLevel: string;
+  /** Most inputs one embedding request may carry. */
+  readonly maxEmbedInputs: number;
 }
 
 /** One row of the configuration table printed by `--help` and the README. */
@@ -92,6 +94,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
     name: "LLMSRV_LOG_LEVEL",
     meaning: "pino log level (fatal, error, warn, info, debug, trace, silent)",
     default: "info",
+  },
+  {
+    name: "LLMSRV_MAX_EMBED_INPUTS",
+    meaning: "max inputs of one embedding request (more is a 400)",
+    default: "2048",
   },
 ]);
 
@@ -216,6 +223,7 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
     physicalCores: cores,
     apiKey: env.LLMSRV_API_KEY?.trim() || undefined,
     logLevel,
+    maxEmbedInputs: intVar(env, "LLMSRV_MAX_EMBED_INPUTS", 2048, 1, bad),
   };
   if (config.kvCacheType !== "f16" && !config.flashAttention) {
     bad.push(

@@ -4,8 +4,8 @@ import type { Logger } from "pino";
 import type { LlmsrvConfig } from "./config.js";
 import { createApp } from "./http/app.js";
 import { ROUTES } from "./http/routes.js";
-import { LlamaRuntime } from "./runtime/llama-runtime.js";
 import type { ModelRuntime } from "./runtime/model-runner.js";
+import { ProcessRuntime } from "./runtime/process-runtime.js";
 import { Scheduler } from "./runtime/scheduler.js";
 import type { ServerDeps } from "./service/deps.js";
 import { ensureDemoModel } from "./store/demo-setup.js";
@@ -37,7 +37,7 @@ export async function startServer(
     const demo = await ensureDemoModel(store);
     log.info({ model: demo.display, digest: demo.digest }, "demo model ready");
   }
-  const runtime = options.runtime ?? new LlamaRuntime({ maxThreads: config.physicalCores });
+  const runtime = options.runtime ?? new ProcessRuntime({ maxThreads: config.physicalCores });
   const scheduler = new Scheduler(
     runtime,
     {
@@ -48,7 +48,10 @@ export async function startServer(
       flashAttention: config.flashAttention,
       kvCacheType: config.kvCacheType,
     },
-    (event) => log.info(event, `model ${event.type}`),
+    (event) =>
+      event.type === "unloaded" && event.reason === "crashed"
+        ? log.error(event, "model runner terminated")
+        : log.info(event, `model ${event.type}`),
   );
   const deps: ServerDeps = { config, store, scheduler, log };
   const server: Server = createApp(ROUTES, deps);

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { LlmsrvError } from "../src/errors.js";
 import { NdjsonWriter } from "../src/http/ndjson.js";
-import { LlamaRuntime } from "../src/runtime/llama-runtime.js";
+import { ProcessRuntime } from "../src/runtime/process-runtime.js";
 import { postJson, startTestServer, type TestServer } from "./harness.js";
 
 describe("a model that does not fit in memory", { timeout: 120_000 }, () => {
@@ -15,7 +15,7 @@ describe("a model that does not fit in memory", { timeout: 120_000 }, () => {
       {},
       {
         ensureDemo: true,
-        runtime: new LlamaRuntime({ maxThreads: 1, availableMemory: () => 1_000_000 }),
+        runtime: new ProcessRuntime({ maxThreads: 1, availableMemory: () => 1_000_000 }),
       },
     );
   });
@@ -43,7 +43,7 @@ describe("a model that does not fit in memory", { timeout: 120_000 }, () => {
       {},
       {
         ensureDemo: true,
-        runtime: new LlamaRuntime({ maxThreads: 1, availableMemory: () => 200 * 2 ** 20 }),
+        runtime: new ProcessRuntime({ maxThreads: 1, availableMemory: () => 200 * 2 ** 20 }),
       },
     );
     try {

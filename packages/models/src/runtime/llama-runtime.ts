@@ -71,6 +71,11 @@ export class LlamaRuntime implements ModelRuntime {
     return this.llama;
   }
 
+  /** Loads the native library ahead of the first model (a runner does this while idle). */
+  async warmUp(): Promise<void> {
+    await this.getLlama();
+  }
+
   async load(spec: LoadSpec): Promise<LoadedModel> {
     const fileSize = (await stat(spec.modelPath)).size;
     const available = (this.options.availableMemory ?? freemem)();
@@ -143,6 +148,7 @@ class LlamaLoadedModel implements LoadedModel {
   private readonly completions: LlamaCompletion[];
   private embedding: Promise<LlamaEmbeddingContext> | undefined;
   private embedQueue: Promise<unknown> = Promise.resolve();
+  private longestToken: number | undefined;
 
   constructor(
     private readonly llama: Llama,
@@ -158,19 +164,60 @@ class LlamaLoadedModel implements LoadedModel {
     this.sizeBytes = fileSize + context.stateSize;
   }
 
-  private vocabularySize(): number {
+  private vocabulary(): readonly unknown[] | undefined {
     const meta = this.model.fileInfo.metadata as {
       tokenizer?: { ggml?: { tokens?: readonly unknown[] } };
     };
-    return meta.tokenizer?.ggml?.tokens?.length ?? Number.MAX_SAFE_INTEGER;
+    return meta.tokenizer?.ggml?.tokens;
   }
 
-  tokenize(text: string): number[] {
+  private vocabularySize(): number {
+    return this.vocabulary()?.length ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /**
+   * The most UTF-8 bytes of text one token can stand for (its vocabulary string's length, an
+   * over-estimate for byte and space-marker tokens), so `bytes / maxTokenBytes` is a lower
+   * bound of a text's token count; 0 when the vocabulary is not in the metadata.
+   */
+  private maxTokenBytes(): number {
+    if (this.longestToken === undefined) {
+      let longest = 0;
+      for (const t of this.vocabulary() ?? []) {
+        if (typeof t === "string") longest = Math.max(longest, Buffer.byteLength(t));
+      }
+      this.longestToken = longest;
+    }
+    return this.longestToken;
+  }
+
+  private tokenizeNow(text: string): number[] {
     return this.model.tokenize(text, true) as number[];
   }
 
-  detokenize(tokens: readonly number[]): string {
+  async tokenize(text: string): Promise<number[]> {
+    return this.tokenizeNow(text);
+  }
+
+  async detokenize(tokens: readonly number[]): Promise<string> {
     return this.model.detokenize(tokens as Token[], true);
+  }
+
+  /**
+   * Refuses, without tokenizing, a prompt that cannot fit whatever its tokens: llama.cpp's
+   * tokenizer is superlinear on long runs without spaces (a 320k-character run took 10 s on
+   * the demo model), and such prompts are too long anyway.
+   */
+  private checkPromptBound(prefix: number, text: string): void {
+    const longest = this.maxTokenBytes();
+    if (longest === 0) return;
+    const atLeast = prefix + Math.ceil(Buffer.byteLength(text) / longest);
+    if (atLeast >= this.spec.contextSize) {
+      throw new LlmsrvError(
+        "bad_request",
+        `the prompt is at least ${atLeast} tokens, which does not fit the context window of ${this.spec.contextSize}`,
+      );
+    }
   }
 
   private async grammarFor(format: OutputFormat | undefined): Promise<LlamaGrammar | undefined> {
@@ -196,7 +243,8 @@ class LlamaLoadedModel implements LoadedModel {
         `context holds token ${bad}, outside the vocabulary (0-${vocab - 1})`,
       );
     }
-    const promptTokens = [...(req.prefixTokens ?? []), ...this.tokenize(req.prompt)];
+    this.checkPromptBound(req.prefixTokens?.length ?? 0, req.prompt);
+    const promptTokens = [...(req.prefixTokens ?? []), ...this.tokenizeNow(req.prompt)];
     const total = promptTokens.length + (this.model.tokens.bos === null ? 0 : 1);
     if (total >= this.spec.contextSize) {
       throw new LlmsrvError(
@@ -294,7 +342,7 @@ class LlamaLoadedModel implements LoadedModel {
       let promptTokens = 0;
       for (const text of texts) {
         if (signal.aborted) throw new LlmsrvError("request_canceled", "request canceled");
-        let tokens = this.tokenize(text);
+        let tokens = this.tokenizeNow(text);
         // node-llama-cpp adds BOS and EOS and needs the input strictly shorter than the window.
         const limit = this.spec.contextSize - 3;
         if (tokens.length > limit) {

@@ -1,6 +1,7 @@
 /**
- * The runtime contract the scheduler and routes use. Only `llama-runtime.ts` implements it
- * with node-llama-cpp; nothing else imports that library.
+ * The runtime contract the scheduler and routes use. `llama-runtime.ts` implements it with
+ * node-llama-cpp (nothing else imports that library) and runs inside a runner process per
+ * model; `process-runtime.ts` is the server's side of those processes.
  */
 
 /** Settings fixed when a model is loaded; a request needing others forces a reload. */
@@ -84,9 +85,16 @@ export interface LoadedModel {
   ): Promise<CompletionResult>;
   /** Embeds texts; over-long inputs are cut when `truncate`, else rejected with 400. */
   embed(texts: string[], truncate: boolean, signal: AbortSignal): Promise<EmbeddingResult>;
-  tokenize(text: string): number[];
-  detokenize(tokens: readonly number[]): string;
+  tokenize(text: string): Promise<number[]>;
+  detokenize(tokens: readonly number[]): Promise<string>;
   unload(): Promise<void>;
+  /**
+   * Settles with the reason when the model leaves memory by itself (its runner process
+   * died); the scheduler then forgets it, so the next request loads it again.
+   */
+  readonly lost?: Promise<Error>;
+  /** Process id of the runner that holds the model, where it runs in one of its own. */
+  readonly pid?: number;
 }
 
 /** Loads models. */

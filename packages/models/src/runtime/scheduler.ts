@@ -40,15 +40,17 @@ export interface LoadedModelStatus {
   contextLength: number;
   active: number;
   queued: number;
+  /** Process id of the model's runner, where it runs in a process of its own. */
+  runnerPid: number | undefined;
 }
 
 /** Why a model left memory. */
-export type UnloadReason = "keep_alive" | "evicted" | "reload" | "stopped" | "shutdown";
+export type UnloadReason = "keep_alive" | "evicted" | "reload" | "stopped" | "shutdown" | "crashed";
 
 /** What the scheduler reports to whoever runs it (the server logs these). */
 export type SchedulerEvent =
   | { type: "loaded"; model: string; ms: number; contextSize: number; sequences: number }
-  | { type: "unloaded"; model: string; reason: UnloadReason };
+  | { type: "unloaded"; model: string; reason: UnloadReason; error?: string };
 
 /** A date far in the future, shown for "forever" keep-alive. */
 const FOREVER = new Date("2318-11-21T00:00:00Z");
@@ -274,6 +276,7 @@ export class Scheduler {
       });
       const inst = new Instance(req.model, loaded, req.keepAliveMs ?? this.settings.keepAliveMs);
       this.instances.set(key, inst);
+      void loaded.lost?.then((e) => this.forgetLost(inst, e));
       return inst;
     }, req.signal);
   }
@@ -290,6 +293,23 @@ export class Scheduler {
     clearTimeout(inst.timer);
     await inst.loaded.unload().catch(() => {});
     this.onEvent({ type: "unloaded", model: inst.model.display, reason });
+  }
+
+  /**
+   * Forgets a model whose runner died: its requests in flight have failed already, those
+   * waiting for a slot fail with the same reason, and the next request loads it again.
+   */
+  private forgetLost(inst: Instance, error: Error): void {
+    if (this.instances.get(inst.model.modelDigest) !== inst) return;
+    this.instances.delete(inst.model.modelDigest);
+    clearTimeout(inst.timer);
+    for (const w of inst.waiters.splice(0)) w.reject(error);
+    this.onEvent({
+      type: "unloaded",
+      model: inst.model.display,
+      reason: "crashed",
+      error: error.message,
+    });
   }
 
   /**
@@ -319,6 +339,7 @@ export class Scheduler {
         contextLength: i.loaded.spec.contextSize,
         active: i.active,
         queued: this.pendingByModel.get(i.model.modelDigest) ?? 0,
+        runnerPid: i.loaded.pid,
       }))
       .sort((a, b) => b.expiresAt.getTime() - a.expiresAt.getTime());
   }

@@ -1,3 +1,4 @@
+import { badRequest } from "../errors.js";
 import type { CompletionResult, OutputFormat } from "../runtime/model-runner.js";
 import { resolveOptions } from "../runtime/options.js";
 import type { StoredModel } from "../store/model-store.js";
@@ -85,7 +86,20 @@ export async function loadOnly(
   return lease.loadNs;
 }
 
-/** Embeds texts through the scheduler; vectors are raw (not normalised). */
+/** Refuses more inputs than one embedding request may carry, before any work. */
+function checkEmbedInputCount(deps: ServerDeps, count: number): void {
+  const cap = deps.config.maxEmbedInputs;
+  if (count > cap) {
+    throw badRequest(
+      `too many inputs: ${count}, at most ${cap} per embedding request (LLMSRV_MAX_EMBED_INPUTS)`,
+    );
+  }
+}
+
+/**
+ * Embeds texts through the scheduler; vectors are raw (not normalised). The runtime works
+ * through them in batches, and a canceled request stops between batches.
+ */
 export async function runEmbedding(
   deps: ServerDeps,
   model: StoredModel,
@@ -98,6 +112,7 @@ export async function runEmbedding(
   },
 ): Promise<{ vectors: number[][]; promptTokens: number; loadNs: number; totalNs: number }> {
   const started = process.hrtime.bigint();
+  checkEmbedInputCount(deps, texts.length);
   const resolved = optionsFor(deps, model, opts.options);
   const lease = await deps.scheduler.acquire({
     model,

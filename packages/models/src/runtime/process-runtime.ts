@@ -1,0 +1,146 @@
+import { freemem } from "node:os";
+import { requestCanceled } from "../errors.js";
+import type {
+  CompletionRequest,
+  CompletionResult,
+  EmbeddingResult,
+  LoadedModel,
+  LoadSpec,
+  ModelRuntime,
+} from "./model-runner.js";
+import { type RunnerOptions, RunnerProcess } from "./runner-client.js";
+
+/** Options of the process runtime: those of its runners, and the memory check. */
+export interface ProcessRuntimeOptions extends RunnerOptions {
+  /** Bytes of memory available for a new model; defaults to the OS's free memory. */
+  availableMemory?: () => number;
+}
+
+/**
+ * Inputs embedded per call to the runner: a request's inputs are sent, embedded and
+ * answered a batch at a time, and a canceled request stops between batches.
+ */
+export const EMBED_BATCH = 16;
+
+/**
+ * Runs each loaded model in a runner process of its own (`runner-process.ts`), so that a
+ * native abort in llama.cpp, or a long synchronous tokenization, stays in that process.
+ */
+export class ProcessRuntime implements ModelRuntime {
+  private readonly runners = new Set<RunnerProcess>();
+  /** A started runner waiting for the next load (started after the first load). */
+  private spare: RunnerProcess | undefined;
+  private closed = false;
+
+  constructor(private readonly options: ProcessRuntimeOptions) {}
+
+  private start(): RunnerProcess {
+    const runner = new RunnerProcess(this.options);
+    this.runners.add(runner);
+    void runner.exited.then(() => this.runners.delete(runner));
+    return runner;
+  }
+
+  private takeRunner(): RunnerProcess {
+    const spare = this.spare;
+    this.spare = undefined;
+    return spare && !spare.hasEnded ? spare : this.start();
+  }
+
+  async load(spec: LoadSpec): Promise<LoadedModel> {
+    const runner = this.takeRunner();
+    const available = (this.options.availableMemory ?? freemem)();
+    try {
+      const sizeBytes = await runner.load(spec, available);
+      return new ProcessLoadedModel(runner, spec, sizeBytes);
+    } catch (e) {
+      await runner.kill();
+      throw e;
+    } finally {
+      // Started after this load, so that the two do not compete for the CPU.
+      if (!this.closed) this.spare ??= this.start();
+    }
+  }
+
+  /** Kills every runner still alive (each loaded model has normally been unloaded before). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.spare = undefined;
+    await Promise.all([...this.runners].map((r) => r.kill()));
+  }
+}
+
+/** A model held by a runner process; every call crosses the IPC channel. */
+class ProcessLoadedModel implements LoadedModel {
+  constructor(
+    private readonly runner: RunnerProcess,
+    readonly spec: LoadSpec,
+    readonly sizeBytes: number,
+  ) {}
+
+  get lost(): Promise<Error> {
+    return this.runner.lost;
+  }
+
+  get pid(): number | undefined {
+    return this.runner.pid;
+  }
+
+  async complete(
+    slot: number,
+    req: CompletionRequest,
+    onText: (text: string) => void,
+    signal: AbortSignal,
+  ): Promise<CompletionResult> {
+    const { id, result } = this.runner.call<CompletionResult>(
+      (callId) => ({ type: "complete", id: callId, slot, req }),
+      onText,
+    );
+    const onAbort = () => this.runner.abort(id);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await result;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  async embed(texts: string[], truncate: boolean, signal: AbortSignal): Promise<EmbeddingResult> {
+    const vectors: number[][] = [];
+    let promptTokens = 0;
+    for (let start = 0; start < texts.length; start += EMBED_BATCH) {
+      if (signal.aborted) throw requestCanceled();
+      const batch = texts.slice(start, start + EMBED_BATCH);
+      const { id, result } = this.runner.call<EmbeddingResult>((callId) => ({
+        type: "embed",
+        id: callId,
+        texts: batch,
+        truncate,
+      }));
+      const onAbort = () => this.runner.abort(id);
+      signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        const r = await result;
+        for (const v of r.vectors) vectors.push(v);
+        promptTokens += r.promptTokens;
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+    }
+    return { vectors, promptTokens };
+  }
+
+  tokenize(text: string): Promise<number[]> {
+    return this.runner.call<number[]>((id) => ({ type: "tokenize", id, text })).result;
+  }
+
+  detokenize(tokens: readonly number[]): Promise<string> {
+    return this.runner.call<string>((id) => ({ type: "detokenize", id, tokens: [...tokens] }))
+      .result;
+  }
+
+  unload(): Promise<void> {
+    return this.runner.stop();
+  }
+}

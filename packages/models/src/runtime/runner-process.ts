@@ -1,0 +1,96 @@
+/**
+ * Entry point of a runner process: forked by `process-runtime.ts`, it loads one model with
+ * node-llama-cpp and serves the calls of `runner-protocol.ts`. A native abort in llama.cpp
+ * ends this process only; the server answers the calls in flight and loads the model again.
+ * Synchronous native work (tokenizing a long prompt) blocks this process, not the server.
+ */
+import { LlamaRuntime } from "./llama-runtime.js";
+import type { LoadedModel } from "./model-runner.js";
+import {
+  LOAD_CALL_ID,
+  type RunnerCall,
+  type RunnerReply,
+  type RunnerRequest,
+  toWireError,
+} from "./runner-protocol.js";
+import { TextBatcher } from "./text-batcher.js";
+
+/** Bytes free for the model, as the server measured them when it asked for the load. */
+let availableMemory = 0;
+const runtime = new LlamaRuntime({
+  maxThreads: Number(process.argv[2]) || 1,
+  availableMemory: () => availableMemory,
+});
+// A runner is started ahead of need: loading the native library takes most of a second.
+runtime.warmUp().catch(() => {});
+let model: LoadedModel | undefined;
+const controllers = new Map<number, AbortController>();
+
+function reply(msg: RunnerReply): void {
+  process.send?.(msg);
+}
+
+async function load(msg: Extract<RunnerRequest, { type: "load" }>): Promise<void> {
+  try {
+    availableMemory = msg.availableMemory;
+    model = await runtime.load(msg.spec);
+    reply({ type: "loaded", sizeBytes: model.sizeBytes });
+  } catch (e) {
+    reply({ type: "failed", id: LOAD_CALL_ID, error: toWireError(e) });
+  }
+}
+
+/** Runs one call against the loaded model; a completion's text goes to `onText`. */
+async function call(
+  m: LoadedModel,
+  msg: RunnerCall,
+  signal: AbortSignal,
+  onText: (text: string) => void,
+): Promise<unknown> {
+  switch (msg.type) {
+    case "complete":
+      return m.complete(msg.slot, msg.req, onText, signal);
+    case "embed":
+      return m.embed(msg.texts, msg.truncate, signal);
+    case "tokenize":
+      return m.tokenize(msg.text);
+    case "detokenize":
+      return m.detokenize(msg.tokens);
+    case "ping":
+      return null;
+  }
+}
+
+async function serve(msg: RunnerCall): Promise<void> {
+  const controller = new AbortController();
+  controllers.set(msg.id, controller);
+  const text = new TextBatcher((t) => reply({ type: "text", id: msg.id, text: t }));
+  try {
+    if (!model) throw new Error("no model loaded");
+    const value = await call(model, msg, controller.signal, (t) => text.push(t));
+    text.flush();
+    reply({ type: "done", id: msg.id, value });
+  } catch (e) {
+    text.flush();
+    reply({ type: "failed", id: msg.id, error: toWireError(e) });
+  } finally {
+    controllers.delete(msg.id);
+  }
+}
+
+/** Releases the model and leaves; the server kills this process if that takes too long. */
+async function unload(): Promise<void> {
+  for (const c of controllers.values()) c.abort();
+  await model?.unload().catch(() => {});
+  await runtime.close().catch(() => {});
+  process.exit(0);
+}
+
+process.on("message", (msg: RunnerRequest) => {
+  if (msg.type === "load") void load(msg);
+  else if (msg.type === "unload") void unload();
+  else if (msg.type === "abort") controllers.get(msg.id)?.abort();
+  else void serve(msg);
+});
+// The server is gone (even killed with SIGKILL): nobody can use this model any more.
+process.on("disconnect", () => process.exit(0));
