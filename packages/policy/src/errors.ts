@@ -67,3 +67,23 @@ export class BuiltinError extends Error {
     this.name = "BuiltinError";
   }
 }
+
+/** True for JavaScript's own "Maximum call stack size exceeded". */
+export function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
+/**
+ * The error that aborts a query for a failure that is no builtin's deliberate answer: a
+ * stack overflow or any other exception. It must never be read as "undefined", or a `deny`
+ * rule could silently stop firing.
+ */
+export function internalError(e: unknown, where?: string): RegoError {
+  if (e instanceof RegoError) return e;
+  const text = isStackOverflow(e)
+    ? "evaluation exceeded the maximum nesting depth"
+    : e instanceof Error
+      ? e.message
+      : String(e);
+  return new RegoError("internal_error", where ? `${where}: ${text}` : text);
+}

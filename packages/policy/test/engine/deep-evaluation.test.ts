@@ -1,0 +1,83 @@
+/**
+ * Deep and long inputs never flip a decision: a JavaScript stack overflow anywhere in
+ * evaluation aborts the query with internal_error instead of making an expression
+ * undefined (which silently stopped `deny` rules from firing), and data depth within the
+ * limits is walked without recursion.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { RegoError } from "../../src/errors.js";
+import { RegoObject, type Value } from "../../src/value/value.js";
+import { engineWith, solutions } from "./helpers.js";
+
+/** `{"a": {"a": ... {"leaf": 1}}}`, `levels` objects above the leaf object. */
+function nested(levels: number): Value {
+  let v: Value = new RegoObject().set("leaf", 1);
+  for (let i = 0; i < levels; i++) v = new RegoObject().set("a", v);
+  return v;
+}
+
+const policy = `package p
+deny contains "one inside" if {
+  walk(input, [_, v])
+  v == 1
+}
+deny contains "marshalled" if count(json.marshal(input)) > 0
+paths := count([p | walk(input, [p, _])])
+`;
+
+/** The deny set's members, or the code of the error that aborted the query. */
+function denyOrError(levels: number, query = "x := data.p.deny"): string[] | string {
+  const e = engineWith([policy]);
+  try {
+    const rows = solutions(e, query, { input: nested(levels) });
+    return ((rows[0]?.x as string[] | undefined) ?? []).sort();
+  } catch (err) {
+    assert.ok(err instanceof RegoError, `a RegoError, not ${String(err)}`);
+    return err.code;
+  }
+}
+
+describe("deep input", () => {
+  it("walks 999 levels: every path counted, the deny rule fires", () => {
+    const e = engineWith([policy]);
+    const [row] = solutions(e, "n := data.p.paths; d := data.p.deny", {
+      input: nested(999),
+    });
+    // 999 wrapping objects, the leaf object and the leaf value.
+    assert.equal(row?.n, 1001);
+    assert.deepEqual(row?.d, ["marshalled", "one inside"]);
+  });
+
+  it("walks 4000 levels without recursion", () => {
+    const e = engineWith([policy]);
+    const [row] = solutions(e, "n := data.p.paths", { input: nested(4000) });
+    assert.equal(row?.n, 4002);
+  });
+
+  it("never lets a stack overflow inside a builtin make a deny rule undefined", () => {
+    // json.marshal of 20,000 levels overflows the stack: the query must abort, not answer [].
+    const got = denyOrError(20_000);
+    assert.ok(
+      got === "internal_error" || (Array.isArray(got) && got.includes("marshalled")),
+      `expected internal_error or a firing deny, got ${JSON.stringify(got)}`,
+    );
+  });
+});
+
+describe("long queries", () => {
+  it("never answers no solution for 1,000 true conditions", () => {
+    const e = engineWith(["package p\n"]);
+    const query = Array.from({ length: 1000 }, () => "input.a == 1").join("; ");
+    let outcome: string;
+    try {
+      outcome = `${solutions(e, query, { inputJSON: { a: 1 } }).length} solution(s)`;
+    } catch (err) {
+      outcome = (err as RegoError).code;
+    }
+    assert.ok(
+      outcome === "1 solution(s)" || outcome === "internal_error",
+      `expected one solution or internal_error, got ${outcome}`,
+    );
+  });
+});
