@@ -5,7 +5,8 @@
 import type { Body, Module, Term } from "./ast/nodes.js";
 import { displayName, shallowExprVars } from "./ast/walk.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
-import { RegoError } from "./errors.js";
+import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
+import { collectionTooLarge, RegoError } from "./errors.js";
 import { Evaluator } from "./eval/evaluator.js";
 import type { FunctionTable } from "./eval/functions.js";
 import type { Env } from "./eval/terms.js";
@@ -31,6 +32,11 @@ export interface QueryOptions {
   timeoutMs?: number;
   /** Cancellation; raises eval_cancel_error. */
   signal?: AbortSignal;
+  /**
+   * Most elements of one collection (and solutions of one query); past it eval_limit_error.
+   * Default DEFAULT_MAX_COLLECTION_SIZE.
+   */
+  maxCollectionSize?: number;
   /** Sink for `print` output. */
   print?: (message: string) => void;
   /** Fixed clock for tests (nanoseconds since the epoch). */
@@ -165,6 +171,7 @@ export class PolicyEngine {
       nowNs: options?.nowNs,
       deadline: options?.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs,
       signal: options?.signal,
+      maxCollectionSize: options?.maxCollectionSize ?? DEFAULT_MAX_COLLECTION_SIZE,
     });
   }
 
@@ -186,6 +193,9 @@ export class PolicyEngine {
     const results: QueryResult[] = [];
     const env: Env = new Map();
     ev.evalBody(body, 0, env, () => {
+      if (results.length >= ev.maxCollectionSize) {
+        throw collectionTooLarge("query results", results.length + 1, ev.maxCollectionSize);
+      }
       const bindings = new Map<string, Value>();
       for (const n of visible) {
         const v = env.get(n);

@@ -12,6 +12,7 @@ export type RegoErrorCode =
   | "eval_type_error"
   | "eval_builtin_error"
   | "eval_cancel_error"
+  | "eval_limit_error"
   | "internal_error";
 
 export interface Location {
@@ -86,4 +87,15 @@ export function internalError(e: unknown, where?: string): RegoError {
       ? e.message
       : String(e);
   return new RegoError("internal_error", where ? `${where}: ${text}` : text);
+}
+
+/**
+ * A query building a collection (or string) larger than REGO_MAX_COLLECTION_SIZE: it aborts
+ * the query, as a timeout does, so that one request cannot exhaust the server's memory.
+ */
+export function collectionTooLarge(what: string, size: number, max: number): RegoError {
+  return new RegoError(
+    "eval_limit_error",
+    `${what}: ${size} elements exceed the limit of ${max} (REGO_MAX_COLLECTION_SIZE)`,
+  );
 }

@@ -118,7 +118,7 @@ function advance(tokens: Token[], i: number): number {
  * True when a non-empty string matches both globs. States are pairs of positions; a
  * negative position `-(i+1)` means "inside token i's repetition" (it may repeat or move on).
  */
-export function globsIntersect(a: Token[], b: Token[]): boolean {
+export function globsIntersect(a: Token[], b: Token[], tick: () => void = () => {}): boolean {
   const expand = (tokens: Token[], s: number): number[] =>
     s >= 0 ? closure(tokens, s) : [s, ...closure(tokens, -s)];
   const tokenAt = (tokens: Token[], s: number): Token | undefined => tokens[s >= 0 ? s : -s - 1];
@@ -128,6 +128,8 @@ export function globsIntersect(a: Token[], b: Token[]): boolean {
   while (frontier.length > 0) {
     const next: [number, number][] = [];
     for (const [sa, sb] of frontier) {
+      // The state space is |a| x |b|: long globs take long, so the deadline is checked.
+      tick();
       const pa = expand(a, sa);
       const pb = expand(b, sb);
       if (consumed && pa.includes(a.length) && pb.includes(b.length)) return true;

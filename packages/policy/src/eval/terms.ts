@@ -15,7 +15,7 @@ import type {
   Term,
   WithModifier,
 } from "../ast/nodes.js";
-import { RegoError } from "../errors.js";
+import { collectionTooLarge, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import type { Canceller, DocCache, Overrides } from "./state.js";
@@ -55,6 +55,8 @@ export abstract class TermEvaluator {
   abstract overrides: Overrides;
   abstract cache: DocCache;
   abstract readonly cancel: Canceller;
+  /** Most elements one collection may have; comprehensions past it abort the query. */
+  abstract readonly maxCollectionSize: number;
 
   /** Walks `data.<path...>` from the root, through rules and base documents. */
   abstract evalDataRef(path: Term[], env: Env, k: VK): boolean;
@@ -108,6 +110,7 @@ export abstract class TermEvaluator {
   private evalSomeIn(e: SomeIn, env: Env, k: K): boolean {
     return this.evalTerm(e.domain, env, (coll) =>
       forEachElement(coll, (key, value) => {
+        if (this.cancel.active) this.cancel.check();
         if (!e.key) return this.unifyValue(e.value, value, env, k);
         return this.unifyValue(e.key, key, env, () => this.unifyValue(e.value, value, env, k));
       }),
@@ -175,6 +178,7 @@ export abstract class TermEvaluator {
         const out: Value[] = [];
         this.evalBody(t.body, 0, env, () =>
           this.evalTerm(t.term, env, (v) => {
+            if (out.length >= this.maxCollectionSize) throw this.tooLarge("array", out.length);
             out.push(v);
             return false;
           }),
@@ -186,6 +190,7 @@ export abstract class TermEvaluator {
         this.evalBody(t.body, 0, env, () =>
           this.evalTerm(t.term, env, (v) => {
             out.add(v);
+            if (out.size > this.maxCollectionSize) throw this.tooLarge("set", out.size - 1);
             return false;
           }),
         );
@@ -210,11 +215,17 @@ export abstract class TermEvaluator {
             throw new RegoError("eval_conflict_error", "object keys must be unique", locOf(key));
           }
           out.set(kv, vv);
+          if (out.size > this.maxCollectionSize) throw this.tooLarge("object", out.size - 1);
           return false;
         }),
       ),
     );
     return out;
+  }
+
+  /** The error for a comprehension growing past the size limit. */
+  private tooLarge(kind: string, size: number): RegoError {
+    return collectionTooLarge(`${kind} comprehension`, size + 1, this.maxCollectionSize);
   }
 
   private evalTemplate(t: TemplateTerm, env: Env): string {
@@ -333,6 +344,8 @@ export abstract class TermEvaluator {
 
   private iterate(v: Value, name: string, path: Term[], i: number, env: Env, k: VK): boolean {
     return forEachElement(v, (key, x) => {
+      // One expression can iterate a large collection: the deadline is checked per element.
+      if (this.cancel.active) this.cancel.check();
       env.set(name, key);
       const r = this.walkValue(x, path, i + 1, env, k);
       env.delete(name);
