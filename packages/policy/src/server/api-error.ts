@@ -60,3 +60,10 @@ export function resourceNotFound(message: string): ApiError {
 export function undefinedDocument(message: string): ApiError {
   return new ApiError("missing_resource", "undefined_document", message);
 }
+
+/** An input document nested deeper than REGO_MAX_INPUT_DEPTH: 400 invalid_parameter. */
+export function inputTooDeep(maxDepth: number): ApiError {
+  return badRequest(
+    `input document nesting exceeds the maximum depth of ${maxDepth} (REGO_MAX_INPUT_DEPTH)`,
+  );
+}
