@@ -63,9 +63,6 @@ function minus(a: Value, b: Value): Value {
   throw new BuiltinTypeError(`minus: operand 2 must be ${want} but got ${typeName(b)}`);
 }
 
-/** Upper bound on the length of a generated range, so a typo cannot exhaust memory. */
-const MAX_RANGE_LENGTH = 10_000_000;
-
 /** Integers from `from` to `to` inclusive, stepping by `step` (> 0) in the needed direction. */
 function integerRange(
   fn: string,
@@ -80,9 +77,6 @@ function integerRange(
   const span = a <= b ? b - a : a - b;
   const length = span / s + 1n;
   checkSize(ctx, fn, length);
-  if (length > BigInt(MAX_RANGE_LENGTH)) {
-    throw new BuiltinError(`${fn}: range too large (more than ${MAX_RANGE_LENGTH} elements)`);
-  }
   if (typeof from === "number" && typeof to === "number" && typeof step === "number") {
     return numberRange(from, to, step, ctx);
   }

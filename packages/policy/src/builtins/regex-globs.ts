@@ -128,13 +128,13 @@ export function globsIntersect(a: Token[], b: Token[], tick: () => void = () => 
   while (frontier.length > 0) {
     const next: [number, number][] = [];
     for (const [sa, sb] of frontier) {
-      // The state space is |a| x |b|: long globs take long, so the deadline is checked.
-      tick();
       const pa = expand(a, sa);
       const pb = expand(b, sb);
       if (consumed && pa.includes(a.length) && pb.includes(b.length)) return true;
       for (const x of pa) {
         for (const y of pb) {
+          // The work grows with |a| x |b| and more: long globs check the deadline.
+          tick();
           const ta = tokenAt(a, x);
           const tb = tokenAt(b, y);
           if (!ta || !tb || !atomsMeet(ta.atom, tb.atom)) continue;
