@@ -110,7 +110,6 @@ export abstract class TermEvaluator {
   private evalSomeIn(e: SomeIn, env: Env, k: K): boolean {
     return this.evalTerm(e.domain, env, (coll) =>
       forEachElement(coll, (key, value) => {
-        if (this.cancel.active) this.cancel.check();
         if (!e.key) return this.unifyValue(e.value, value, env, k);
         return this.unifyValue(e.key, key, env, () => this.unifyValue(e.value, value, env, k));
       }),
@@ -344,8 +343,6 @@ export abstract class TermEvaluator {
 
   private iterate(v: Value, name: string, path: Term[], i: number, env: Env, k: VK): boolean {
     return forEachElement(v, (key, x) => {
-      // One expression can iterate a large collection: the deadline is checked per element.
-      if (this.cancel.active) this.cancel.check();
       env.set(name, key);
       const r = this.walkValue(x, path, i + 1, env, k);
       env.delete(name);

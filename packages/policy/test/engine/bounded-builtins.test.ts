@@ -90,7 +90,7 @@ describe("comprehensions and rules are bounded too", () => {
     "x := [[a, b] | numbers.range(1, 40)[a]; numbers.range(1, 40)[b]]",
     "x := {[a, b] | numbers.range(1, 40)[a]; numbers.range(1, 40)[b]}",
     "x := {[a, b]: 1 | numbers.range(1, 40)[a]; numbers.range(1, 40)[b]}",
-    "numbers.range(1, 40)[a]; numbers.range(1, 40)[b]",
+    "a := numbers.range(1, 40)[_]; b := numbers.range(1, 40)[_]",
   ]) {
     it(`${query} aborts with eval_limit_error`, () => {
       assert.equal(failure(query, small), "eval_limit_error");

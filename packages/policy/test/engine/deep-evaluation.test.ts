@@ -26,9 +26,14 @@ deny contains "marshalled" if count(json.marshal(input)) > 0
 paths := count([p | walk(input, [p, _])])
 `;
 
+/** Only the rule whose builtin overflows the stack (walking 20,000 levels takes long). */
+const marshalPolicy = `package p
+deny contains "marshalled" if count(json.marshal(input)) > 0
+`;
+
 /** The deny set's members, or the code of the error that aborted the query. */
 function denyOrError(levels: number, query = "x := data.p.deny"): string[] | string {
-  const e = engineWith([policy]);
+  const e = engineWith([marshalPolicy]);
   try {
     const rows = solutions(e, query, { input: nested(levels) });
     return ((rows[0]?.x as string[] | undefined) ?? []).sort();
