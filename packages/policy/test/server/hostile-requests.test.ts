@@ -95,15 +95,12 @@ describe("internal errors", () => {
     assert.equal(body.errors?.[0]?.code, "internal_error");
   });
 
-  it("answers a query of 1,000 conditions with a result or 500, never an empty one", async () => {
+  it("answers a query of 1,000 conditions with its one solution", async () => {
     const query = Array.from({ length: 1000 }, () => "input.a == 1").join("; ");
     const res = await h.post("/v1/query", JSON.stringify({ query, input: { a: 1 } }));
-    const body = (await res.json()) as { result?: unknown[] } & Partial<ErrorBody>;
-    if (res.status === 200) assert.equal(body.result?.length, 1);
-    else {
-      assert.equal(res.status, 500);
-      assert.equal(body.code, "internal_error");
-    }
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { result?: unknown[] };
+    assert.equal(body.result?.length, 1);
   });
 });
 
