@@ -56,7 +56,7 @@ export const configTable = [
   ],
   [
     "REGO_MAX_COLLECTION_SIZE",
-    "most elements of one array, set or object (or characters of one built string) in a query (eval_limit_error past it)",
+    "most elements of one array, set or object (or characters of one built string) in a server query (eval_limit_error past it; `rego eval` uses the default)",
     String(DEFAULT_MAX_COLLECTION_SIZE),
   ],
   ["REGO_SHUTDOWN_GRACE_MS", "time in-flight requests get to finish on SIGTERM/SIGINT", "10000"],

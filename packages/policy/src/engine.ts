@@ -6,7 +6,7 @@ import type { Body, Module, Term } from "./ast/nodes.js";
 import { displayName, shallowExprVars } from "./ast/walk.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
 import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
-import { collectionTooLarge, RegoError } from "./errors.js";
+import { collectionTooLarge, internalError, isStackOverflow } from "./errors.js";
 import { Evaluator } from "./eval/evaluator.js";
 import type { FunctionTable } from "./eval/functions.js";
 import type { Env } from "./eval/terms.js";
@@ -98,10 +98,7 @@ function guardStack<T>(f: () => T): T {
 
 /** The error to raise for `e`: a JS stack overflow becomes a Rego error, others stay. */
 function stackError(e: unknown): unknown {
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return new RegoError("internal_error", "evaluation exceeded the maximum nesting depth");
-  }
-  return e;
+  return isStackOverflow(e) ? internalError(e) : e;
 }
 
 /** Deep-merges `value` into `base`: objects merge key by key, anything else replaces. */
