@@ -6,7 +6,7 @@ import type { Body, Module, Term } from "./ast/nodes.js";
 import { displayName, shallowExprVars } from "./ast/walk.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
 import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
-import { collectionTooLarge, internalError, isStackOverflow } from "./errors.js";
+import { collectionTooLarge, internalError, RegoError, RegoErrorList } from "./errors.js";
 import { Evaluator } from "./eval/evaluator.js";
 import type { FunctionTable } from "./eval/functions.js";
 import type { Env } from "./eval/terms.js";
@@ -87,7 +87,7 @@ function printToStderr(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
-/** Runs an evaluation, turning a JS stack overflow into a Rego error. */
+/** Runs an evaluation; any failure that is not a Rego error leaves it as internal_error. */
 function guardStack<T>(f: () => T): T {
   try {
     return f();
@@ -96,9 +96,12 @@ function guardStack<T>(f: () => T): T {
   }
 }
 
-/** The error to raise for `e`: a JS stack overflow becomes a Rego error, others stay. */
+/**
+ * The error to raise for `e`: Rego errors stay; anything else (a stack overflow, a bug)
+ * becomes internal_error, so that callers see one kind of error and never a raw RangeError.
+ */
 function stackError(e: unknown): unknown {
-  return isStackOverflow(e) ? internalError(e) : e;
+  return e instanceof RegoError || e instanceof RegoErrorList ? e : internalError(e);
 }
 
 /** Deep-merges `value` into `base`: objects merge key by key, anything else replaces. */

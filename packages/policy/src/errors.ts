@@ -86,7 +86,10 @@ export function internalError(e: unknown, where?: string): RegoError {
     : e instanceof Error
       ? e.message
       : String(e);
-  return new RegoError("internal_error", where ? `${where}: ${text}` : text);
+  const error = new RegoError("internal_error", where ? `${where}: ${text}` : text);
+  // The original stays reachable for the server log and for debugging.
+  error.cause = e;
+  return error;
 }
 
 /**
