@@ -75,6 +75,26 @@ function conditions(n: number, condition: string): string[] {
   return Array.from({ length: n }, () => condition);
 }
 
+describe("negation over a failing builtin", () => {
+  it("does not turn a stack overflow under `not` into allow", () => {
+    const e = engineWith([
+      `package p
+allow if not too_big
+too_big if count(json.marshal(input)) > 1000000
+`,
+    ]);
+    let outcome: unknown;
+    try {
+      outcome = solutions(e, "x := data.p.allow", { input: nested(20_000) });
+    } catch (err) {
+      outcome = (err as RegoError).code;
+    }
+    // json.marshal overflows the stack at this depth; before, `too_big` was undefined and
+    // `allow` became true.
+    assert.equal(outcome, "internal_error");
+  });
+});
+
 describe("long bodies", () => {
   it("answers one solution for a query of 1,000 true conditions", () => {
     const e = engineWith(["package p\n"]);
