@@ -5,10 +5,11 @@
  */
 import type { IncomingMessage } from "node:http";
 import { readJSON } from "../builtins/json-reader.js";
+import { MAX_YAML_DEPTH } from "../builtins/yaml-codec.js";
 import { parseJsonValue, parseYamlValue } from "../loader/data-document.js";
-import { jsonTextDepthExceeds, valueDepthExceeds } from "../value/depth.js";
+import { jsonTextDepthExceeds, valueDepthExceeds, yamlNestingExceeds } from "../value/depth.js";
 import { fromJSON, RegoObject, type Value } from "../value/value.js";
-import { badRequest, inputTooDeep } from "./api-error.js";
+import { badRequest, inputTooDeep, yamlInputTooDeep } from "./api-error.js";
 import { lastParam } from "./query-params.js";
 
 /** The input (undefined when none) and whether the body lacked the `input` key. */
@@ -105,6 +106,8 @@ export function inputFromBodyBytes(req: IncomingMessage, raw: Buffer, maxDepth: 
   const text = raw.toString("utf8");
   if (raw.length === 0 || /^\s*$/.test(text)) return { input: undefined, missingInputKey: true };
   if (!YAML.test(req.headers["content-type"] ?? "")) return inputFromJson(text, maxDepth);
+  // The YAML parser recurses per level: deep text is refused before it reaches it.
+  if (yamlNestingExceeds(text, MAX_YAML_DEPTH)) throw yamlInputTooDeep();
   let doc: Value;
   try {
     doc = parseYamlValue(text);

@@ -3,10 +3,11 @@
  * the bare value; an undefined document is 404 `undefined_document`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { MAX_YAML_DEPTH } from "../builtins/yaml-codec.js";
 import { parseJsonValue, parseYamlValue } from "../loader/data-document.js";
-import { jsonTextDepthExceeds, valueDepthExceeds } from "../value/depth.js";
+import { jsonTextDepthExceeds, valueDepthExceeds, yamlNestingExceeds } from "../value/depth.js";
 import { toJSON, type Value } from "../value/value.js";
-import { badRequest, inputTooDeep, undefinedDocument } from "./api-error.js";
+import { badRequest, inputTooDeep, undefinedDocument, yamlInputTooDeep } from "./api-error.js";
 import { dataPath } from "./data-handler.js";
 import { boolParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
@@ -17,6 +18,7 @@ function parseInput(req: IncomingMessage, text: string, maxDepth: number): Value
   if (/^\s*$/.test(text)) return undefined;
   const yaml = /yaml/i.test(req.headers["content-type"] ?? "");
   if (!yaml && jsonTextDepthExceeds(text, maxDepth)) throw inputTooDeep(maxDepth);
+  if (yaml && yamlNestingExceeds(text, MAX_YAML_DEPTH)) throw yamlInputTooDeep();
   let input: Value;
   try {
     input = yaml ? parseYamlValue(text) : parseJsonValue(text);

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { RegoError } from "../../src/errors.js";
-import { RegoObject, type Value } from "../../src/value/value.js";
-import { engineWith, solutions } from "./helpers.js";
+import { fromJSON, RegoObject, type Value } from "../../src/value/value.js";
+import { engineWith, solutions, thrown } from "./helpers.js";
 
 /** `{"a": {"a": ... {"leaf": 1}}}`, `levels` objects above the leaf object. */
 function nested(levels: number): Value {
@@ -74,6 +74,34 @@ describe("deep input", () => {
 function conditions(n: number, condition: string): string[] {
   return Array.from({ length: n }, () => condition);
 }
+
+describe("deep YAML text", () => {
+  const e = engineWith(["package p\n"]);
+  const flow = (n: number) => "[".repeat(n) + "]".repeat(n);
+
+  it("reads YAML nested 200 levels", () => {
+    const [row] = solutions(e, "x := count(yaml.unmarshal(input.s))", {
+      inputJSON: { s: flow(200) },
+    });
+    assert.equal(row?.x, 1);
+  });
+
+  // 999 levels of flow brackets once aborted the whole process inside the YAML parser.
+  for (const [what, text] of [
+    ["flow brackets", flow(999)],
+    ["compact sequences", `${"- ".repeat(5000)}1`],
+  ]) {
+    it(`refuses ${what} too deep to parse as a builtin error`, () => {
+      const query = "x := yaml.unmarshal(input.s)";
+      assert.deepEqual(solutions(e, query, { inputJSON: { s: text } }), []);
+      const err = thrown(() =>
+        e.query(query, { input: fromJSON({ s: text }), strictBuiltinErrors: true }),
+      );
+      assert.equal(err.code, "eval_builtin_error");
+      assert.match(err.message, /exceeded max depth of 256/);
+    });
+  }
+});
 
 describe("negation over a failing builtin", () => {
   it("does not turn a stack overflow under `not` into allow", () => {

@@ -72,6 +72,15 @@ describe("input depth", () => {
     }
   });
 
+  it("answers 400 for YAML input nested too deep for the YAML reader", async () => {
+    const yaml = `input: ${"[".repeat(999)}${"]".repeat(999)}\n`;
+    const res = await h.post("/v1/data/hostile/deny", yaml, { "content-type": "application/yaml" });
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as ErrorBody;
+    assert.equal(body.code, "invalid_parameter");
+    assert.match(body.message, /YAML input document nesting exceeds the maximum depth of 256/);
+  });
+
   it("evaluates input 1,000 levels deep correctly", async () => {
     const res = await h.post(
       "/v1/query",
