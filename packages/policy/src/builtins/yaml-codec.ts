@@ -5,7 +5,7 @@
  */
 import YAML from "yaml";
 import { BuiltinError } from "../errors.js";
-import { yamlNestingExceeds } from "../value/depth.js";
+import { valueDepthExceeds, yamlNestingExceeds } from "../value/depth.js";
 import { normalizeNumber } from "../value/number.js";
 import { RegoObject, toJSON, type Value } from "../value/value.js";
 
@@ -116,6 +116,10 @@ function needsDoubleQuotes(s: string): boolean {
 
 /** YAML text of a value; strings libyaml cannot write plain get single quotes, like yaml.v2. */
 export function writeYAML(v: Value): string {
+  // The YAML writer recurses per level too: the same bound as for reading.
+  if (valueDepthExceeds(v, MAX_YAML_DEPTH)) {
+    throw new BuiltinError(`yaml: exceeded max depth of ${MAX_YAML_DEPTH}`);
+  }
   const data = toJSON(v);
   if (data === null) return "null\n";
   const doc = new YAML.Document(data, { schema: "yaml-1.1" });

@@ -86,6 +86,16 @@ describe("deep YAML text", () => {
     assert.equal(row?.x, 1);
   });
 
+  it("writes YAML 200 levels deep and refuses 1,000 as a builtin error", () => {
+    const [row] = solutions(e, "x := count(yaml.marshal(input)) > 0", { input: nested(200) });
+    assert.equal(row?.x, true);
+    const err = thrown(() =>
+      e.query("x := yaml.marshal(input)", { input: nested(1000), strictBuiltinErrors: true }),
+    );
+    assert.equal(err.code, "eval_builtin_error");
+    assert.match(err.message, /yaml.marshal: yaml: exceeded max depth of 256/);
+  });
+
   // 999 levels of flow brackets once aborted the whole process inside the YAML parser.
   for (const [what, text] of [
     ["flow brackets", flow(999)],
