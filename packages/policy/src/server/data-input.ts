@@ -44,10 +44,11 @@ function malformed(e: unknown): Error {
  * wraps the input in one object, so it may be one level deeper than the input.
  */
 function inputFromJson(text: string, maxDepth: number): DataInput {
-  const direct = LONG_NUMBER.test(text) ? undefined : readDirect(text, maxDepth + 1);
+  const long = LONG_NUMBER.test(text);
+  const direct = long ? undefined : readDirect(text, maxDepth + 1);
   if (direct !== undefined) return inputFromDocument(direct);
   if (jsonTextDepthExceeds(text, maxDepth + 1)) throw inputTooDeep(maxDepth);
-  if (LONG_NUMBER.test(text)) {
+  if (long) {
     let exact: Value;
     try {
       exact = parseJsonValue(text);
