@@ -15,22 +15,12 @@ import type {
   Term,
   WithModifier,
 } from "../ast/nodes.js";
-import { shallowExprVars } from "../ast/walk.js";
 import { collectionTooLarge, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
+import { FLAT_BODY_DEPTH, isGround, stopAtFirst } from "./ground-exprs.js";
 import type { Canceller, DocCache, Overrides } from "./state.js";
 import { constantValue, forEachElement, indexValue } from "./values.js";
-
-/**
- * Nesting of bodies past which ground expressions are evaluated one after another instead
- * of each inside the previous one's continuation: a body of thousands of conditions must
- * not need thousands of nested JS frames.
- */
-const FLAT_BODY_DEPTH = 48;
-
-/** A continuation that stops at the first solution. */
-const stopAtFirst: K = () => true;
 
 /** Bindings of one rule frame. */
 export type Env = Map<string, Value>;
@@ -80,8 +70,6 @@ export abstract class TermEvaluator {
 
   /** Bodies being evaluated, nested one inside the next (each continuation adds one). */
   private bodyDepth = 0;
-  /** An expression's own vars, for `isGround`; computed only once bodies nest deeply. */
-  private readonly exprVars = new WeakMap<Expr, readonly string[]>();
 
   evalBody(body: Body, i: number, env: Env, k: K): boolean {
     if (i === body.length) return k();
@@ -106,23 +94,10 @@ export abstract class TermEvaluator {
   private evalGroundRun(body: Body, i: number, env: Env): number {
     for (; i < body.length; i++) {
       const e = body[i] as Expr;
-      if (!this.isGround(e, env)) return i;
+      if (!isGround(e, env)) return i;
       if (!this.evalExpr(e, env, stopAtFirst)) return -1;
     }
     return i;
-  }
-
-  /** A term expression whose vars are all bound, without `with` or a relation (walk). */
-  private isGround(e: Expr, env: Env): boolean {
-    if (e.type !== "term" || e.with.length > 0) return false;
-    if (e.term.type === "call" && e.term.name === "walk") return false;
-    let vars = this.exprVars.get(e);
-    if (vars === undefined) {
-      vars = [...shallowExprVars(e)];
-      this.exprVars.set(e, vars);
-    }
-    for (const v of vars) if (!env.has(v) && v !== "input" && v !== "data") return false;
-    return true;
   }
 
   evalExpr(e: Expr, env: Env, k: K): boolean {
