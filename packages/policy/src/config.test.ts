@@ -12,7 +12,9 @@ describe("loadConfig", () => {
         addr: "localhost:8181",
         maxBodyBytes: 1048576,
         decisionLogs: false,
-        evalTimeoutMs: 0,
+        evalTimeoutMs: 30000,
+        maxInputDepth: 1000,
+        maxCollectionSize: 1000000,
         shutdownGraceMs: 10000,
         logLevel: "info",
       },
@@ -27,6 +29,8 @@ describe("loadConfig", () => {
       REGO_MAX_BODY_BYTES: "2048",
       REGO_DECISION_LOGS: "console",
       REGO_EVAL_TIMEOUT_MS: "500",
+      REGO_MAX_INPUT_DEPTH: "20",
+      REGO_MAX_COLLECTION_SIZE: "300",
       REGO_SHUTDOWN_GRACE_MS: "0",
       REGO_LOG_LEVEL: "error",
     });
@@ -34,8 +38,15 @@ describe("loadConfig", () => {
     assert.equal(c.maxBodyBytes, 2048);
     assert.equal(c.decisionLogs, true);
     assert.equal(c.evalTimeoutMs, 500);
+    assert.equal(c.maxInputDepth, 20);
+    assert.equal(c.maxCollectionSize, 300);
     assert.equal(c.shutdownGraceMs, 0);
     assert.equal(c.logLevel, "error");
+  });
+
+  it("keeps 0 for the evaluation timeout only when it is set explicitly", () => {
+    assert.equal(loadConfig({ REGO_EVAL_TIMEOUT_MS: "0" }).evalTimeoutMs, 0);
+    assert.equal(loadConfig({ REGO_EVAL_TIMEOUT_MS: "" }).evalTimeoutMs, 30000);
   });
 
   it("reports all bad variables at once, each by name", () => {
@@ -45,16 +56,20 @@ describe("loadConfig", () => {
         REGO_MAX_BODY_BYTES: "-1",
         REGO_DECISION_LOGS: "yes",
         REGO_LOG_LEVEL: "loud",
+        REGO_MAX_INPUT_DEPTH: "0",
+        REGO_MAX_COLLECTION_SIZE: "many",
       });
       assert.fail("expected ConfigError");
     } catch (e) {
       assert.ok(e instanceof ConfigError);
-      assert.equal(e.problems.length, 4);
+      assert.equal(e.problems.length, 6);
       for (const name of [
         "REGO_ADDR",
         "REGO_MAX_BODY_BYTES",
         "REGO_DECISION_LOGS",
         "REGO_LOG_LEVEL",
+        "REGO_MAX_INPUT_DEPTH",
+        "REGO_MAX_COLLECTION_SIZE",
       ]) {
         assert.ok(
           e.problems.some((p) => p.startsWith(name)),

@@ -12,13 +12,24 @@ export interface RegoConfig {
   readonly maxBodyBytes: number;
   /** Log every decision as one JSON line on stdout. */
   readonly decisionLogs: boolean;
-  /** Bound on one evaluation in milliseconds; 0 means no bound. */
+  /** Bound on one evaluation of the server in milliseconds; 0 (set explicitly) means none. */
   readonly evalTimeoutMs: number;
+  /** Deepest nesting of an input document the server accepts (400 beyond it). */
+  readonly maxInputDepth: number;
+  /** Most elements one collection (or characters one built string) may have in a query. */
+  readonly maxCollectionSize: number;
   /** How long in-flight requests get to finish on SIGTERM/SIGINT. */
   readonly shutdownGraceMs: number;
   /** Level of the server's own log lines (stderr). */
   readonly logLevel: "debug" | "info" | "error";
 }
+
+/** Default bound on one server evaluation: a small request must not hold the server forever. */
+export const DEFAULT_EVAL_TIMEOUT_MS = 30_000;
+/** Default deepest input: deep enough for any real document, shallow enough to evaluate. */
+export const DEFAULT_MAX_INPUT_DEPTH = 1000;
+/** Default largest collection: bounds the memory one query can take. */
+export const DEFAULT_MAX_COLLECTION_SIZE = 1_000_000;
 
 /** Name, meaning and default of every variable, for `--help` and the README. */
 export const configTable = [
@@ -33,7 +44,21 @@ export const configTable = [
     "`console` logs each decision as a JSON line on stdout (as --set decision_logs.console=true)",
     "off",
   ],
-  ["REGO_EVAL_TIMEOUT_MS", "bound on one evaluation (eval_cancel_error past it); 0 = none", "0"],
+  [
+    "REGO_EVAL_TIMEOUT_MS",
+    "bound on one server evaluation (eval_cancel_error past it); 0 = none",
+    String(DEFAULT_EVAL_TIMEOUT_MS),
+  ],
+  [
+    "REGO_MAX_INPUT_DEPTH",
+    "deepest nesting of an input document the server accepts; deeper inputs get 400",
+    String(DEFAULT_MAX_INPUT_DEPTH),
+  ],
+  [
+    "REGO_MAX_COLLECTION_SIZE",
+    "most elements of one array, set or object (or characters of one built string) in a server query (eval_limit_error past it; `rego eval` uses the default)",
+    String(DEFAULT_MAX_COLLECTION_SIZE),
+  ],
   ["REGO_SHUTDOWN_GRACE_MS", "time in-flight requests get to finish on SIGTERM/SIGINT", "10000"],
   ["REGO_LOG_LEVEL", "server log level on stderr: debug, info or error", "info"],
 ] as const;
@@ -63,7 +88,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RegoConfig {
   const maxBodyBytes = readWholeNumber(env, "REGO_MAX_BODY_BYTES", 1024 * 1024, [1, 2 ** 31], bad);
   const decisionLogs =
     readChoice(env, "REGO_DECISION_LOGS", ["off", "console"] as const, "off", bad) === "console";
-  const evalTimeoutMs = readWholeNumber(env, "REGO_EVAL_TIMEOUT_MS", 0, [0, 86_400_000], bad);
+  const evalTimeoutMs = readWholeNumber(
+    env,
+    "REGO_EVAL_TIMEOUT_MS",
+    DEFAULT_EVAL_TIMEOUT_MS,
+    [0, 86_400_000],
+    bad,
+  );
+  const maxInputDepth = readWholeNumber(
+    env,
+    "REGO_MAX_INPUT_DEPTH",
+    DEFAULT_MAX_INPUT_DEPTH,
+    [1, 100_000],
+    bad,
+  );
+  const maxCollectionSize = readWholeNumber(
+    env,
+    "REGO_MAX_COLLECTION_SIZE",
+    DEFAULT_MAX_COLLECTION_SIZE,
+    [1, 2 ** 31],
+    bad,
+  );
   const shutdownGraceMs = readWholeNumber(
     env,
     "REGO_SHUTDOWN_GRACE_MS",
@@ -84,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RegoConfig {
     maxBodyBytes,
     decisionLogs,
     evalTimeoutMs,
+    maxInputDepth,
+    maxCollectionSize,
     shutdownGraceMs,
     logLevel,
   });

@@ -5,7 +5,8 @@
 import type { Body, Module, Term } from "./ast/nodes.js";
 import { displayName, shallowExprVars } from "./ast/walk.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
-import { RegoError } from "./errors.js";
+import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
+import { collectionTooLarge, internalError, RegoError, RegoErrorList } from "./errors.js";
 import { Evaluator } from "./eval/evaluator.js";
 import type { FunctionTable } from "./eval/functions.js";
 import type { Env } from "./eval/terms.js";
@@ -31,6 +32,11 @@ export interface QueryOptions {
   timeoutMs?: number;
   /** Cancellation; raises eval_cancel_error. */
   signal?: AbortSignal;
+  /**
+   * Most elements of one collection (and solutions of one query); past it eval_limit_error.
+   * Default DEFAULT_MAX_COLLECTION_SIZE.
+   */
+  maxCollectionSize?: number;
   /** Sink for `print` output. */
   print?: (message: string) => void;
   /** Fixed clock for tests (nanoseconds since the epoch). */
@@ -81,7 +87,7 @@ function printToStderr(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
-/** Runs an evaluation, turning a JS stack overflow into a Rego error. */
+/** Runs an evaluation; any failure that is not a Rego error leaves it as internal_error. */
 function guardStack<T>(f: () => T): T {
   try {
     return f();
@@ -90,12 +96,12 @@ function guardStack<T>(f: () => T): T {
   }
 }
 
-/** The error to raise for `e`: a JS stack overflow becomes a Rego error, others stay. */
+/**
+ * The error to raise for `e`: Rego errors stay; anything else (a stack overflow, a bug)
+ * becomes internal_error, so that callers see one kind of error and never a raw RangeError.
+ */
 function stackError(e: unknown): unknown {
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return new RegoError("internal_error", "evaluation exceeded the maximum nesting depth");
-  }
-  return e;
+  return e instanceof RegoError || e instanceof RegoErrorList ? e : internalError(e);
 }
 
 /** Deep-merges `value` into `base`: objects merge key by key, anything else replaces. */
@@ -165,6 +171,7 @@ export class PolicyEngine {
       nowNs: options?.nowNs,
       deadline: options?.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs,
       signal: options?.signal,
+      maxCollectionSize: options?.maxCollectionSize ?? DEFAULT_MAX_COLLECTION_SIZE,
     });
   }
 
@@ -186,6 +193,9 @@ export class PolicyEngine {
     const results: QueryResult[] = [];
     const env: Env = new Map();
     ev.evalBody(body, 0, env, () => {
+      if (results.length >= ev.maxCollectionSize) {
+        throw collectionTooLarge("query results", results.length + 1, ev.maxCollectionSize);
+      }
       const bindings = new Map<string, Value>();
       for (const n of visible) {
         const v = env.get(n);

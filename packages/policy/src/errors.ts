@@ -12,6 +12,7 @@ export type RegoErrorCode =
   | "eval_type_error"
   | "eval_builtin_error"
   | "eval_cancel_error"
+  | "eval_limit_error"
   | "internal_error";
 
 export interface Location {
@@ -66,4 +67,38 @@ export class BuiltinError extends Error {
     super(message);
     this.name = "BuiltinError";
   }
+}
+
+/** True for JavaScript's own "Maximum call stack size exceeded". */
+export function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
+/**
+ * The error that aborts a query for a failure that is no builtin's deliberate answer: a
+ * stack overflow or any other exception. It must never be read as "undefined", or a `deny`
+ * rule could silently stop firing.
+ */
+export function internalError(e: unknown, where?: string): RegoError {
+  if (e instanceof RegoError) return e;
+  const text = isStackOverflow(e)
+    ? "evaluation exceeded the maximum nesting depth"
+    : e instanceof Error
+      ? e.message
+      : String(e);
+  const error = new RegoError("internal_error", where ? `${where}: ${text}` : text);
+  // The original stays reachable for the server log and for debugging.
+  error.cause = e;
+  return error;
+}
+
+/**
+ * A query building a collection (or string) larger than REGO_MAX_COLLECTION_SIZE: it aborts
+ * the query, as a timeout does, so that one request cannot exhaust the server's memory.
+ */
+export function collectionTooLarge(what: string, size: number, max: number): RegoError {
+  return new RegoError(
+    "eval_limit_error",
+    `${what}: ${size} elements exceed the limit of ${max} (REGO_MAX_COLLECTION_SIZE)`,
+  );
 }

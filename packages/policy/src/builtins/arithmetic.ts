@@ -6,6 +6,7 @@ import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { isNumber, normalizeNumber, type RegoNumber, toBigInt } from "../value/number.js";
 import { RegoSet, typeName, type Value } from "../value/value.js";
 import { asInteger, asNumber, asString, oneOfError } from "./args.js";
+import { checkSize } from "./limits.js";
 import {
   absNumber,
   addNumbers,
@@ -18,7 +19,7 @@ import {
   signOf,
   subtractNumbers,
 } from "./numeric.js";
-import type { BuiltinDef } from "./registry-types.js";
+import type { BuiltinContext, BuiltinDef } from "./registry-types.js";
 
 /** A builtin of two numbers giving a number. */
 function binary(
@@ -62,32 +63,50 @@ function minus(a: Value, b: Value): Value {
   throw new BuiltinTypeError(`minus: operand 2 must be ${want} but got ${typeName(b)}`);
 }
 
-/** Upper bound on the length of a generated range, so a typo cannot exhaust memory. */
-const MAX_RANGE_LENGTH = 10_000_000;
-
 /** Integers from `from` to `to` inclusive, stepping by `step` (> 0) in the needed direction. */
-function integerRange(fn: string, from: RegoNumber, to: RegoNumber, step: RegoNumber): Value[] {
+function integerRange(
+  fn: string,
+  from: RegoNumber,
+  to: RegoNumber,
+  step: RegoNumber,
+  ctx: BuiltinContext,
+): Value[] {
   const a = toBigInt(from);
   const b = toBigInt(to);
   const s = toBigInt(step);
   const span = a <= b ? b - a : a - b;
-  if (span / s + 1n > BigInt(MAX_RANGE_LENGTH)) {
-    throw new BuiltinError(`${fn}: range too large (more than ${MAX_RANGE_LENGTH} elements)`);
-  }
+  const length = span / s + 1n;
+  checkSize(ctx, fn, length);
   if (typeof from === "number" && typeof to === "number" && typeof step === "number") {
-    return numberRange(from, to, step);
+    return numberRange(from, to, step, ctx);
   }
   const out: Value[] = [];
-  if (a <= b) for (let i = a; i <= b; i += s) out.push(normalizeNumber(i));
-  else for (let i = a; i >= b; i -= s) out.push(normalizeNumber(i));
+  if (a <= b)
+    for (let i = a; i <= b; i += s) {
+      ctx.checkCancel();
+      out.push(normalizeNumber(i));
+    }
+  else
+    for (let i = a; i >= b; i -= s) {
+      ctx.checkCancel();
+      out.push(normalizeNumber(i));
+    }
   return out;
 }
 
 /** The same range on safe integers, without bigint arithmetic per element. */
-function numberRange(from: number, to: number, step: number): number[] {
+function numberRange(from: number, to: number, step: number, ctx: BuiltinContext): number[] {
   const out: number[] = [];
-  if (from <= to) for (let i = from; i <= to; i += step) out.push(i);
-  else for (let i = from; i >= to; i -= step) out.push(i);
+  if (from <= to)
+    for (let i = from; i <= to; i += step) {
+      ctx.checkCancel();
+      out.push(i);
+    }
+  else
+    for (let i = from; i >= to; i -= step) {
+      ctx.checkCancel();
+      out.push(i);
+    }
   return out;
 }
 
@@ -140,23 +159,23 @@ export const arithmeticBuiltins: BuiltinDef[] = [
     name: "numbers.range",
     args: ["number", "number"],
     result: "array[number]",
-    impl: ([a, b]) => {
+    impl: ([a, b], ctx) => {
       const from = asInteger("numbers.range", a as Value, 1);
       const to = asInteger("numbers.range", b as Value, 2);
-      return integerRange("numbers.range", from, to, 1);
+      return integerRange("numbers.range", from, to, 1, ctx);
     },
   },
   {
     name: "numbers.range_step",
     args: ["number", "number", "number"],
     result: "array[number]",
-    impl: ([a, b, s]) => {
+    impl: ([a, b, s], ctx) => {
       const fn = "numbers.range_step";
       const from = asInteger(fn, a as Value, 1);
       const to = asInteger(fn, b as Value, 2);
       const step = asInteger(fn, s as Value, 3);
       if (signOf(step) <= 0) throw new BuiltinError(`${fn}: step must be a positive integer`);
-      return integerRange(fn, from, to, step);
+      return integerRange(fn, from, to, step, ctx);
     },
   },
   {

@@ -5,6 +5,7 @@
 import { toFloat } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { asArray, asInteger } from "./args.js";
+import { checkSize } from "./limits.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 /** Elements `start` (inclusive) to `stop` (exclusive), clamped to the array as OPA does. */
@@ -29,10 +30,12 @@ export const arraysBuiltins: BuiltinDef[] = [
     name: "array.concat",
     args: ["array", "array"],
     result: "array",
-    impl: ([a, b]) => [
-      ...asArray("array.concat", a as Value, 1),
-      ...asArray("array.concat", b as Value, 2),
-    ],
+    impl: ([a, b], ctx) => {
+      const first = asArray("array.concat", a as Value, 1);
+      const second = asArray("array.concat", b as Value, 2);
+      checkSize(ctx, "array.concat", first.length + second.length);
+      return [...first, ...second];
+    },
   },
   {
     name: "array.slice",

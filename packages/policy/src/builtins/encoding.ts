@@ -4,7 +4,7 @@
  * kept exact; output follows Go's encoders (sorted keys, HTML-safe escapes in JSON).
  * The byte-level encodings (base64, hex, urlquery) live in encoding-bytes.ts.
  */
-import { BuiltinError, BuiltinTypeError } from "../errors.js";
+import { BuiltinError, BuiltinTypeError, isStackOverflow } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import { RegoObject, stringifyJSON, typeName, type Value } from "../value/value.js";
 import { asString, operandError } from "./args.js";
@@ -168,7 +168,9 @@ export const encodingBuiltins: BuiltinDef[] = withNamePrefix([
       try {
         readYAML(args[0]);
         return true;
-      } catch {
+      } catch (e) {
+        // Too deep to read is no answer about validity: the query aborts instead.
+        if (isStackOverflow(e)) throw e;
         return false;
       }
     },

@@ -7,18 +7,31 @@ import { asObject, operandError } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 /**
- * Every `[path, value]` pair in `doc`, the document itself first (path `[]`). Each path array
- * is built fresh for its node and never changed afterwards, so it can be handed out as is.
+ * Every `[path, value]` pair in `doc`, the document itself first (path `[]`), in OPA's
+ * order. Iterative (an explicit stack) because input depth must not become stack depth.
+ * Each path array is built fresh for its node and never changed afterwards, so it can be
+ * handed out as is.
  */
-function* walk(doc: Value, path: Value[] = []): Generator<Value> {
-  yield [path, doc];
-  if (doc instanceof RegoObject) {
-    for (const [k, v] of doc.sortedEntries()) yield* walk(v, [...path, k]);
-  } else if (Array.isArray(doc)) {
-    for (let i = 0; i < doc.length; i++) yield* walk(doc[i] as Value, [...path, i]);
-  } else if (doc instanceof RegoSet) {
-    for (const m of doc.sorted()) yield* walk(m, [...path, m]);
+function* walk(doc: Value): Generator<Value> {
+  const stack: [Value[], Value][] = [[[], doc]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [path, node] = top;
+    yield [path, node];
+    const children = childrenOf(node);
+    // Pushed last child first, so that the first child is walked next.
+    for (let i = children.length - 1; i >= 0; i--) {
+      const [key, child] = children[i] as [Value, Value];
+      stack.push([[...path, key], child]);
+    }
   }
+}
+
+/** The `[key, value]` pairs directly inside a node, sorted; none for a scalar. */
+function childrenOf(node: Value): [Value, Value][] {
+  if (node instanceof RegoObject) return node.sortedEntries();
+  if (Array.isArray(node)) return node.map((v, i) => [i, v]);
+  if (node instanceof RegoSet) return node.sorted().map((m) => [m, m]);
+  return [];
 }
 
 /** Elements of an array or set operand (OPA words this error as `must be {array, set}`). */

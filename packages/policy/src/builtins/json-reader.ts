@@ -16,6 +16,14 @@ export class JSONSyntaxError extends Error {
   }
 }
 
+/** JSON nested deeper than the reader was told to accept. */
+export class JSONDepthError extends JSONSyntaxError {
+  constructor(readonly maxDepth: number) {
+    super(`exceeded max depth of ${maxDepth}`);
+    this.name = "JSONDepthError";
+  }
+}
+
 /** Well-formed JSON holding a number no Rego value here can carry (beyond float range). */
 export class JSONRangeError extends JSONSyntaxError {}
 
@@ -36,11 +44,24 @@ function quoteChar(ch: string): string {
   return `'${goQuote(ch).slice(1, -1)}'`;
 }
 
+/** An array or object being read: its elements so far (and, for an object, the next key). */
+type Container = { items: Value[] } | { object: RegoObject; key: string };
+
 class Reader {
   private i = 0;
   private rangeError: JSONRangeError | undefined;
+  /** Arrays and objects open at the cursor: the reader recurses once per level. */
+  private depth = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {}
+
+  /** Counts one more level open; refuses to go past the maximum. */
+  private enter(): void {
+    if (++this.depth > this.maxDepth) throw new JSONDepthError(this.maxDepth);
+  }
 
   document(): Value {
     const v = this.value("looking for beginning of value");
@@ -69,11 +90,82 @@ class Reader {
     return new JSONSyntaxError(`invalid character ${quoteChar(ch)} ${context}`);
   }
 
+  /**
+   * Reads one value. Arrays and objects are built on an explicit stack rather than by
+   * recursion, so that the depth of the text never becomes the depth of the JS stack.
+   */
   private value(context: string): Value {
+    const open: Container[] = [];
+    let ctx = context;
+    for (;;) {
+      let v = this.start(open, ctx);
+      if (v === undefined) continue;
+      // Hand the finished value to the containers it completes.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (top === undefined) return v;
+        const done = this.add(top, v);
+        if (done === undefined) break;
+        open.pop();
+        this.depth--;
+        v = done;
+      }
+      ctx = "looking for beginning of value";
+    }
+  }
+
+  /** A scalar or empty container at the cursor; undefined after opening a container. */
+  private start(open: Container[], context: string): Value | undefined {
     this.skipSpace();
     const c = this.text[this.i];
-    if (c === "{") return this.object();
-    if (c === "[") return this.array();
+    if (c === "[" || c === "{") {
+      this.i++;
+      this.enter();
+      this.skipSpace();
+      if (this.text[this.i] === (c === "[" ? "]" : "}")) {
+        this.i++;
+        this.depth--;
+        return c === "[" ? [] : new RegoObject();
+      }
+      open.push(c === "[" ? { items: [] } : { object: new RegoObject(), key: this.key() });
+      return undefined;
+    }
+    return this.scalar(context);
+  }
+
+  /** Adds `v` to the container; its finished value when that closes it, else undefined. */
+  private add(top: Container, v: Value): Value | undefined {
+    this.skipSpace();
+    const c = this.text[this.i];
+    if ("items" in top) {
+      top.items.push(v);
+      this.i += c === "," || c === "]" ? 1 : 0;
+      if (c === "]") return top.items;
+      if (c !== ",") throw this.unexpected("after array element");
+      return undefined;
+    }
+    top.object.set(top.key, v);
+    this.i += c === "," || c === "}" ? 1 : 0;
+    if (c === "}") return top.object;
+    if (c !== ",") throw this.unexpected("after object key:value pair");
+    top.key = this.key();
+    return undefined;
+  }
+
+  /** An object key and its colon. */
+  private key(): string {
+    this.skipSpace();
+    if (this.text[this.i] !== '"')
+      throw this.unexpected("looking for beginning of object key string");
+    const key = this.string();
+    this.skipSpace();
+    if (this.text[this.i] !== ":") throw this.unexpected("after object key");
+    this.i++;
+    return key;
+  }
+
+  private scalar(context: string): Value {
+    const c = this.text[this.i];
     if (c === '"') return this.string();
     if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.number();
     const literal = LITERALS.find(([word]) => word[0] === c);
@@ -181,52 +273,12 @@ class Reader {
     }
     return "\ufffd";
   }
-
-  private array(): Value[] {
-    this.i++;
-    const out: Value[] = [];
-    this.skipSpace();
-    if (this.text[this.i] === "]") {
-      this.i++;
-      return out;
-    }
-    for (;;) {
-      out.push(this.value("looking for beginning of value"));
-      this.skipSpace();
-      const c = this.text[this.i];
-      this.i += c === "," || c === "]" ? 1 : 0;
-      if (c === "]") return out;
-      if (c !== ",") throw this.unexpected("after array element");
-    }
-  }
-
-  private object(): RegoObject {
-    this.i++;
-    const out = new RegoObject();
-    this.skipSpace();
-    if (this.text[this.i] === "}") {
-      this.i++;
-      return out;
-    }
-    for (;;) {
-      this.skipSpace();
-      if (this.text[this.i] !== '"')
-        throw this.unexpected("looking for beginning of object key string");
-      const key = this.string();
-      this.skipSpace();
-      if (this.text[this.i] !== ":") throw this.unexpected("after object key");
-      this.i++;
-      out.set(key, this.value("looking for beginning of value"));
-      this.skipSpace();
-      const c = this.text[this.i];
-      this.i += c === "," || c === "}" ? 1 : 0;
-      if (c === "}") return out;
-      if (c !== ",") throw this.unexpected("after object key:value pair");
-    }
-  }
 }
 
-/** Parses JSON text into a Value; throws JSONSyntaxError. */
-export function readJSON(text: string): Value {
-  return new Reader(text).document();
+/** Go's encoding/json refuses nesting deeper than this; so does the reader. */
+export const GO_MAX_JSON_DEPTH = 10_000;
+
+/** Parses JSON text into a Value; throws JSONSyntaxError (JSONDepthError past `maxDepth`). */
+export function readJSON(text: string, maxDepth = GO_MAX_JSON_DEPTH): Value {
+  return new Reader(text, maxDepth).document();
 }

@@ -5,7 +5,14 @@ import { RegoObject, RegoSet, toJSON, type Value } from "../value/value.js";
 import { lookupBuiltin } from "./registry.js";
 import type { BuiltinContext } from "./registry-types.js";
 
-const ctx: BuiltinContext = { nowNs: 0n, cache: new Map(), print: () => {}, strict: false };
+const ctx: BuiltinContext = {
+  nowNs: 0n,
+  cache: new Map(),
+  print: () => {},
+  strict: false,
+  checkCancel: () => {},
+  maxCollectionSize: 1_000_000,
+};
 
 /** Calls a builtin and returns its result as plain JSON (sets as sorted arrays). */
 function call(name: string, ...args: Value[]): unknown {

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { BuiltinError } from "../errors.js";
 import { RegoSet, type Value } from "../value/value.js";
 import { asString, oneOfError } from "./args.js";
+import { checkSize } from "./limits.js";
 import { mergeNetworks } from "./net/cidr-merge.js";
 import {
   formatIp,
@@ -135,15 +136,18 @@ export const netBuiltins: BuiltinDef[] = [
     name: "net.cidr_expand",
     args: ["string"],
     result: "set[string]",
-    impl: ([cidr]) => {
+    impl: ([cidr], ctx) => {
       const name = "net.cidr_expand";
       const net = cidrOperand(name, cidr as Value, 1);
       const last = lastAddress(net).value;
+      checkSize(ctx, name, last - net.base.value + 1n);
       if (last - net.base.value >= MAX_EXPAND)
         throw new BuiltinError(`${name}: network too large to expand: ${cidr}`);
       const out = new RegoSet();
-      for (let v = net.base.value; v <= last; v++)
+      for (let v = net.base.value; v <= last; v++) {
+        ctx.checkCancel();
         out.add(formatIp({ bits: net.base.bits, value: v }));
+      }
       return out;
     },
   },

@@ -118,7 +118,7 @@ function advance(tokens: Token[], i: number): number {
  * True when a non-empty string matches both globs. States are pairs of positions; a
  * negative position `-(i+1)` means "inside token i's repetition" (it may repeat or move on).
  */
-export function globsIntersect(a: Token[], b: Token[]): boolean {
+export function globsIntersect(a: Token[], b: Token[], tick: () => void = () => {}): boolean {
   const expand = (tokens: Token[], s: number): number[] =>
     s >= 0 ? closure(tokens, s) : [s, ...closure(tokens, -s)];
   const tokenAt = (tokens: Token[], s: number): Token | undefined => tokens[s >= 0 ? s : -s - 1];
@@ -133,6 +133,8 @@ export function globsIntersect(a: Token[], b: Token[]): boolean {
       if (consumed && pa.includes(a.length) && pb.includes(b.length)) return true;
       for (const x of pa) {
         for (const y of pb) {
+          // The work grows with |a| x |b| and more: long globs check the deadline.
+          tick();
           const ta = tokenAt(a, x);
           const tb = tokenAt(b, y);
           if (!ta || !tb || !atomsMeet(ta.atom, tb.atom)) continue;

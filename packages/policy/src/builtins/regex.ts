@@ -8,9 +8,10 @@ import { toFloat } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { asInteger, asString } from "./args.js";
 import { withNamePrefix } from "./error-prefix.js";
+import { checkSize } from "./limits.js";
 import { globsIntersect, tokenizeGlob } from "./regex-globs.js";
 import { renameDuplicateGroups } from "./regex-groups.js";
-import type { BuiltinDef } from "./registry-types.js";
+import type { BuiltinContext, BuiltinDef } from "./registry-types.js";
 
 const CACHE_LIMIT = 500;
 const compiled = new Map<string, RE2JS>();
@@ -120,12 +121,15 @@ function expand(template: string, re: RE2JS, s: string, m: number[]): string {
   return out;
 }
 
-function replaceAllExpand(s: string, re: RE2JS, template: string): string {
+function replaceAllExpand(s: string, re: RE2JS, template: string, ctx: BuiltinContext): string {
   let out = "";
   let last = 0;
   for (const m of allIndexes(re, s, -1)) {
     out += s.slice(last, m[0]) + expand(template, re, s, m);
     last = m[1] as number;
+    // Every match may add the whole template: the result is bounded as it grows.
+    ctx.checkCancel();
+    checkSize(ctx, "regex.replace", out.length);
   }
   return out + s.slice(last);
 }
@@ -218,10 +222,10 @@ function templatePattern(template: string, open: string, close: string): string 
   return `${pattern + RE2JS.quote(template.slice(literalFrom))}$`;
 }
 
-function globsMatch(args: Value[]): Value {
+function globsMatch(args: Value[], ctx: BuiltinContext): Value {
   const a = tokenizeGlob(asString("regex.globs_match", args[0] as Value, 1));
   const b = tokenizeGlob(asString("regex.globs_match", args[1] as Value, 2));
-  return globsIntersect(a, b);
+  return globsIntersect(a, b, () => ctx.checkCancel());
 }
 
 export const regexBuiltins: BuiltinDef[] = withNamePrefix([
@@ -254,10 +258,10 @@ export const regexBuiltins: BuiltinDef[] = withNamePrefix([
     name: "regex.replace",
     args: ["string", "string", "string"],
     result: "string",
-    impl: (args) => {
+    impl: (args, ctx) => {
       const s = asString("regex.replace", args[0] as Value, 1);
       const re = compileRegex(asString("regex.replace", args[1] as Value, 2));
-      return replaceAllExpand(s, re, asString("regex.replace", args[2] as Value, 3));
+      return replaceAllExpand(s, re, asString("regex.replace", args[2] as Value, 3), ctx);
     },
   },
   {

@@ -19,6 +19,13 @@ export interface BuiltinContext {
   print(message: string): void;
   /** True when the query runs with strict builtin errors. */
   readonly strict: boolean;
+  /**
+   * Raises eval_cancel_error once the query's time is up or it was cancelled. Cheap (a
+   * counter): loops whose length comes from operands call it once per step.
+   */
+  checkCancel(): void;
+  /** Most elements (or characters) one result may have; see `limits.ts`. */
+  readonly maxCollectionSize: number;
 }
 
 export interface BuiltinDef {

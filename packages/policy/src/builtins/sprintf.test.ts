@@ -4,7 +4,14 @@ import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { lookupBuiltin } from "./registry.js";
 import type { BuiltinContext } from "./registry-types.js";
 
-const ctx: BuiltinContext = { nowNs: 0n, cache: new Map(), print: () => {}, strict: true };
+const ctx: BuiltinContext = {
+  nowNs: 0n,
+  cache: new Map(),
+  print: () => {},
+  strict: true,
+  checkCancel: () => {},
+  maxCollectionSize: 1_000_000,
+};
 
 function sprintf(format: string, ...args: Value[]): Value | undefined {
   const def = lookupBuiltin("sprintf");

@@ -9,7 +9,8 @@ import type { Value } from "../value/value.js";
 import { asArray, asString } from "./args.js";
 import { withNamePrefix } from "./error-prefix.js";
 import { formatArg, type GoArg, goTypeName, plain, type Spec } from "./go-fmt-verbs.js";
-import type { BuiltinDef } from "./registry-types.js";
+import { checkSize } from "./limits.js";
+import type { BuiltinContext, BuiltinDef } from "./registry-types.js";
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -41,6 +42,8 @@ class Directives {
   constructor(
     private readonly format: string,
     private readonly args: GoArg[],
+    /** Called with the output's length after each directive, to bound the result. */
+    private readonly grown: (length: number) => void = () => {},
   ) {}
 
   run(): string {
@@ -54,6 +57,7 @@ class Directives {
       this.out += format.slice(this.i, pct);
       this.i = pct + 1;
       if (!this.directive()) break;
+      this.grown(this.out.length);
     }
     if (!this.reordered && this.argNum < this.args.length) {
       const extra = this.args.slice(this.argNum).map((a) => `${goTypeName(a)}=${plain(a)}`);
@@ -192,14 +196,18 @@ class Directives {
 }
 
 /** Go's fmt.Sprintf over already converted arguments. */
-export function goSprintf(format: string, args: GoArg[]): string {
-  return new Directives(format, args).run();
+export function goSprintf(format: string, args: GoArg[], grown?: (length: number) => void): string {
+  return new Directives(format, args, grown).run();
 }
 
-function sprintf(args: Value[]): Value {
+function sprintf(args: Value[], ctx: BuiltinContext): Value {
   const format = asString("sprintf", args[0] as Value, 1);
   const values = asArray("sprintf", args[1] as Value, 2);
-  return goSprintf(format, values.map(toGoArg));
+  // Each directive may pad to a million characters: the result is bounded as it grows.
+  return goSprintf(format, values.map(toGoArg), (length) => {
+    ctx.checkCancel();
+    checkSize(ctx, "sprintf", length);
+  });
 }
 
 export const sprintfBuiltins: BuiltinDef[] = withNamePrefix([

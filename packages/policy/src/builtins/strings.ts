@@ -8,7 +8,8 @@ import { RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
 import { asInteger, asNumber, asString, oneOfError, operandError } from "./args.js";
 import { withNamePrefix } from "./error-prefix.js";
 import { goString } from "./go-bytes.js";
-import type { BuiltinDef } from "./registry-types.js";
+import { checkSize } from "./limits.js";
+import type { BuiltinContext, BuiltinDef } from "./registry-types.js";
 
 /** The code points of a string (astral characters stay whole). */
 function runes(s: string): string[] {
@@ -159,15 +160,16 @@ export function goReplace(s: string, pairs: [string, string][]): string {
   return goString(Buffer.concat(out));
 }
 
-function replace(args: Value[]): Value {
+function replace(args: Value[], ctx: BuiltinContext): Value {
   const s = asString("replace", args[0] as Value, 1);
   const old = asString("replace", args[1] as Value, 2);
   const replacement = asString("replace", args[2] as Value, 3);
+  checkReplaceSize(ctx, "replace", s, old, replacement);
   return goReplace(s, [[old, replacement]]);
 }
 
 /** strings.replace_n: the pattern keys in sorted order, replaced as by Go's NewReplacer. */
-function replaceN(args: Value[]): Value {
+function replaceN(args: Value[], ctx: BuiltinContext): Value {
   const fn = "strings.replace_n";
   const patterns = args[0] as Value;
   if (!(patterns instanceof RegoObject)) throw operandError(fn, 1, "object", patterns);
@@ -181,6 +183,7 @@ function replaceN(args: Value[]): Value {
       throw new BuiltinTypeError(`${fn}: operand 1 non-string value found in pattern object`);
     }
     pairs.push([k, v]);
+    checkReplaceSize(ctx, fn, s, k, v);
   }
   return pairs.length === 0 ? s : goReplace(s, pairs);
 }
@@ -250,9 +253,33 @@ function stringFn(
   };
 }
 
-function concat(args: Value[]): Value {
+function concat(args: Value[], ctx: BuiltinContext): Value {
   const sep = asString("concat", args[0] as Value, 1);
-  return stringsOf("concat", args[1] as Value, 2).join(sep);
+  const parts = stringsOf("concat", args[1] as Value, 2);
+  let length = sep.length * Math.max(parts.length - 1, 0);
+  for (const p of parts) length += p.length;
+  checkSize(ctx, "concat", length);
+  return parts.join(sep);
+}
+
+/** The length `goReplace(s, [[old, replacement]])` will have, checked before building it. */
+function checkReplaceSize(
+  ctx: BuiltinContext,
+  fn: string,
+  s: string,
+  old: string,
+  replacement: string,
+): void {
+  if (replacement.length <= old.length) return;
+  const matches = old === "" ? s.length + 1 : countOccurrences(s, old);
+  checkSize(ctx, fn, s.length + matches * (replacement.length - old.length));
+}
+
+/** Non-overlapping occurrences of a non-empty needle. */
+function countOccurrences(s: string, needle: string): number {
+  let n = 0;
+  for (let at = s.indexOf(needle); at >= 0; at = s.indexOf(needle, at + needle.length)) n++;
+  return n;
 }
 
 /** Go's strings.Count: non-overlapping; an empty needle counts code points plus one. */

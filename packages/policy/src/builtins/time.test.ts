@@ -10,6 +10,8 @@ const ctx: BuiltinContext = {
   cache: new Map(),
   print: () => {},
   strict: false,
+  checkCancel: () => {},
+  maxCollectionSize: 1_000_000,
 };
 
 function call(name: string, ...args: Value[]): Value | undefined {

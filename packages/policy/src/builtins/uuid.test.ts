@@ -5,7 +5,14 @@ import { lookupBuiltin } from "./registry.js";
 import type { BuiltinContext } from "./registry-types.js";
 
 function context(): BuiltinContext {
-  return { nowNs: 0n, cache: new Map(), print: () => {}, strict: true };
+  return {
+    nowNs: 0n,
+    cache: new Map(),
+    print: () => {},
+    strict: true,
+    checkCancel: () => {},
+    maxCollectionSize: 1_000_000,
+  };
 }
 
 function call(name: string, ctx: BuiltinContext, ...args: Value[]): Value | undefined {

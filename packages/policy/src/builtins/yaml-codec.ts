@@ -5,6 +5,7 @@
  */
 import YAML from "yaml";
 import { BuiltinError } from "../errors.js";
+import { valueDepthExceeds, yamlNestingExceeds } from "../value/depth.js";
 import { normalizeNumber } from "../value/number.js";
 import { RegoObject, toJSON, type Value } from "../value/value.js";
 
@@ -60,8 +61,18 @@ const yamlTags = (tags: YAML.Tags): YAML.Tags =>
       : !t.tag.endsWith(":timestamp") && t.format !== "TIME",
   );
 
+/**
+ * Deepest nesting handed to the YAML parser, which recurses per level: near the end of the
+ * stack it fails, and can even abort the process (V8's regex compiler runs out of room).
+ * Deeper text is refused, as Go's decoder refuses text past its own depth limit.
+ */
+export const MAX_YAML_DEPTH = 256;
+
 /** Parses the first YAML document into a Value (later documents are ignored, as in Go). */
 export function readYAML(text: string): Value {
+  if (yamlNestingExceeds(text, MAX_YAML_DEPTH)) {
+    throw new BuiltinError(`yaml: exceeded max depth of ${MAX_YAML_DEPTH}`);
+  }
   const docs = YAML.parseAllDocuments(text, {
     schema: "yaml-1.1",
     customTags: yamlTags,
@@ -105,6 +116,10 @@ function needsDoubleQuotes(s: string): boolean {
 
 /** YAML text of a value; strings libyaml cannot write plain get single quotes, like yaml.v2. */
 export function writeYAML(v: Value): string {
+  // The YAML writer recurses per level too: the same bound as for reading.
+  if (valueDepthExceeds(v, MAX_YAML_DEPTH)) {
+    throw new BuiltinError(`yaml: exceeded max depth of ${MAX_YAML_DEPTH}`);
+  }
   const data = toJSON(v);
   if (data === null) return "null\n";
   const doc = new YAML.Document(data, { schema: "yaml-1.1" });

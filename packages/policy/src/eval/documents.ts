@@ -6,7 +6,7 @@
 import type { Module, Rule, Term } from "../ast/nodes.js";
 import type { BuiltinContext } from "../builtins/registry-types.js";
 import type { CompiledRule, RuleNode } from "../compile/tree.js";
-import { RegoError } from "../errors.js";
+import { collectionTooLarge, RegoError } from "../errors.js";
 import { compare, equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import type { FunctionTable } from "./functions.js";
 import {
@@ -29,6 +29,8 @@ export interface EvaluatorOptions {
   nowNs?: bigint;
   deadline?: number;
   signal?: AbortSignal;
+  /** Most elements one collection may have (REGO_MAX_COLLECTION_SIZE). */
+  maxCollectionSize: number;
 }
 
 /**
@@ -39,14 +41,23 @@ class QueryContext implements BuiltinContext {
   private memo: Map<string, unknown> | undefined;
   readonly print: (message: string) => void;
   readonly strict: boolean;
+  readonly maxCollectionSize: number;
   private readonly startMs: number;
   private fixedNs: bigint | undefined;
 
-  constructor(opts: EvaluatorOptions) {
+  constructor(
+    opts: EvaluatorOptions,
+    private readonly cancel: Canceller,
+  ) {
     this.print = opts.print;
     this.strict = opts.strict;
     this.fixedNs = opts.nowNs;
+    this.maxCollectionSize = opts.maxCollectionSize;
     this.startMs = Date.now();
+  }
+
+  checkCancel(): void {
+    if (this.cancel.active) this.cancel.check();
   }
 
   /** Made on first use: few queries call a builtin that memoises. */
@@ -77,6 +88,7 @@ export abstract class DocumentEvaluator extends TermEvaluator {
   overrides: Overrides;
   cache: DocCache = new Map();
   readonly cancel: Canceller;
+  readonly maxCollectionSize: number;
   readonly ctx: BuiltinContext;
   /** The rule whose body is being evaluated, for rego.metadata.*. */
   currentRule: Rule | undefined;
@@ -94,7 +106,8 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       opts.deadline === undefined && opts.signal === undefined
         ? Canceller.NONE
         : new Canceller(opts.deadline, opts.signal);
-    this.ctx = new QueryContext(opts);
+    this.maxCollectionSize = opts.maxCollectionSize;
+    this.ctx = new QueryContext(opts, this.cancel);
   }
 
   // ---- data ---------------------------------------------------------------------------
@@ -408,11 +421,16 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       this.evalRuleBodies(cr, env, () =>
         this.evalTerm(cr.rule.key as Term, env, (v) => {
           out.add(v);
+          if (out.size > this.maxCollectionSize) throw this.ruleTooLarge(node, out.size);
           return false;
         }),
       );
     }
     return out;
+  }
+
+  private ruleTooLarge(node: RuleNode, size: number): RegoError {
+    return collectionTooLarge(`rule ${node.dottedPath}`, size, this.maxCollectionSize);
   }
 
   /** Partial objects and ref heads with dynamic keys, merged with child documents. */

@@ -7,7 +7,7 @@ import type { CallTerm, Term, WithModifier } from "../ast/nodes.js";
 import type { BuiltinDef } from "../builtins/registry-types.js";
 import type { RuleNode } from "../compile/tree.js";
 import { splitHead } from "../compile/tree.js";
-import { BuiltinError, BuiltinTypeError, RegoError } from "../errors.js";
+import { BuiltinError, BuiltinTypeError, internalError, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import { conflict, DocumentEvaluator } from "./documents.js";
@@ -155,26 +155,58 @@ export class Evaluator extends DocumentEvaluator {
     return result;
   }
 
+  /**
+   * Runs a builtin. Only the builtin's own work is inside the try: errors from the
+   * continuation (the rest of the query) pass through untouched, so a failure deeper in
+   * the query is never mistaken for this builtin's error.
+   */
   private callBuiltin(def: BuiltinDef, args: Value[], t: CallTerm, emit: VK): boolean {
+    if (def.relation) return this.callRelation(def, args, t, emit);
+    let r: Value | undefined;
     try {
-      if (def.relation) {
-        for (const r of def.relation(args, this.ctx)) if (emit(r)) return true;
-        return false;
-      }
-      const r = def.impl(args, this.ctx);
-      return r === undefined ? false : emit(r);
+      r = def.impl(args, this.ctx);
     } catch (e) {
-      if (e instanceof RegoError) throw e;
-      if (e instanceof BuiltinTypeError) {
-        if (this.ctx.strict) throw new RegoError("eval_type_error", e.message, locOf(t));
-        return false;
-      }
-      if (e instanceof BuiltinError || e instanceof Error) {
-        if (this.ctx.strict) throw new RegoError("eval_builtin_error", e.message, locOf(t));
-        return false;
-      }
-      throw e;
+      return this.builtinFailed(def, e, t);
     }
+    return r === undefined ? false : emit(r);
+  }
+
+  private callRelation(def: BuiltinDef, args: Value[], t: CallTerm, emit: VK): boolean {
+    let it: Iterator<Value>;
+    try {
+      it = (def.relation as NonNullable<BuiltinDef["relation"]>)(args, this.ctx)[Symbol.iterator]();
+    } catch (e) {
+      return this.builtinFailed(def, e, t);
+    }
+    for (;;) {
+      let step: IteratorResult<Value>;
+      try {
+        step = it.next();
+      } catch (e) {
+        return this.builtinFailed(def, e, t);
+      }
+      if (step.done) return false;
+      if (emit(step.value)) {
+        it.return?.();
+        return true;
+      }
+    }
+  }
+
+  /**
+   * A builtin's deliberate errors make the expression undefined (or halt under strict
+   * builtin errors), as in OPA. Anything else (a stack overflow, a bug) aborts the query.
+   */
+  private builtinFailed(def: BuiltinDef, e: unknown, t: CallTerm): false {
+    if (e instanceof BuiltinTypeError) {
+      if (this.ctx.strict) throw new RegoError("eval_type_error", e.message, locOf(t));
+      return false;
+    }
+    if (e instanceof BuiltinError) {
+      if (this.ctx.strict) throw new RegoError("eval_builtin_error", e.message, locOf(t));
+      return false;
+    }
+    throw internalError(e, def.name);
   }
 
   // ---- with ---------------------------------------------------------------------------

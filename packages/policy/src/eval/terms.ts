@@ -15,9 +15,10 @@ import type {
   Term,
   WithModifier,
 } from "../ast/nodes.js";
-import { RegoError } from "../errors.js";
+import { collectionTooLarge, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
+import { FLAT_BODY_DEPTH, isGround, stopAtFirst } from "./ground-exprs.js";
 import type { Canceller, DocCache, Overrides } from "./state.js";
 import { constantValue, forEachElement, indexValue } from "./values.js";
 
@@ -55,6 +56,8 @@ export abstract class TermEvaluator {
   abstract overrides: Overrides;
   abstract cache: DocCache;
   abstract readonly cancel: Canceller;
+  /** Most elements one collection may have; comprehensions past it abort the query. */
+  abstract readonly maxCollectionSize: number;
 
   /** Walks `data.<path...>` from the root, through rules and base documents. */
   abstract evalDataRef(path: Term[], env: Env, k: VK): boolean;
@@ -65,9 +68,36 @@ export abstract class TermEvaluator {
   /** Evaluates `inner` with the `with` modifiers in effect; `k` runs without them. */
   abstract evalWith(withs: WithModifier[], env: Env, inner: (k: K) => boolean, k: K): boolean;
 
+  /** Bodies being evaluated, nested one inside the next (each continuation adds one). */
+  private bodyDepth = 0;
+
   evalBody(body: Body, i: number, env: Env, k: K): boolean {
     if (i === body.length) return k();
-    return this.evalExpr(body[i] as Expr, env, () => this.evalBody(body, i + 1, env, k));
+    if (this.bodyDepth > FLAT_BODY_DEPTH) {
+      // Deep already (a long body): ground expressions run one after another, not nested.
+      i = this.evalGroundRun(body, i, env);
+      if (i < 0) return false;
+      if (i === body.length) return k();
+    }
+    this.bodyDepth++;
+    // No finally: an exception aborts the whole query, and this evaluator with it.
+    const stop = this.evalExpr(body[i] as Expr, env, () => this.evalBody(body, i + 1, env, k));
+    this.bodyDepth--;
+    return stop;
+  }
+
+  /**
+   * Runs the ground expressions from `i` on, each to its first solution: an expression that
+   * binds nothing has at most one, and nothing after it depends on how it held. Returns
+   * where the run stopped, or -1 when an expression failed.
+   */
+  private evalGroundRun(body: Body, i: number, env: Env): number {
+    for (; i < body.length; i++) {
+      const e = body[i] as Expr;
+      if (!isGround(e, env)) return i;
+      if (!this.evalExpr(e, env, stopAtFirst)) return -1;
+    }
+    return i;
   }
 
   evalExpr(e: Expr, env: Env, k: K): boolean {
@@ -175,6 +205,7 @@ export abstract class TermEvaluator {
         const out: Value[] = [];
         this.evalBody(t.body, 0, env, () =>
           this.evalTerm(t.term, env, (v) => {
+            if (out.length >= this.maxCollectionSize) throw this.tooLarge("array", out.length);
             out.push(v);
             return false;
           }),
@@ -186,6 +217,7 @@ export abstract class TermEvaluator {
         this.evalBody(t.body, 0, env, () =>
           this.evalTerm(t.term, env, (v) => {
             out.add(v);
+            if (out.size > this.maxCollectionSize) throw this.tooLarge("set", out.size - 1);
             return false;
           }),
         );
@@ -210,11 +242,17 @@ export abstract class TermEvaluator {
             throw new RegoError("eval_conflict_error", "object keys must be unique", locOf(key));
           }
           out.set(kv, vv);
+          if (out.size > this.maxCollectionSize) throw this.tooLarge("object", out.size - 1);
           return false;
         }),
       ),
     );
     return out;
+  }
+
+  /** The error for a comprehension growing past the size limit. */
+  private tooLarge(kind: string, size: number): RegoError {
+    return collectionTooLarge(`${kind} comprehension`, size + 1, this.maxCollectionSize);
   }
 
   private evalTemplate(t: TemplateTerm, env: Env): string {

@@ -2,6 +2,7 @@
  * The errors a request can end with before or around evaluation. Each carries OPA's API
  * code and a kind; `error-response.ts` alone decides the HTTP status of each kind.
  */
+import { MAX_YAML_DEPTH } from "../builtins/yaml-codec.js";
 import type { RegoError } from "../errors.js";
 
 /** What went wrong, independent of HTTP. */
@@ -59,4 +60,16 @@ export function resourceNotFound(message: string): ApiError {
 /** The v0 webhook's undefined decision: 404 `undefined_document`. */
 export function undefinedDocument(message: string): ApiError {
   return new ApiError("missing_resource", "undefined_document", message);
+}
+
+/** An input document nested deeper than REGO_MAX_INPUT_DEPTH: 400 invalid_parameter. */
+export function inputTooDeep(maxDepth: number): ApiError {
+  return badRequest(
+    `input document nesting exceeds the maximum depth of ${maxDepth} (REGO_MAX_INPUT_DEPTH)`,
+  );
+}
+
+/** A YAML input nested deeper than the YAML reader's own bound: 400 invalid_parameter. */
+export function yamlInputTooDeep(): ApiError {
+  return badRequest(`YAML input document nesting exceeds the maximum depth of ${MAX_YAML_DEPTH}`);
 }

@@ -12,7 +12,7 @@ import { type DataInput, inputFromBodyBytes, inputFromQuery } from "./data-input
 import { boolParam } from "./query-params.js";
 import { collectBody } from "./request-body.js";
 import { sendJson, sendJsonText } from "./respond.js";
-import type { RequestTarget, ServerContext } from "./server-context.js";
+import { inputDepthLimit, type RequestTarget, type ServerContext } from "./server-context.js";
 
 const API_USAGE_WARNING = {
   code: "api_usage_warning",
@@ -74,6 +74,7 @@ function evaluate(
     input,
     strictBuiltinErrors: strict || undefined,
     timeoutMs: ctx.evalTimeoutMs > 0 ? ctx.evalTimeoutMs : undefined,
+    maxCollectionSize: ctx.maxCollectionSize,
   });
   return { value, evalNs: timed ? elapsedNs(start) : 0 };
 }
@@ -188,7 +189,7 @@ export function handleData(
     start: timed ? process.hrtime.bigint() : 0n,
   };
   if (req.method !== "POST") {
-    answer(ctx, req, res, r, inputFromQuery(params));
+    answer(ctx, req, res, r, inputFromQuery(params, inputDepthLimit(ctx)));
     return undefined;
   }
   // Answered from the body's end event; failures go to the error path through target.fail.
@@ -198,7 +199,7 @@ export function handleData(
       return;
     }
     try {
-      answer(ctx, req, res, r, inputFromBodyBytes(req, raw as Buffer));
+      answer(ctx, req, res, r, inputFromBodyBytes(req, raw as Buffer, inputDepthLimit(ctx)));
     } catch (e) {
       target.fail(res, e);
     }

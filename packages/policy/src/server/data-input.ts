@@ -5,9 +5,11 @@
  */
 import type { IncomingMessage } from "node:http";
 import { readJSON } from "../builtins/json-reader.js";
+import { MAX_YAML_DEPTH } from "../builtins/yaml-codec.js";
 import { parseJsonValue, parseYamlValue } from "../loader/data-document.js";
+import { jsonTextDepthExceeds, valueDepthExceeds, yamlNestingExceeds } from "../value/depth.js";
 import { fromJSON, RegoObject, type Value } from "../value/value.js";
-import { badRequest } from "./api-error.js";
+import { badRequest, inputTooDeep, yamlInputTooDeep } from "./api-error.js";
 import { lastParam } from "./query-params.js";
 
 /** The input (undefined when none) and whether the body lacked the `input` key. */
@@ -16,10 +18,11 @@ export interface DataInput {
   missingInputKey: boolean;
 }
 
-/** Reads `?input=` of a GET; malformed JSON is a 400. */
-export function inputFromQuery(params: URLSearchParams): DataInput {
+/** Reads `?input=` of a GET; malformed JSON or input deeper than `maxDepth` is a 400. */
+export function inputFromQuery(params: URLSearchParams, maxDepth: number): DataInput {
   const text = lastParam(params, "input");
   if (text === undefined) return { input: undefined, missingInputKey: false };
+  if (jsonTextDepthExceeds(text, maxDepth)) throw inputTooDeep(maxDepth);
   try {
     return { input: parseJsonValue(text), missingInputKey: false };
   } catch (e) {
@@ -36,9 +39,16 @@ function malformed(e: unknown): Error {
   return badRequest(`body contains malformed input document: ${(e as Error).message}`);
 }
 
-/** The `input` member of a JSON body, converting only that member to a Rego value. */
-function inputFromJson(text: string): DataInput {
-  if (LONG_NUMBER.test(text)) {
+/**
+ * The `input` member of a JSON body, converting only that member to a Rego value. The body
+ * wraps the input in one object, so it may be one level deeper than the input.
+ */
+function inputFromJson(text: string, maxDepth: number): DataInput {
+  const long = LONG_NUMBER.test(text);
+  const direct = long ? undefined : readDirect(text, maxDepth + 1);
+  if (direct !== undefined) return inputFromDocument(direct);
+  if (jsonTextDepthExceeds(text, maxDepth + 1)) throw inputTooDeep(maxDepth);
+  if (long) {
     let exact: Value;
     try {
       exact = parseJsonValue(text);
@@ -47,8 +57,6 @@ function inputFromJson(text: string): DataInput {
     }
     return inputFromDocument(exact);
   }
-  const direct = readDirect(text);
-  if (direct !== undefined) return inputFromDocument(direct);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -69,10 +77,10 @@ function inputFromJson(text: string): DataInput {
  * the 400 keeps its wording, and `\u` escapes, whose lone surrogates JSON.parse keeps as
  * they are while the reader follows Go.
  */
-function readDirect(text: string): Value | undefined {
+function readDirect(text: string, maxDepth: number): Value | undefined {
   if (text.includes("\\u")) return undefined;
   try {
-    return readJSON(text);
+    return readJSON(text, maxDepth);
   } catch {
     return undefined;
   }
@@ -95,15 +103,21 @@ function inputFromDocument(doc: Value): DataInput {
  * Reads a POST body `{"input": ...}`: JSON, or YAML when the content type says so. A
  * non-object body is a 400; an empty or `null` body means no input (and a warning).
  */
-export function inputFromBodyBytes(req: IncomingMessage, raw: Buffer): DataInput {
+export function inputFromBodyBytes(req: IncomingMessage, raw: Buffer, maxDepth: number): DataInput {
   const text = raw.toString("utf8");
   if (raw.length === 0 || /^\s*$/.test(text)) return { input: undefined, missingInputKey: true };
-  if (!YAML.test(req.headers["content-type"] ?? "")) return inputFromJson(text);
+  if (!YAML.test(req.headers["content-type"] ?? "")) return inputFromJson(text, maxDepth);
+  // The YAML parser recurses per level: deep text is refused before it reaches it.
+  if (yamlNestingExceeds(text, MAX_YAML_DEPTH)) throw yamlInputTooDeep();
   let doc: Value;
   try {
     doc = parseYamlValue(text);
   } catch (e) {
     throw malformed(e);
   }
-  return inputFromDocument(doc);
+  const read = inputFromDocument(doc);
+  if (read.input !== undefined && valueDepthExceeds(read.input, maxDepth)) {
+    throw inputTooDeep(maxDepth);
+  }
+  return read;
 }

@@ -5,20 +5,27 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseJsonValue } from "../loader/data-document.js";
+import { jsonTextDepthExceeds } from "../value/depth.js";
 import { RegoObject, toJSON, type Value } from "../value/value.js";
-import { badRequest } from "./api-error.js";
+import { badRequest, inputTooDeep } from "./api-error.js";
 import { boolParam, lastParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
 import { sendJson } from "./respond.js";
-import type { RequestTarget, ServerContext } from "./server-context.js";
+import { inputDepthLimit, type RequestTarget, type ServerContext } from "./server-context.js";
 
 interface QueryRequest {
   query: string;
   input: Value | undefined;
 }
 
-async function queryFromBody(req: IncomingMessage, limit: number): Promise<QueryRequest> {
+async function queryFromBody(
+  req: IncomingMessage,
+  limit: number,
+  maxDepth: number,
+): Promise<QueryRequest> {
   const text = (await readBody(req, limit)).toString("utf8");
+  // The body wraps the input in one object: it may be one level deeper than the input.
+  if (jsonTextDepthExceeds(text, maxDepth + 1)) throw inputTooDeep(maxDepth);
   let doc: Value;
   try {
     doc = text.trim() === "" ? new RegoObject() : parseJsonValue(text);
@@ -47,12 +54,13 @@ export async function handleQuery(
 ): Promise<void> {
   const { query, input } =
     req.method === "POST"
-      ? await queryFromBody(req, ctx.maxBodyBytes)
+      ? await queryFromBody(req, ctx.maxBodyBytes, inputDepthLimit(ctx))
       : queryFromParams(target.params);
   const results = ctx.engine.query(query, {
     input,
     strictBuiltinErrors: boolParam(target.params, "strict-builtin-errors") || undefined,
     timeoutMs: ctx.evalTimeoutMs > 0 ? ctx.evalTimeoutMs : undefined,
+    maxCollectionSize: ctx.maxCollectionSize,
   });
   const rows = results.map((r) => {
     const row: Record<string, unknown> = {};

@@ -1,5 +1,6 @@
 /** What every handler needs: the compiled engine, limits and the optional decision log. */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { DEFAULT_MAX_INPUT_DEPTH } from "../config.js";
 import type { PolicyEngine } from "../engine.js";
 import type { DecisionLogger } from "./decision-log.js";
 
@@ -9,6 +10,10 @@ export interface ServerContext {
   readonly maxBodyBytes: number;
   /** Bound on one evaluation; 0 means none. */
   readonly evalTimeoutMs: number;
+  /** Deepest input document accepted (400 beyond); DEFAULT_MAX_INPUT_DEPTH when absent. */
+  readonly maxInputDepth?: number;
+  /** Most elements of one collection in a query; the engine's default when absent. */
+  readonly maxCollectionSize?: number;
   /** The policy files served by the Policy API (id = file path as loaded). */
   readonly policies?: readonly { readonly file: string; readonly source: string }[];
   /** Present when decision logging is on. */
@@ -33,3 +38,8 @@ export type Handler = (
   res: ServerResponse,
   target: RequestTarget,
 ) => Promise<void> | void;
+
+/** The deepest input document the server accepts. */
+export function inputDepthLimit(ctx: ServerContext): number {
+  return ctx.maxInputDepth ?? DEFAULT_MAX_INPUT_DEPTH;
+}

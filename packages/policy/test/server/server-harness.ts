@@ -15,7 +15,13 @@ export interface Harness {
 /** Loads `paths`, starts a server on 127.0.0.1:0 and returns helpers to call it. */
 export async function startHarness(
   paths: string[],
-  options: { decisionLogs?: boolean; maxBodyBytes?: number } = {},
+  options: {
+    decisionLogs?: boolean;
+    maxBodyBytes?: number;
+    evalTimeoutMs?: number;
+    maxInputDepth?: number;
+    maxCollectionSize?: number;
+  } = {},
 ): Promise<Harness> {
   const { engine, files } = buildEngine(paths);
   const logLines: string[] = [];
@@ -24,7 +30,9 @@ export async function startHarness(
       engine,
       policies: files.modules,
       maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-      evalTimeoutMs: 0,
+      evalTimeoutMs: options.evalTimeoutMs ?? 0,
+      maxInputDepth: options.maxInputDepth,
+      maxCollectionSize: options.maxCollectionSize,
       decisionLogger: options.decisionLogs
         ? consoleDecisionLogger((line) => logLines.push(line))
         : undefined,

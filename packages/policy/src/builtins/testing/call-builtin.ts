@@ -14,6 +14,8 @@ export function testContext(): BuiltinContext & { printed: string[] } {
     nowNs: 1_700_000_000_000_000_000n,
     cache: new Map(),
     strict: true,
+    checkCancel: () => {},
+    maxCollectionSize: 1_000_000,
     printed,
     print: (message) => printed.push(message),
   };

@@ -48,6 +48,8 @@ interface RunSettings {
   graceMs: number;
   logLevel: string;
   evalTimeoutMs: number;
+  maxInputDepth: number;
+  maxCollectionSize: number;
 }
 
 function applySet(settings: RunSettings, assignment: string): void {
@@ -77,6 +79,8 @@ function readSettings(
     graceMs: config.shutdownGraceMs,
     logLevel: values["log-level"] ?? config.logLevel,
     evalTimeoutMs: config.evalTimeoutMs,
+    maxInputDepth: config.maxInputDepth,
+    maxCollectionSize: config.maxCollectionSize,
   };
   const bad = addrProblem("--addr", settings.addr, { emptyHost: true });
   if (bad) throw new UsageError(bad);
@@ -128,6 +132,8 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
       policies: built.files.modules,
       maxBodyBytes: settings.maxBodyBytes,
       evalTimeoutMs: settings.evalTimeoutMs,
+      maxInputDepth: settings.maxInputDepth,
+      maxCollectionSize: settings.maxCollectionSize,
       decisionLogger: settings.decisionLogs
         ? consoleDecisionLogger((line) => io.stdout(line), { version: packageVersion() })
         : undefined,
