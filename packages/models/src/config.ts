@@ -24,6 +24,8 @@ export interface LlmsrvConfig {
   readonly physicalCores: number;
   readonly apiKey: string | undefined;
   readonly logLevel: string;
+  /** Largest JSON request body in bytes (blob uploads stream to disk and are not bounded). */
+  readonly maxBodyBytes: number;
 }
 
 /** One row of the configuration table printed by `--help` and the README. */
@@ -92,6 +94,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
     name: "LLMSRV_LOG_LEVEL",
     meaning: "pino log level (fatal, error, warn, info, debug, trace, silent)",
     default: "info",
+  },
+  {
+    name: "LLMSRV_MAX_BODY_BYTES",
+    meaning:
+      "largest JSON request body in bytes; larger bodies get 413 (blob uploads are streamed and not limited)",
+    default: "33554432 (32 MiB)",
   },
 ]);
 
@@ -216,6 +224,7 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
     physicalCores: cores,
     apiKey: env.LLMSRV_API_KEY?.trim() || undefined,
     logLevel,
+    maxBodyBytes: intVar(env, "LLMSRV_MAX_BODY_BYTES", 32 * 1024 * 1024, 1, bad),
   };
   if (config.kvCacheType !== "f16" && !config.flashAttention) {
     bad.push(
