@@ -1,4 +1,5 @@
 import { LlmsrvError } from "../errors.js";
+import { DEFAULT_TEMPLATE_LIMITS, TemplateLimitError } from "./template-budget.js";
 
 /** An expression inside `{{ }}`. */
 export type Expr =
@@ -26,6 +27,11 @@ type Tok =
   | { t: "ident"; name: string }
   | { t: "punct"; value: "(" | ")" | "|" | ":=" | "=" | "," };
 
+/** A short excerpt of template text for error messages (the source may be megabytes). */
+export function excerpt(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 function fail(detail: string): never {
   throw new LlmsrvError("internal", `template: ${detail}`);
 }
@@ -33,15 +39,18 @@ function fail(detail: string): never {
 const TOKEN =
   /\s*(?:("(?:[^"\\]|\\.)*")|`([^`]*)`|(-?\d+(?:\.\d+)?)|(\$[A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)|((?:\.[A-Za-z_][A-Za-z0-9_]*)+|\.)|([A-Za-z_][A-Za-z0-9_]*)|(:=|[()|=,]))/y;
 
+/** White space up to the end, tried at one position (sticky: no copy of the rest). */
+const TRAILING_SPACE = /\s*$/y;
+
 function tokenize(text: string): Tok[] {
   const out: Tok[] = [];
-  TOKEN.lastIndex = 0;
   let pos = 0;
   while (pos < text.length) {
-    if (/^\s*$/.test(text.slice(pos))) break;
+    TRAILING_SPACE.lastIndex = pos;
+    if (TRAILING_SPACE.test(text)) break;
     TOKEN.lastIndex = pos;
     const m = TOKEN.exec(text);
-    if (!m) fail(`cannot read "${text.slice(pos)}"`);
+    if (!m) fail(`cannot read "${excerpt(text.slice(pos, pos + 41))}"`);
     pos = TOKEN.lastIndex;
     const [, str, raw, num, varName, varPath, field, ident, punct] = m;
     if (str !== undefined) out.push({ t: "lit", value: JSON.parse(str) });
@@ -66,6 +75,7 @@ function splitPath(p: string): string[] {
 
 class ExprParser {
   private i = 0;
+  private depth = 0;
   constructor(private readonly toks: Tok[]) {}
 
   get done(): boolean {
@@ -124,7 +134,10 @@ class ExprParser {
         return { kind: "call", fn: t.name, args: [] };
       case "punct": {
         if (t.value !== "(") fail(`unexpected "${t.value}"`);
+        const max = DEFAULT_TEMPLATE_LIMITS.maxDepth;
+        if (++this.depth > max) throw new TemplateLimitError(`nesting deeper than ${max} levels`);
         const inner = this.pipeline();
+        this.depth--;
         const close = this.toks[this.i++];
         if (close?.t !== "punct" || close.value !== ")") fail("missing )");
         return inner;
@@ -136,7 +149,7 @@ class ExprParser {
 function expression(text: string): Expr {
   const p = new ExprParser(tokenize(text));
   const e = p.pipeline();
-  if (!p.done) fail(`unexpected text in "${text}"`);
+  if (!p.done) fail(`unexpected text in "${excerpt(text)}"`);
   return e;
 }
 
