@@ -70,6 +70,7 @@ function boundedRange(budget: TemplateBudget) {
     const [from, to] = stop === undefined ? [0, start] : [start, stop];
     if (step === 0) throw new Error("range() step must not be zero");
     const count = Math.max(0, Math.ceil((to - from) / step));
+    if (Number.isNaN(count)) throw new Error("range() arguments must be numbers");
     budget.reserve(count);
     return Array.from({ length: count }, (_, i) => from + i * step);
   };

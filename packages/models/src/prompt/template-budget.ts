@@ -50,18 +50,19 @@ export class TemplateBudget {
 
   /** One more step (a node, an expression, an iteration). */
   step(): void {
-    if (++this.steps > this.limits.maxSteps)
-      throw new TemplateLimitError(
-        `rendering took more than ${this.limits.maxSteps} steps (the template loops too much for this input)`,
-      );
+    if (++this.steps > this.limits.maxSteps) this.tooManySteps();
   }
 
-  /** `count` more steps at once (a loop about to run that many times). */
+  /** `count` more steps at once (a list about to be built for that many iterations). */
   reserve(count: number): void {
-    if (this.steps + count > this.limits.maxSteps) {
-      this.steps = this.limits.maxSteps;
-      this.step();
-    }
+    this.steps += count;
+    if (this.steps > this.limits.maxSteps) this.tooManySteps();
+  }
+
+  private tooManySteps(): never {
+    throw new TemplateLimitError(
+      `rendering took more than ${this.limits.maxSteps} steps (the template loops too much for this input)`,
+    );
   }
 
   /** `chars` more characters written or built. */
