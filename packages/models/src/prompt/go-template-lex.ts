@@ -1,5 +1,6 @@
 import { LlmsrvError } from "../errors.js";
 import { type Action, excerpt, parseAction } from "./go-template-expr.js";
+import type { TemplateBudget } from "./template-budget.js";
 
 /** Text between actions, or one parsed `{{ }}` action. */
 export type Token = { kind: "text"; text: string } | { kind: "action"; action: Action };
@@ -24,9 +25,10 @@ function trimTrailingSpace(s: string): string {
 /**
  * Splits a template into text and actions in one pass, with `indexOf` rather than a
  * backtracking regular expression, so the time is linear in the template's length.
- * `{{- ` trims white space before the action and ` -}}` after it, as in Go.
+ * `{{- ` trims white space before the action and ` -}}` after it, as in Go. Every piece of
+ * text and every token of an action is a step of `budget`: a huge template is refused too.
  */
-export function lex(src: string): Token[] {
+export function lex(src: string, budget: TemplateBudget): Token[] {
   const tokens: Token[] = [];
   let pos = 0;
   let trimNext = false;
@@ -38,13 +40,14 @@ export function lex(src: string): Token[] {
     if (trimBefore) text = trimTrailingSpace(text);
     if (text) tokens.push({ kind: "text", text });
     if (open === -1) return tokens;
+    budget.step();
     const start = open + (trimBefore ? 3 : 2);
     const close = src.indexOf("}}", start);
     if (close === -1)
       throw new LlmsrvError("internal", `template: unclosed action "${excerpt(src.slice(open))}"`);
     trimNext = close - 2 >= start && src[close - 1] === "-" && isSpace(src.charCodeAt(close - 2));
     const body = src.slice(start, trimNext ? close - 1 : close).trim();
-    if (!body.startsWith("/*")) tokens.push({ kind: "action", action: parseAction(body) });
+    if (!body.startsWith("/*")) tokens.push({ kind: "action", action: parseAction(body, budget) });
     pos = close + 2;
   }
 }

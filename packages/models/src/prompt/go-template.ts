@@ -2,12 +2,7 @@ import { LlmsrvError } from "../errors.js";
 import { evaluateExpr, type Scope, truthy, Vars } from "./go-template-eval.js";
 import type { Action, Expr } from "./go-template-expr.js";
 import { lex, type Token } from "./go-template-lex.js";
-import {
-  DEFAULT_TEMPLATE_LIMITS,
-  TemplateBudget,
-  TemplateLimitError,
-  type TemplateLimits,
-} from "./template-budget.js";
+import { DEFAULT_TEMPLATE_LIMITS, TemplateBudget, type TemplateLimits } from "./template-budget.js";
 
 /**
  * An interpreter for the part of Go's text/template that Modelfile TEMPLATEs use:
@@ -42,16 +37,14 @@ function templateError(detail: string): LlmsrvError {
 
 class Parser {
   private i = 0;
-  private depth = 0;
   constructor(
     private readonly tokens: Token[],
-    private readonly maxDepth: number,
+    private readonly budget: TemplateBudget,
   ) {}
 
   /** Parses nodes until one of the `stop` keywords (left unconsumed) or the end. */
   nodes(stop: ReadonlyArray<Action["kind"]>): Node[] {
-    if (++this.depth > this.maxDepth)
-      throw new TemplateLimitError(`nesting deeper than ${this.maxDepth} levels`);
+    this.budget.enter();
     const out: Node[] = [];
     while (this.i < this.tokens.length) {
       const t = this.tokens[this.i] as Token;
@@ -66,7 +59,7 @@ class Parser {
       out.push(this.node(a));
     }
     if (this.i >= this.tokens.length && stop.length > 0) throw templateError("missing {{ end }}");
-    this.depth--;
+    this.budget.leave();
     return out;
   }
 
@@ -200,7 +193,9 @@ export function parseGoTemplate(
   source: string,
   limits: TemplateLimits = DEFAULT_TEMPLATE_LIMITS,
 ): ParsedGoTemplate {
-  return new Parser(lex(source), limits.maxDepth).nodes([]);
+  // Parsing has its own steps, one per token: a tenth of the limit (real templates use hundreds).
+  const budget = new TemplateBudget({ ...limits, maxSteps: Math.ceil(limits.maxSteps / 10) });
+  return new Parser(lex(source, budget), budget).nodes([]);
 }
 
 /** A template after parsing, ready to render any number of times. */

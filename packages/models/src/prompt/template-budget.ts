@@ -61,7 +61,7 @@ export class TemplateBudget {
 
   private tooManySteps(): never {
     throw new TemplateLimitError(
-      `rendering took more than ${this.limits.maxSteps} steps (the template loops too much for this input)`,
+      `more than ${this.limits.maxSteps} steps (the template is too long, or loops too much for this input)`,
     );
   }
 

@@ -60,7 +60,7 @@ export function checkGoTemplate(source: string): void {
   const limits = sampleLimits(DEFAULT_TEMPLATE_LIMITS);
   let parsed: ReturnType<typeof parseGoTemplate>;
   try {
-    parsed = parseGoTemplate(source, limits);
+    parsed = parseGoTemplate(source);
   } catch (e) {
     if (e instanceof LlmsrvError) throw new LlmsrvError("bad_request", e.message);
     throw e;
