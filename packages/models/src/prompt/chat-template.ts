@@ -1,7 +1,11 @@
 import { Template } from "@huggingface/jinja";
 import { LlmsrvError, messageOf } from "../errors.js";
 import { renderBounded } from "./bounded-jinja.js";
-import { JINJA_TEMPLATE_LIMITS, type TemplateLimits } from "./template-budget.js";
+import {
+  JINJA_TEMPLATE_LIMITS,
+  TemplateLimitError,
+  type TemplateLimits,
+} from "./template-budget.js";
 
 /** A message as templates see it. */
 export interface TemplateMessage {
@@ -12,6 +16,25 @@ export interface TemplateMessage {
 }
 
 const cache = new Map<string, Template>();
+
+/** Chat templates are kilobytes; a megabyte is refused before the library lexes it. */
+const MAX_SOURCE_CHARS = 1024 * 1024;
+/**
+ * The library's preprocessing scans every white space run once per position in it (time
+ * quadratic in the run: 20,000 spaces take a third of a second), so long runs are refused.
+ */
+const MAX_SPACE_RUN = 1024;
+
+/** Refuses sources the library would take too long to parse (400, like the render limits). */
+function checkSource(source: string): void {
+  if (source.length > MAX_SOURCE_CHARS)
+    throw new TemplateLimitError(`chat template longer than ${MAX_SOURCE_CHARS} characters`);
+  for (const run of source.matchAll(/\s+/g))
+    if (run[0].length > MAX_SPACE_RUN)
+      throw new TemplateLimitError(
+        `chat template has a run of more than ${MAX_SPACE_RUN} white space characters`,
+      );
+}
 
 /**
  * Renders a GGUF `tokenizer.chat_template` (Jinja) with the conversation, the tools and
@@ -27,6 +50,7 @@ export function renderChatTemplate(
   let template = cache.get(source);
   try {
     if (!template) {
+      checkSource(source);
       template = new Template(source);
       cache.set(source, template);
     }

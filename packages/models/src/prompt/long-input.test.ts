@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { StoredModel } from "../store/model-store.js";
 import { buildChatPrompt, buildGeneratePrompt } from "./build-prompt.js";
+import { renderChatTemplate } from "./chat-template.js";
 import { renderGoTemplate } from "./go-template.js";
 import { extractToolCalls } from "./tool-calls.js";
 
@@ -53,6 +54,14 @@ describe("long inputs through prompt building", { timeout: 30_000 }, () => {
     assert.equal(renderGoTemplate(t, { X: "x" }), "axb");
     assert.throws(() => renderGoTemplate(`{{-${spaces}`, {}), /template: unclosed action/);
     assert.throws(() => renderGoTemplate("{{".repeat(MB / 2), {}), /unclosed action/);
+  });
+
+  it("refuses Jinja sources the library would parse in quadratic time: huge, or long white space", () => {
+    const limit = /template: chat template (longer than|has a run of more than)/;
+    assert.throws(() => renderChatTemplate(`a${" ".repeat(MB)}{%- if x %}{% endif %}`, []), limit);
+    assert.throws(() => renderChatTemplate("{{ x }}".repeat(MB / 4), []), limit);
+    const spaced = `a${" ".repeat(1000)}{%- if true %}b{% endif %}`;
+    assert.equal(renderChatTemplate(spaced, []), "ab");
   });
 
   it("parses tool calls out of a megabyte of answer, with unclosed tags and white space", () => {
