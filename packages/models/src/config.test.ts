@@ -104,6 +104,12 @@ describe("configuration", () => {
     assert.equal(parseHostAddress("host:99999"), undefined);
   });
 
+  it("bounds JSON request bodies at 32 MiB unless LLMSRV_MAX_BODY_BYTES says otherwise", () => {
+    assert.equal(loadConfig({}).maxBodyBytes, 32 * 1024 * 1024);
+    assert.equal(loadConfig({ LLMSRV_MAX_BODY_BYTES: "1024" }).maxBodyBytes, 1024);
+    assert.throws(() => loadConfig({ LLMSRV_MAX_BODY_BYTES: "0" }), /LLMSRV_MAX_BODY_BYTES/);
+  });
+
   it("documents every variable with a meaning and a default", () => {
     assert.ok(CONFIG_VARIABLES.length >= 10);
     for (const v of CONFIG_VARIABLES)

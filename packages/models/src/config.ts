@@ -26,6 +26,8 @@ export interface LlmsrvConfig {
   readonly logLevel: string;
   /** Most inputs one embedding request may carry. */
   readonly maxEmbedInputs: number;
+  /** Largest JSON request body in bytes (blob uploads stream to disk and are not bounded). */
+  readonly maxBodyBytes: number;
 }
 
 /** One row of the configuration table printed by `--help` and the README. */
@@ -99,6 +101,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
     name: "LLMSRV_MAX_EMBED_INPUTS",
     meaning: "max inputs of one embedding request (more is a 400)",
     default: "2048",
+  },
+  {
+    name: "LLMSRV_MAX_BODY_BYTES",
+    meaning:
+      "largest JSON request body in bytes; larger bodies get 413 (blob uploads are streamed and not limited)",
+    default: "33554432 (32 MiB)",
   },
 ]);
 
@@ -224,6 +232,7 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
     apiKey: env.LLMSRV_API_KEY?.trim() || undefined,
     logLevel,
     maxEmbedInputs: intVar(env, "LLMSRV_MAX_EMBED_INPUTS", 2048, 1, bad),
+    maxBodyBytes: intVar(env, "LLMSRV_MAX_BODY_BYTES", 32 * 1024 * 1024, 1, bad),
   };
   if (config.kvCacheType !== "f16" && !config.flashAttention) {
     bad.push(

@@ -25,6 +25,7 @@ export type LlmsrvErrorCode =
   | "blob_not_found"
   | "modelfile_invalid"
   | "not_implemented"
+  | "body_too_large"
   | "internal";
 
 /** Base error of the package: a code, a human message and an optional cause. */

@@ -10,7 +10,10 @@ function sendError(res: ServerResponse, err: HttpError, openai: boolean): void {
     return;
   }
   const text = JSON.stringify(openai ? openaiErrorBody(err) : ollamaErrorBody(err));
-  res.writeHead(err.status, { "Content-Type": "application/json; charset=utf-8" });
+  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8" };
+  // The rest of an oversized body is not read: the connection cannot be reused.
+  if (err.status === 413) headers.Connection = "close";
+  res.writeHead(err.status, headers);
   res.end(text);
 }
 

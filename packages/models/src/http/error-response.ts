@@ -22,6 +22,7 @@ const STATUS: Readonly<Record<LlmsrvErrorCode, number>> = {
   blob_not_found: 404,
   modelfile_invalid: 400,
   not_implemented: 501,
+  body_too_large: 413,
   internal: 500,
 };
 

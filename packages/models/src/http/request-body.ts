@@ -1,20 +1,45 @@
 import type { IncomingMessage } from "node:http";
 import { LlmsrvError } from "../errors.js";
 
-/** Largest JSON body accepted (model blobs go through /api/blobs, which streams). */
-const MAX_JSON_BYTES = 32 * 1024 * 1024;
+/** 413 naming the limit (and the declared size when the client sent one). */
+export function bodyTooLarge(limit: number, declared?: number): LlmsrvError {
+  const size = declared === undefined ? "" : ` ${declared} bytes,`;
+  return new LlmsrvError(
+    "body_too_large",
+    `request body too large:${size} over the limit of ${limit} bytes (LLMSRV_MAX_BODY_BYTES)`,
+  );
+}
 
-/** Reads the whole body as text, refusing bodies over the limit. */
-export async function readBodyText(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_JSON_BYTES)
-      throw new LlmsrvError("bad_request", `request body exceeds ${MAX_JSON_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/**
+ * Reads the whole body as text. A declared Content-Length over `limit` is refused before
+ * reading; a body that grows past it (chunked) stops the read at once: the data read so far
+ * is dropped and the request is paused, so the server holds at most `limit` bytes.
+ */
+export function readBodyText(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  if (declared > limit) return Promise.reject(bodyTooLarge(limit, declared));
+  return new Promise((resolve, reject) => {
+    let chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error: Error | undefined) => {
+      req.off("data", onData).off("end", onEnd).off("error", settle).off("close", onClose);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size).toString("utf8"));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else {
+        chunks = [];
+        req.pause();
+        settle(bodyTooLarge(limit));
+      }
+    };
+    const onEnd = () => settle(undefined);
+    // The client went away before the end of its body.
+    const onClose = () => settle(new LlmsrvError("request_canceled", "request canceled"));
+    req.on("data", onData).on("end", onEnd).on("error", settle).on("close", onClose);
+  });
 }
 
 /**

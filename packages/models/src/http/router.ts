@@ -81,7 +81,7 @@ export function createContext(
     params,
     signal,
     deps,
-    body: async () => parseJsonObject(await readBodyText(req)),
+    body: async () => parseJsonObject(await readBodyText(req, deps.config.maxBodyBytes)),
     json: (status, value) => {
       const text = JSON.stringify(value);
       res.writeHead(status, {

@@ -48,7 +48,7 @@ export function buildGeneratePrompt(model: StoredModel, input: GeneratePromptInp
 }
 
 /** A message with the field names Go templates use (`.Role`, `.ToolCalls[].Function.Name`). */
-function goMessage(m: TemplateMessage): Record<string, unknown> {
+export function goMessage(m: TemplateMessage): Record<string, unknown> {
   const calls = m.tool_calls?.map((c) => ({
     Function: { Name: c.function.name, Arguments: c.function.arguments },
   }));

@@ -1,5 +1,6 @@
 import { LlmsrvError } from "../errors.js";
 import type { Expr } from "./go-template-expr.js";
+import type { TemplateBudget } from "./template-budget.js";
 
 /** Variables of one block, chained to the enclosing block's (Go's lexical scoping). */
 export class Vars {
@@ -31,10 +32,11 @@ export class Vars {
   }
 }
 
-/** Evaluation scope: the dot and the variables (`$` is the root). */
+/** Evaluation scope: the dot, the variables (`$` is the root) and the rendering's budget. */
 export interface Scope {
   dot: unknown;
   vars: Vars;
+  budget: TemplateBudget;
 }
 
 function fail(detail: string): never {
@@ -102,8 +104,9 @@ function lookup(v: unknown, path: readonly string[]): unknown {
   return cur;
 }
 
-/** Evaluates an expression in a scope. */
+/** Evaluates an expression in a scope; each expression is a step of the budget. */
 export function evaluateExpr(e: Expr, scope: Scope): unknown {
+  scope.budget.step();
   switch (e.kind) {
     case "dot":
       return scope.dot;
@@ -125,7 +128,10 @@ export function evaluateExpr(e: Expr, scope: Scope): unknown {
       }
       const fn = FUNCTIONS[e.fn];
       if (!fn) fail(`function "${e.fn}" not defined`);
-      return fn(e.args.map((a) => evaluateExpr(a, scope)));
+      const value = fn(e.args.map((a) => evaluateExpr(a, scope)));
+      // Strings a function builds (print, json, slice) count as text: `$x = print $x $x` doubles.
+      if (typeof value === "string") scope.budget.addText(value.length);
+      return value;
     }
   }
 }

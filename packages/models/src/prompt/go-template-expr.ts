@@ -1,4 +1,5 @@
 import { LlmsrvError } from "../errors.js";
+import type { TemplateBudget } from "./template-budget.js";
 
 /** An expression inside `{{ }}`. */
 export type Expr =
@@ -26,6 +27,11 @@ type Tok =
   | { t: "ident"; name: string }
   | { t: "punct"; value: "(" | ")" | "|" | ":=" | "=" | "," };
 
+/** A short excerpt of template text for error messages (the source may be megabytes). */
+export function excerpt(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 function fail(detail: string): never {
   throw new LlmsrvError("internal", `template: ${detail}`);
 }
@@ -33,15 +39,19 @@ function fail(detail: string): never {
 const TOKEN =
   /\s*(?:("(?:[^"\\]|\\.)*")|`([^`]*)`|(-?\d+(?:\.\d+)?)|(\$[A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)|((?:\.[A-Za-z_][A-Za-z0-9_]*)+|\.)|([A-Za-z_][A-Za-z0-9_]*)|(:=|[()|=,]))/y;
 
-function tokenize(text: string): Tok[] {
+/** White space up to the end, tried at one position (sticky: no copy of the rest). */
+const TRAILING_SPACE = /\s*$/y;
+
+function tokenize(text: string, budget: TemplateBudget): Tok[] {
   const out: Tok[] = [];
-  TOKEN.lastIndex = 0;
   let pos = 0;
   while (pos < text.length) {
-    if (/^\s*$/.test(text.slice(pos))) break;
+    budget.step();
+    TRAILING_SPACE.lastIndex = pos;
+    if (TRAILING_SPACE.test(text)) break;
     TOKEN.lastIndex = pos;
     const m = TOKEN.exec(text);
-    if (!m) fail(`cannot read "${text.slice(pos)}"`);
+    if (!m) fail(`cannot read "${excerpt(text.slice(pos, pos + 41))}"`);
     pos = TOKEN.lastIndex;
     const [, str, raw, num, varName, varPath, field, ident, punct] = m;
     if (str !== undefined) out.push({ t: "lit", value: JSON.parse(str) });
@@ -66,7 +76,10 @@ function splitPath(p: string): string[] {
 
 class ExprParser {
   private i = 0;
-  constructor(private readonly toks: Tok[]) {}
+  constructor(
+    private readonly toks: Tok[],
+    private readonly budget: TemplateBudget,
+  ) {}
 
   get done(): boolean {
     return this.i >= this.toks.length;
@@ -124,7 +137,9 @@ class ExprParser {
         return { kind: "call", fn: t.name, args: [] };
       case "punct": {
         if (t.value !== "(") fail(`unexpected "${t.value}"`);
+        this.budget.enter();
         const inner = this.pipeline();
+        this.budget.leave();
         const close = this.toks[this.i++];
         if (close?.t !== "punct" || close.value !== ")") fail("missing )");
         return inner;
@@ -133,10 +148,10 @@ class ExprParser {
   }
 }
 
-function expression(text: string): Expr {
-  const p = new ExprParser(tokenize(text));
+function expression(text: string, budget: TemplateBudget): Expr {
+  const p = new ExprParser(tokenize(text, budget), budget);
   const e = p.pipeline();
-  if (!p.done) fail(`unexpected text in "${text}"`);
+  if (!p.done) fail(`unexpected text in "${excerpt(text)}"`);
   return e;
 }
 
@@ -144,26 +159,27 @@ const RANGE_VARS = /^(\$[A-Za-z0-9_]*)\s*(?:,\s*(\$[A-Za-z0-9_]*)\s*)?:=\s*([\s\
 const ASSIGN = /^(\$[A-Za-z0-9_]*)\s*(:=|=)\s*([\s\S]+)$/;
 
 /** Parses the inside of one `{{ }}` (already stripped of delimiters and trim markers). */
-export function parseAction(text: string): Action {
+export function parseAction(text: string, budget: TemplateBudget): Action {
   const word = /^[a-z]+/.exec(text)?.[0] ?? "";
   const rest = text.slice(word.length).trim();
   switch (word) {
     case "if":
-      return { kind: "if", expr: expression(rest) };
+      return { kind: "if", expr: expression(rest, budget) };
     case "else":
       if (rest === "") return { kind: "else" };
-      if (rest.startsWith("if ")) return { kind: "elseif", expr: expression(rest.slice(3)) };
+      if (rest.startsWith("if "))
+        return { kind: "elseif", expr: expression(rest.slice(3), budget) };
       return fail(`unsupported "else ${rest}"`);
     case "end":
       return { kind: "end" };
     case "with":
-      return { kind: "with", expr: expression(rest) };
+      return { kind: "with", expr: expression(rest, budget) };
     case "range": {
       const m = RANGE_VARS.exec(rest);
-      if (!m) return { kind: "range", expr: expression(rest) };
+      if (!m) return { kind: "range", expr: expression(rest, budget) };
       return m[2]
-        ? { kind: "range", keyVar: m[1], valueVar: m[2], expr: expression(m[3] as string) }
-        : { kind: "range", valueVar: m[1], expr: expression(m[3] as string) };
+        ? { kind: "range", keyVar: m[1], valueVar: m[2], expr: expression(m[3] as string, budget) }
+        : { kind: "range", valueVar: m[1], expr: expression(m[3] as string, budget) };
     }
     case "define":
     case "template":
@@ -178,7 +194,7 @@ export function parseAction(text: string): Action {
       kind: "assign",
       name: assign[1] as string,
       declare: assign[2] === ":=",
-      expr: expression(assign[3] as string),
+      expr: expression(assign[3] as string, budget),
     };
-  return { kind: "expr", expr: expression(text) };
+  return { kind: "expr", expr: expression(text, budget) };
 }

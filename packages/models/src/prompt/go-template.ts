@@ -1,13 +1,16 @@
 import { LlmsrvError } from "../errors.js";
 import { evaluateExpr, type Scope, truthy, Vars } from "./go-template-eval.js";
-import { type Action, type Expr, parseAction } from "./go-template-expr.js";
+import type { Action, Expr } from "./go-template-expr.js";
+import { lex, type Token } from "./go-template-lex.js";
+import { DEFAULT_TEMPLATE_LIMITS, TemplateBudget, type TemplateLimits } from "./template-budget.js";
 
 /**
  * An interpreter for the part of Go's text/template that Modelfile TEMPLATEs use:
  * `{{ .Field }}`, variables (`$`, `$x := …`, `$x.Field`), `if`/`else if`/`else`/`end`,
  * `range` (with `$i, $e :=`), `with`, function calls (`eq ne lt le gt ge and or not len
  * index slice json print`), parentheses, pipes, `{{- -}}` trimming and comments.
- * Anything else is a template error (HTTP 500, as in Ollama).
+ * Anything else is a template error (HTTP 500, as in Ollama). Rendering is bounded by
+ * `TemplateLimits` (steps, text, nesting): past one, a 400 naming the limit.
  */
 
 type Node =
@@ -28,39 +31,20 @@ type Node =
 /** Values a template reads: strings, numbers, booleans, arrays and records. */
 export type TemplateData = { [key: string]: unknown };
 
-type Token = { kind: "text"; text: string } | { kind: "action"; action: Action };
-
 function templateError(detail: string): LlmsrvError {
   return new LlmsrvError("internal", `template: ${detail}`);
 }
 
-function lex(src: string): Token[] {
-  const tokens: Token[] = [];
-  const re = /\{\{(-?)\s*([\s\S]*?)\s*(-?)\}\}/g;
-  let last = 0;
-  let trimNext = false;
-  for (let m = re.exec(src); m; m = re.exec(src)) {
-    let text = src.slice(last, m.index);
-    if (trimNext) text = text.replace(/^\s+/, "");
-    if (m[1] === "-") text = text.replace(/\s+$/, "");
-    if (text) tokens.push({ kind: "text", text });
-    const body = m[2] ?? "";
-    if (!body.startsWith("/*")) tokens.push({ kind: "action", action: parseAction(body) });
-    trimNext = m[3] === "-";
-    last = re.lastIndex;
-  }
-  let tail = src.slice(last);
-  if (trimNext) tail = tail.replace(/^\s+/, "");
-  if (tail) tokens.push({ kind: "text", text: tail });
-  return tokens;
-}
-
 class Parser {
   private i = 0;
-  constructor(private readonly tokens: Token[]) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly budget: TemplateBudget,
+  ) {}
 
   /** Parses nodes until one of the `stop` keywords (left unconsumed) or the end. */
   nodes(stop: ReadonlyArray<Action["kind"]>): Node[] {
+    this.budget.enter();
     const out: Node[] = [];
     while (this.i < this.tokens.length) {
       const t = this.tokens[this.i] as Token;
@@ -70,11 +54,12 @@ class Parser {
         continue;
       }
       const a = t.action;
-      if (stop.includes(a.kind)) return out;
+      if (stop.includes(a.kind)) break;
       this.i++;
       out.push(this.node(a));
     }
-    if (stop.length > 0) throw templateError("missing {{ end }}");
+    if (this.i >= this.tokens.length && stop.length > 0) throw templateError("missing {{ end }}");
+    this.budget.leave();
     return out;
   }
 
@@ -139,76 +124,95 @@ function show(v: unknown): string {
   return JSON.stringify(v);
 }
 
-function render(nodes: Node[], scope: Scope, evaluate: (e: Expr, s: Scope) => unknown): string {
-  let out = "";
+/** Renders nodes into `out`, counting every node and every character against the budget. */
+function render(nodes: Node[], scope: Scope, out: string[]): void {
+  const budget = scope.budget;
   for (const n of nodes) {
+    budget.step();
     switch (n.kind) {
       case "text":
-        out += n.text;
+        budget.addText(n.text.length);
+        out.push(n.text);
         break;
-      case "output":
-        out += show(evaluate(n.expr, scope));
+      case "output": {
+        const text = show(evaluateExpr(n.expr, scope));
+        budget.addText(text.length);
+        out.push(text);
         break;
+      }
       case "assign":
-        if (n.declare) scope.vars.declare(n.name, evaluate(n.expr, scope));
-        else scope.vars.assign(n.name, evaluate(n.expr, scope));
+        if (n.declare) scope.vars.declare(n.name, evaluateExpr(n.expr, scope));
+        else scope.vars.assign(n.name, evaluateExpr(n.expr, scope));
         break;
       case "if": {
         const branch = n.branches.find(
-          (b) => b.cond === undefined || truthy(evaluate(b.cond, scope)),
+          (b) => b.cond === undefined || truthy(evaluateExpr(b.cond, scope)),
         );
-        if (branch)
-          out += render(branch.body, { dot: scope.dot, vars: scope.vars.child() }, evaluate);
+        if (branch) render(branch.body, { ...scope, vars: scope.vars.child() }, out);
         break;
       }
       case "with": {
-        const v = evaluate(n.expr, scope);
+        const v = evaluateExpr(n.expr, scope);
         const vars = scope.vars.child();
-        out += truthy(v)
-          ? render(n.body, { dot: v, vars }, evaluate)
-          : render(n.otherwise, { dot: scope.dot, vars }, evaluate);
+        if (truthy(v)) render(n.body, { dot: v, vars, budget }, out);
+        else render(n.otherwise, { ...scope, vars }, out);
         break;
       }
       case "range":
-        out += renderRange(n, scope, evaluate);
+        renderRange(n, scope, out);
         break;
     }
   }
-  return out;
 }
 
-function renderRange(
-  n: Extract<Node, { kind: "range" }>,
-  scope: Scope,
-  evaluate: (e: Expr, s: Scope) => unknown,
-): string {
-  const v = evaluate(n.expr, scope);
-  const entries: Array<[unknown, unknown]> = Array.isArray(v)
-    ? v.map((item, i) => [i, item])
-    : typeof v === "object" && v !== null
-      ? Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))
-      : typeof v === "number"
-        ? Array.from({ length: v }, (_, i) => [i, i])
-        : [];
-  if (entries.length === 0) return render(n.otherwise, scope, evaluate);
-  let out = "";
-  for (const [key, item] of entries) {
+/** The (key, item) pairs a range visits; a number n counts 0..n-1 without building a list. */
+function* rangeEntries(v: unknown): Generator<[unknown, unknown]> {
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield [i, v[i]];
+  else if (typeof v === "number") for (let i = 0; i < v; i++) yield [i, i];
+  else if (typeof v === "object" && v !== null)
+    yield* Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+function renderRange(n: Extract<Node, { kind: "range" }>, scope: Scope, out: string[]): void {
+  let empty = true;
+  for (const [key, item] of rangeEntries(evaluateExpr(n.expr, scope))) {
+    empty = false;
+    scope.budget.step();
     const vars = scope.vars.child();
     if (n.keyVar && n.valueVar) {
       vars.declare(n.keyVar, key);
       vars.declare(n.valueVar, item);
     } else if (n.valueVar) vars.declare(n.valueVar, item);
-    out += render(n.body, { dot: item, vars }, evaluate);
+    render(n.body, { dot: item, vars, budget: scope.budget }, out);
   }
-  return out;
+  if (empty) render(n.otherwise, scope, out);
 }
 
-/** Parses and renders a Go-style template against `data`. */
-export function renderGoTemplate(source: string, data: TemplateData): string {
-  const nodes = new Parser(lex(source)).nodes([]);
+/** Parses a Go-style template; throws a template error (or a limit error) when it is invalid. */
+export function parseGoTemplate(
+  source: string,
+  limits: TemplateLimits = DEFAULT_TEMPLATE_LIMITS,
+): ParsedGoTemplate {
+  // Parsing has its own steps, one per token: a tenth of the limit (real templates use hundreds).
+  const budget = new TemplateBudget({ ...limits, maxSteps: Math.ceil(limits.maxSteps / 10) });
+  return new Parser(lex(source, budget), budget).nodes([]);
+}
+
+/** A template after parsing, ready to render any number of times. */
+export type ParsedGoTemplate = Node[];
+
+/** Parses and renders a Go-style template against `data`, within `limits`. */
+export function renderGoTemplate(
+  source: string | ParsedGoTemplate,
+  data: TemplateData,
+  limits: TemplateLimits = DEFAULT_TEMPLATE_LIMITS,
+): string {
+  const nodes = typeof source === "string" ? parseGoTemplate(source, limits) : source;
   const vars = new Vars();
   vars.declare("$", data);
-  return render(nodes, { dot: data, vars }, evaluateExpr);
+  const out: string[] = [];
+  render(nodes, { dot: data, vars, budget: new TemplateBudget(limits) }, out);
+  return out.join("");
 }
 
 /** True when the template iterates messages itself (so chat can hand it the history). */

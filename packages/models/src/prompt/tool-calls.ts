@@ -38,6 +38,30 @@ function parseJson(text: string): unknown {
   }
 }
 
+const OPEN = "<tool_call>";
+const CLOSE = "</tool_call>";
+
+/**
+ * Removes the `<tool_call>{json}</tool_call>` blocks that name a declared tool, pushing their
+ * calls to `calls`. One pass with `indexOf` (linear in the answer's length, unlike a lazy
+ * regular expression, which rescans the rest of the text from every unclosed tag).
+ */
+function withoutTaggedCalls(text: string, names: ReadonlySet<string>, calls: ToolCall[]): string {
+  const kept: string[] = [];
+  let pos = 0;
+  for (;;) {
+    const open = text.indexOf(OPEN, pos);
+    const close = open === -1 ? -1 : text.indexOf(CLOSE, open + OPEN.length);
+    if (close === -1) break;
+    const call = asCall(parseJson(text.slice(open + OPEN.length, close)), names);
+    kept.push(text.slice(pos, call ? open : close + CLOSE.length));
+    if (call) calls.push(call);
+    pos = close + CLOSE.length;
+  }
+  kept.push(text.slice(pos));
+  return kept.join("");
+}
+
 /**
  * Finds tool calls in a model's answer: `<tool_call>{json}</tool_call>` blocks, or an answer
  * that is as a whole a JSON object (or array of them) naming a declared tool. Returns the
@@ -52,15 +76,7 @@ export function extractToolCalls(
   );
   if (names.size === 0) return { content: text, calls: [] };
   const calls: ToolCall[] = [];
-  const content = text.replace(
-    /<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g,
-    (whole, body: string) => {
-      const call = asCall(parseJson(body), names);
-      if (!call) return whole;
-      calls.push(call);
-      return "";
-    },
-  );
+  const content = withoutTaggedCalls(text, names, calls);
   if (calls.length > 0) return { content: content.trim(), calls: indexed(calls) };
   const whole = parseJson(text.trim());
   const list = Array.isArray(whole) ? whole : [whole];

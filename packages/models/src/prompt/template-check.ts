@@ -1,0 +1,86 @@
+import { LlmsrvError } from "../errors.js";
+import { goMessage } from "./build-prompt.js";
+import { renderChatTemplate, type TemplateMessage } from "./chat-template.js";
+import { parseGoTemplate, renderGoTemplate } from "./go-template.js";
+import {
+  DEFAULT_TEMPLATE_LIMITS,
+  JINJA_TEMPLATE_LIMITS,
+  TemplateLimitError,
+  type TemplateLimits,
+} from "./template-budget.js";
+
+/** A short conversation with every kind of turn, to try templates on before accepting them. */
+const SAMPLE: readonly TemplateMessage[] = [
+  { role: "system", content: "You are a helpful assistant." },
+  { role: "user", content: "What is the weather in Paris?" },
+  {
+    role: "assistant",
+    content: "",
+    tool_calls: [{ function: { name: "get_weather", arguments: { city: "Paris" } } }],
+  },
+  { role: "tool", content: "18 degrees", tool_name: "get_weather" },
+  { role: "assistant", content: "It is 18 degrees." },
+  { role: "user", content: "Thanks!" },
+];
+
+const SAMPLE_TOOLS = [
+  {
+    type: "function",
+    function: {
+      name: "get_weather",
+      description: "current weather",
+      parameters: { type: "object", properties: { city: { type: "string" } } },
+    },
+  },
+];
+
+/**
+ * A template that needs a tenth of the limits for six messages would pass them on a real
+ * conversation: it is refused at create rather than failing on every use.
+ */
+function sampleLimits(limits: TemplateLimits): TemplateLimits {
+  return { ...limits, maxSteps: limits.maxSteps / 10, maxTextChars: limits.maxTextChars / 10 };
+}
+
+/** Renders `render`, keeping only limit errors: other failures may depend on real data. */
+function tryRender(render: () => unknown): void {
+  try {
+    render();
+  } catch (e) {
+    if (e instanceof TemplateLimitError) throw e;
+  }
+}
+
+/**
+ * Checks a Modelfile TEMPLATE (Go) when a model is created: it must parse (400 naming the
+ * error otherwise) and render the sample conversation, as chat and as generate, within a
+ * tenth of the limits.
+ */
+export function checkGoTemplate(source: string): void {
+  const limits = sampleLimits(DEFAULT_TEMPLATE_LIMITS);
+  let parsed: ReturnType<typeof parseGoTemplate>;
+  try {
+    parsed = parseGoTemplate(source);
+  } catch (e) {
+    if (e instanceof LlmsrvError) throw new LlmsrvError("bad_request", e.message);
+    throw e;
+  }
+  const messages = SAMPLE.map(goMessage);
+  const system = SAMPLE[0]?.content ?? "";
+  tryRender(() =>
+    renderGoTemplate(parsed, { System: system, Messages: messages, Tools: SAMPLE_TOOLS }, limits),
+  );
+  tryRender(() =>
+    renderGoTemplate(parsed, { System: system, Prompt: "Thanks!", Response: "" }, limits),
+  );
+}
+
+/**
+ * Checks a GGUF chat template (Jinja) when a model is created: it must render the sample
+ * conversation within a tenth of the limits. Other errors are left to chat time, where they
+ * are 500s, since a model with an unsupported template still serves generate and embed.
+ */
+export function checkChatTemplate(source: string): void {
+  const limits = sampleLimits(JINJA_TEMPLATE_LIMITS);
+  tryRender(() => renderChatTemplate(source, SAMPLE, { tools: SAMPLE_TOOLS }, limits));
+}
