@@ -4,8 +4,16 @@
  * is safe; what cannot be ordered is reported as `rego_unsafe_var_error`.
  */
 import type { Body, Expr, Loc, Term } from "../ast/nodes.js";
-import { allVars, bodyVars, displayName, forEachChild, shallowExprVars } from "../ast/walk.js";
+import {
+  allVars,
+  bodyVars,
+  displayName,
+  exprVars,
+  forEachChild,
+  shallowExprVars,
+} from "../ast/walk.js";
 import { RegoError } from "../errors.js";
+import { IndexHeap } from "./index-heap.js";
 
 /** Arity of a function or builtin, for calls written with an extra output argument. */
 export type ArityLookup = (name: string) => number | undefined;
@@ -19,46 +27,87 @@ export class SafetyChecker {
     readonly errors: RegoError[],
   ) {}
 
-  /** Reorders `body` in place given vars bound on entry; returns the vars bound after it. */
+  /**
+   * Reorders `body` in place given vars bound on entry; returns the vars bound after it.
+   * The order is OPA's: passes over the literals left, each taking (in source order) every
+   * literal whose inputs are bound by then. A literal is looked at again only when one of
+   * its vars has just been bound, at the place the next pass would reach it, so the work is
+   * linear in the body rather than one pass per literal.
+   */
   checkBody(body: Body, bound: Set<string>): Set<string> {
     const outer = new Set(bound);
     for (const e of body) shallowExprVars(e, outer);
     const b = new Set(bound);
-    let remaining = [...body];
+    const n = body.length;
+    const taken: boolean[] = new Array(n).fill(false);
+    const watched: boolean[] = new Array(n).fill(false);
+    const waiting = new Map<string, number[]>();
+    let now = new IndexHeap();
+    let later = new IndexHeap();
+    let inNow: boolean[] = new Array(n).fill(true);
+    let inLater: boolean[] = new Array(n).fill(false);
+    for (let i = 0; i < n; i++) now.push(i);
     const ordered: Body = [];
-    let progress = true;
-    while (remaining.length > 0 && progress) {
-      progress = false;
-      const next: Body = [];
-      for (const e of remaining) {
-        const missing = new Set<string>();
-        const outputs = this.exprNeeds(e, b, outer, missing);
-        if (missing.size === 0) {
-          this.nested(e, b, outer);
-          for (const v of outputs) b.add(v);
-          ordered.push(e);
-          progress = true;
-        } else next.push(e);
-      }
-      remaining = next;
-    }
-    if (remaining.length > 0) {
-      const reported = new Set<string>();
-      for (const e of remaining) {
-        const missing = new Set<string>();
-        this.exprNeeds(e, b, outer, missing);
-        for (const v of missing) {
-          if (reported.has(v)) continue;
-          reported.add(v);
-          this.errors.push(unsafe(v, e.loc));
-          // Reported once: treat it as bound so that later uses do not repeat the error.
+    while (now.size > 0) {
+      const i = now.pop();
+      inNow[i] = false;
+      const e = body[i] as Expr;
+      const missing = new Set<string>();
+      const outputs = this.exprNeeds(e, b, outer, missing);
+      if (missing.size > 0) {
+        // Watched from its first failure on: its vars stay watched until they are bound.
+        if (!watched[i]) for (const v of exprVars(e)) if (!b.has(v)) push(waiting, v, i);
+        watched[i] = true;
+      } else {
+        taken[i] = true;
+        ordered.push(e);
+        this.nested(e, b, outer);
+        for (const v of outputs) {
+          if (b.has(v)) continue;
           b.add(v);
+          // Literals after this one are still ahead in this pass; the others, in the next.
+          for (const j of waiting.get(v) ?? []) {
+            if (taken[j]) continue;
+            if (j > i && !inNow[j]) {
+              inNow[j] = true;
+              now.push(j);
+            } else if (j < i && !inLater[j]) {
+              inLater[j] = true;
+              later.push(j);
+            }
+          }
+          waiting.delete(v);
         }
       }
-      ordered.push(...remaining);
+      if (now.size === 0) {
+        [now, later] = [later, now];
+        [inNow, inLater] = [inLater, inNow];
+      }
     }
+    this.reportUnsafe(
+      body.filter((_, i) => !taken[i]),
+      b,
+      outer,
+    );
+    ordered.push(...body.filter((_, i) => !taken[i]));
     body.splice(0, body.length, ...ordered);
     return b;
+  }
+
+  /** Reports the vars that keep `remaining` from being ordered, each var once. */
+  private reportUnsafe(remaining: Body, b: Set<string>, outer: Set<string>): void {
+    const reported = new Set<string>();
+    for (const e of remaining) {
+      const missing = new Set<string>();
+      this.exprNeeds(e, b, outer, missing);
+      for (const v of missing) {
+        if (reported.has(v)) continue;
+        reported.add(v);
+        this.errors.push(unsafe(v, e.loc));
+        // Reported once: treat it as bound so that later uses do not repeat the error.
+        b.add(v);
+      }
+    }
   }
 
   /** Checks that head terms only use bound vars; processes their comprehensions. */
@@ -325,6 +374,12 @@ export class SafetyChecker {
         forEachChild(t, (c) => this.nestedTerm(c, b, outer));
     }
   }
+}
+
+function push(waiting: Map<string, number[]>, v: string, i: number): void {
+  const list = waiting.get(v);
+  if (list) list.push(i);
+  else waiting.set(v, [i]);
 }
 
 /** Element pairs when both sides are arrays of one length or objects with the same keys. */

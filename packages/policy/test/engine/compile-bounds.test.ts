@@ -9,6 +9,7 @@ import type { Body, Term } from "../../src/ast/nodes.js";
 import { Compiler } from "../../src/compile/compiler.js";
 import { PolicyEngine } from "../../src/engine.js";
 import { RegoErrorList } from "../../src/errors.js";
+import { parseQuery } from "../../src/syntax/module-parser.js";
 import { engineWith, solutions, thrown } from "./helpers.js";
 
 /** `[x0 | x0 := [x1 | x1 := ... 1]]`, `levels` comprehensions deep. */
@@ -48,6 +49,31 @@ test("with targets are still checked inside nested comprehensions and every bodi
     assert.equal(e.errors[0]?.code, "rego_compile_error");
     assert.match(e.errors[0]?.message ?? "", /with keyword target must reference/);
   }
+});
+
+/** `x<n-1> = x<n-2> + 1; ...; x1 = x0 + 1; x0 = 1`: each literal needs the next one. */
+function reversedUnifications(n: number): string {
+  const literals = ["x0 = 1"];
+  for (let i = 1; i < n; i++) literals.push(`x${i} = x${i - 1} + 1`);
+  return literals.reverse().join("; ");
+}
+
+// Reordering took one pass over the remaining literals per literal ordered: 20,000 literals
+// written last-first never finished. The timeout is only a backstop for that regression.
+test("a long body written last-first is reordered", { timeout: 120_000 }, () => {
+  const compiler = new Compiler();
+  compiler.compile([]);
+  const source = reversedUnifications(20_000);
+  const body = compiler.compileQuery(parseQuery(source));
+  const literal = (i: number) => source.slice(body[i]?.loc.start, body[i]?.loc.end);
+  assert.equal(body.length, 20_000);
+  assert.equal(literal(0), "x0 = 1");
+  assert.equal(literal(19_999), "x19999 = x19998 + 1");
+  const e = new PolicyEngine();
+  assert.deepEqual(
+    solutions(e, reversedUnifications(300)).map((s) => s.x299),
+    [300],
+  );
 });
 
 /** `r0 := 1`, `r<i> := r<i-1> + 1` up to `n`, in the order given. */
