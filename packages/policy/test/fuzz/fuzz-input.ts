@@ -30,6 +30,9 @@ export type Outcome =
   | { kind: "rego-error"; codes: string[] }
   | { kind: "failure"; detail: string };
 
+/** The server's default request body limit (1 MiB), as a bound on one mutated text. */
+const maxInputChars = 1024 * 1024;
+
 /** A random text of a case, for splicing into another. */
 function donorText(c: ComplianceCase, rng: SeededRandom): string {
   const texts = [...(c.modules ?? []), c.query];
@@ -50,14 +53,19 @@ export function buildInput(cases: ComplianceCase[], seed: number, index: number)
   for (let i = 0; i < count; i++) {
     const mutation = rng.pick(pool);
     const donor = donorText(rng.pick(cases), rng);
-    if (modules.length > 0 && rng.chance(0.6)) {
-      const m = rng.int(modules.length);
-      modules[m] = mutation.apply(modules[m] as string, rng, donor);
-      applied.push(`${mutation.name} (module ${m})`);
-    } else {
-      query = mutation.apply(query, rng, donor);
-      applied.push(`${mutation.name} (query)`);
+    const onModule = modules.length > 0 && !mutation.queryOnly && rng.chance(0.6);
+    const m = onModule ? rng.int(modules.length) : -1;
+    const before = m < 0 ? query : (modules[m] as string);
+    const after = mutation.apply(before, rng, donor);
+    const target = m < 0 ? "query" : `module ${m}`;
+    // Inputs stay within what the server accepts in one request body.
+    if (after.length > maxInputChars) {
+      applied.push(`${mutation.name} (${target}; not applied: over ${maxInputChars} chars)`);
+      continue;
     }
+    if (m < 0) query = after;
+    else modules[m] = after;
+    applied.push(`${mutation.name} (${target})`);
   }
   return {
     index,

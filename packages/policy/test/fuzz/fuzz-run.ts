@@ -53,7 +53,11 @@ function runThread(
     let started = 0;
     let timer: NodeJS.Timeout | undefined;
     let anyStarted = false;
+    let finished = false;
     const finish = (failure?: string) => {
+      // Messages and events after the first ending (a late "done", the exit) are ignored.
+      if (finished) return;
+      finished = true;
       if (timer) clearTimeout(timer);
       void worker.terminate();
       if (failure !== undefined && !anyStarted) {
@@ -70,6 +74,7 @@ function runThread(
       resolve(current === undefined ? pending.length : pending.indexOf(current) + 1);
     };
     worker.on("message", (m: WorkerMessage) => {
+      if (finished) return;
       if (m.type === "start") {
         anyStarted = true;
         current = m.index;
@@ -91,14 +96,29 @@ function runThread(
   });
 }
 
-/** Runs every input of the campaign; reports come back in input order. */
-export async function runCampaign(settings: FuzzSettings): Promise<InputReport[]> {
+/** Inputs the harness had to stop before the campaign gives up: each costs a whole bound. */
+const maxStopped = 5;
+
+/** The reports of a campaign, in input order, and why it ended early if it did. */
+export interface CampaignResult {
+  reports: InputReport[];
+  stoppedEarly?: string;
+}
+
+/** Runs every input of the campaign. */
+export async function runCampaign(settings: FuzzSettings): Promise<CampaignResult> {
   const all = settings.only ?? Array.from({ length: settings.iterations }, (_, i) => i);
   const reports: InputReport[] = [];
   let pending = all;
+  let stopped = 0;
   while (pending.length > 0) {
     const next = await runThread(settings, pending, reports);
     pending = pending.slice(next);
+    if (pending.length > 0) stopped++;
+    if (stopped >= maxStopped && pending.length > 0) {
+      const stoppedEarly = `stopped after ${stopped} inputs had to be cut off; ${pending.length} inputs not run`;
+      return { reports: reports.sort((a, b) => a.index - b.index), stoppedEarly };
+    }
   }
-  return reports.sort((a, b) => a.index - b.index);
+  return { reports: reports.sort((a, b) => a.index - b.index) };
 }

@@ -11,6 +11,8 @@ export interface Mutation {
   name: string;
   /** True when the result usually still parses, so that compile and eval get exercised. */
   keepsSyntax?: boolean;
+  /** True when it only makes sense on the query. */
+  queryOnly?: boolean;
   apply(text: string, rng: SeededRandom, donor: string): string;
 }
 
@@ -88,6 +90,21 @@ const hugeNumbers = [
 ];
 
 const depths = [10, 100, 400, 999, 1001, 5000, 50_000];
+
+/** Calls that can run long or build large values: the evaluation timeout must stop them. */
+const costly = [
+  "numbers.range(1, 100000000)",
+  'net.cidr_expand("10.0.0.0/8")',
+  "[y | some y in numbers.range(1, 10000000)]",
+  "{y | some y in numbers.range(1, 10000000)}",
+  'concat("", [format_int(y, 10) | some y in numbers.range(1, 10000000)])',
+  "bits.lsh(1, 100000000)",
+  'regex.match("(a+)+$", concat("", ["a" | some y in numbers.range(1, 100000)]))',
+  'glob.match("*a*a*a*a*a*a*b", [], concat("", ["a" | some y in numbers.range(1, 10000)]))',
+  "count([v | walk(numbers.range(1, 1000000), [_, v])])",
+  "json.marshal(numbers.range(1, 5000000))",
+  "sort(numbers.range(1, 5000000))",
+];
 
 /** A position in `text` (0..length). */
 function at(text: string, rng: SeededRandom): number {
@@ -195,6 +212,12 @@ export const mutations: Mutation[] = [
       lines.splice(i, 0, ...Array(rng.pick([1, 2, 50])).fill(lines[i]));
       return lines.join("\n");
     },
+  },
+  {
+    name: "costly literal",
+    keepsSyntax: true,
+    queryOnly: true,
+    apply: (text, rng) => `${text}; _ = ${rng.pick(costly)}`,
   },
   {
     name: "swap with another case",
