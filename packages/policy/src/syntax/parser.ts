@@ -66,9 +66,10 @@ export class ExprParser {
     start = 0,
     end = map.source.length,
     readonly comments: Comment[] = [],
+    tokens?: Token[],
   ) {
     this.keywords = keywords;
-    this.tokens = tokenize(map, start, end, comments);
+    this.tokens = tokens ?? tokenize(map, start, end, comments);
   }
 
   // ---- token helpers ------------------------------------------------------------------
@@ -472,7 +473,7 @@ export class ExprParser {
         parts.push(p.text);
         continue;
       }
-      const sub = new ExprParser(this.map, this.keywords, p.start, p.end);
+      const sub = new ExprParser(this.map, this.keywords, p.start, p.end, [], p.tokens);
       sub.nesting = this.nesting;
       sub.enter(p.start);
       const expr = sub.parseLiteral();

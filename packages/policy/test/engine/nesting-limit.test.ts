@@ -71,6 +71,16 @@ test("deep template strings and else chains are refused too", () => {
   nestingError(() => parseModule("e.rego", src));
 });
 
+// Each template level used to read the whole of its contents again: 600 levels around a
+// 1 MB string took 23 s, around 4 MB minutes. The timeout is only a backstop for that.
+test("templates nested 600 deep around a 4 MB string parse", { timeout: 60_000 }, () => {
+  let tmpl = `"${"a".repeat(4_000_000)}"`;
+  for (let i = 0; i < 600; i++) tmpl = `$"{${tmpl}}"`;
+  const [e] = parseQuery(`x := ${tmpl}`);
+  assert.ok(e?.type === "term" && e.term.type === "call");
+  assert.equal(e.term.args[1]?.type, "template");
+});
+
 test("a package path longer than the limit is a parse error", () => {
   nestingError(() => parseModule("p.rego", `package ${Array(5000).fill("a").join(".")}\n`));
 });
