@@ -7,7 +7,7 @@ import { PolicyEngine } from "../../src/engine.js";
 import { RegoError, RegoErrorList } from "../../src/errors.js";
 import { fromJSON, stringifyJSON, type Value } from "../../src/value/value.js";
 import type { ComplianceCase } from "../compliance/cases.js";
-import { mutations } from "./mutations.js";
+import { costlyLiteral, mutations } from "./mutations.js";
 import { SeededRandom } from "./seeded-random.js";
 
 /** A mutated case, rebuilt identically from (seed, index). */
@@ -33,6 +33,9 @@ export type Outcome =
 /** The server's default request body limit (1 MiB), as a bound on one mutated text. */
 const maxInputChars = 1024 * 1024;
 
+/** The share of inputs that end with a costly literal. */
+const costlyShare = 0.05;
+
 /** A random text of a case, for splicing into another. */
 function donorText(c: ComplianceCase, rng: SeededRandom): string {
   const texts = [...(c.modules ?? []), c.query];
@@ -53,8 +56,7 @@ export function buildInput(cases: ComplianceCase[], seed: number, index: number)
   for (let i = 0; i < count; i++) {
     const mutation = rng.pick(pool);
     const donor = donorText(rng.pick(cases), rng);
-    const onModule = modules.length > 0 && !mutation.queryOnly && rng.chance(0.6);
-    const m = onModule ? rng.int(modules.length) : -1;
+    const m = modules.length > 0 && rng.chance(0.6) ? rng.int(modules.length) : -1;
     const before = m < 0 ? query : (modules[m] as string);
     const after = mutation.apply(before, rng, donor);
     const target = m < 0 ? "query" : `module ${m}`;
@@ -66,6 +68,11 @@ export function buildInput(cases: ComplianceCase[], seed: number, index: number)
     if (m < 0) query = after;
     else modules[m] = after;
     applied.push(`${mutation.name} (${target})`);
+  }
+  // A few inputs (each runs until the evaluation timeout) end with a call that can run long.
+  if (rng.chance(costlyShare)) {
+    query = costlyLiteral.apply(query, rng, "");
+    applied.push(`${costlyLiteral.name} (query)`);
   }
   return {
     index,

@@ -11,8 +11,6 @@ export interface Mutation {
   name: string;
   /** True when the result usually still parses, so that compile and eval get exercised. */
   keepsSyntax?: boolean;
-  /** True when it only makes sense on the query. */
-  queryOnly?: boolean;
   apply(text: string, rng: SeededRandom, donor: string): string;
 }
 
@@ -143,6 +141,12 @@ function nest(inner: string, depth: number, rng: SeededRandom): string {
   return `${open.repeat(depth)}${inner}${close.repeat(depth)}`;
 }
 
+/** A query with a literal appended that can only end by the evaluation timeout. */
+export const costlyLiteral: Mutation = {
+  name: "costly literal",
+  apply: (text, rng) => `${text}; _ = ${rng.pick(costly)}`,
+};
+
 export const mutations: Mutation[] = [
   {
     name: "delete bytes",
@@ -212,12 +216,6 @@ export const mutations: Mutation[] = [
       lines.splice(i, 0, ...Array(rng.pick([1, 2, 50])).fill(lines[i]));
       return lines.join("\n");
     },
-  },
-  {
-    name: "costly literal",
-    keepsSyntax: true,
-    queryOnly: true,
-    apply: (text, rng) => `${text}; _ = ${rng.pick(costly)}`,
   },
   {
     name: "swap with another case",
