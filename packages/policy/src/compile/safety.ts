@@ -13,7 +13,7 @@ import {
   shallowExprVars,
 } from "../ast/walk.js";
 import { RegoError } from "../errors.js";
-import { IndexHeap } from "./index-heap.js";
+import { orderLiterals } from "./body-order.js";
 
 /** Arity of a function or builtin, for calls written with an extra output argument. */
 export type ArityLookup = (name: string) => number | undefined;
@@ -27,70 +27,28 @@ export class SafetyChecker {
     readonly errors: RegoError[],
   ) {}
 
-  /**
-   * Reorders `body` in place given vars bound on entry; returns the vars bound after it.
-   * The order is OPA's: passes over the literals left, each taking (in source order) every
-   * literal whose inputs are bound by then. A literal is looked at again only when one of
-   * its vars has just been bound, at the place the next pass would reach it, so the work is
-   * linear in the body rather than one pass per literal.
-   */
+  /** Reorders `body` in place given vars bound on entry; returns the vars bound after it. */
   checkBody(body: Body, bound: Set<string>): Set<string> {
     const outer = new Set(bound);
     for (const e of body) shallowExprVars(e, outer);
     const b = new Set(bound);
-    const n = body.length;
-    const taken: boolean[] = new Array(n).fill(false);
-    const watched: boolean[] = new Array(n).fill(false);
-    const waiting = new Map<string, number[]>();
-    let now = new IndexHeap();
-    let later = new IndexHeap();
-    let inNow: boolean[] = new Array(n).fill(true);
-    let inLater: boolean[] = new Array(n).fill(false);
-    for (let i = 0; i < n; i++) now.push(i);
-    const ordered: Body = [];
-    while (now.size > 0) {
-      const i = now.pop();
-      inNow[i] = false;
+    const tryLiteral = (i: number) => {
       const e = body[i] as Expr;
       const missing = new Set<string>();
       const outputs = this.exprNeeds(e, b, outer, missing);
-      if (missing.size > 0) {
-        // Watched from its first failure on: its vars stay watched until they are bound.
-        if (!watched[i]) for (const v of exprVars(e)) if (!b.has(v)) push(waiting, v, i);
-        watched[i] = true;
-      } else {
-        taken[i] = true;
-        ordered.push(e);
-        this.nested(e, b, outer);
-        for (const v of outputs) {
-          if (b.has(v)) continue;
-          b.add(v);
-          // Literals after this one are still ahead in this pass; the others, in the next.
-          for (const j of waiting.get(v) ?? []) {
-            if (taken[j]) continue;
-            if (j > i && !inNow[j]) {
-              inNow[j] = true;
-              now.push(j);
-            } else if (j < i && !inLater[j]) {
-              inLater[j] = true;
-              later.push(j);
-            }
-          }
-          waiting.delete(v);
-        }
-      }
-      if (now.size === 0) {
-        [now, later] = [later, now];
-        [inNow, inLater] = [inLater, inNow];
-      }
-    }
-    this.reportUnsafe(
-      body.filter((_, i) => !taken[i]),
-      b,
-      outer,
-    );
-    ordered.push(...body.filter((_, i) => !taken[i]));
-    body.splice(0, body.length, ...ordered);
+      if (missing.size > 0) return undefined;
+      this.nested(e, b, outer);
+      return outputs;
+    };
+    const order = orderLiterals(body.length, b, tryLiteral, (i) => exprVars(body[i] as Expr));
+    const taken = new Set(order);
+    const ordered = order.map((i) => body[i] as Expr);
+    const remaining = body.filter((_, i) => !taken.has(i));
+    this.reportUnsafe(remaining, b, outer);
+    // Rebuilt without spreading: a body can have more literals than a call has arguments.
+    body.length = 0;
+    for (const e of ordered) body.push(e);
+    for (const e of remaining) body.push(e);
     return b;
   }
 
@@ -374,12 +332,6 @@ export class SafetyChecker {
         forEachChild(t, (c) => this.nestedTerm(c, b, outer));
     }
   }
-}
-
-function push(waiting: Map<string, number[]>, v: string, i: number): void {
-  const list = waiting.get(v);
-  if (list) list.push(i);
-  else waiting.set(v, [i]);
 }
 
 /** Element pairs when both sides are arrays of one length or objects with the same keys. */
