@@ -6,7 +6,14 @@ import type { Body, Import, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { RegoError, RegoErrorList } from "../errors.js";
 import { attachAnnotations } from "./annotations.js";
 import { SourceMap } from "./lexer.js";
-import { isStackOverflow, nestingError, nestingMessage, ruleTooDeep, tooDeep } from "./nesting.js";
+import {
+  isStackOverflow,
+  maxNesting,
+  nestingError,
+  nestingMessage,
+  ruleTooDeep,
+  tooDeep,
+} from "./nesting.js";
 import { ExprParser } from "./parser.js";
 
 const futureKeywords = ["in", "if", "contains", "every"];
@@ -23,7 +30,7 @@ class ModuleParser extends ExprParser {
     if (this.tok.text !== "package") throw this.map.error(this.tok.start, "package expected");
     const pkgStart = this.next().start;
     const pkgTerm = this.parseTerm();
-    this.checkNesting(tooDeep([pkgTerm]));
+    if (this.mayNestTooDeep) this.checkNesting(tooDeep([pkgTerm]));
     const pkg = refToPath(pkgTerm, this.map);
     const module: Module = {
       file: this.map.file,
@@ -38,7 +45,7 @@ class ModuleParser extends ExprParser {
     while (this.tok.kind !== "eof") {
       if (this.isKw("import")) throw this.unexpected("imports must appear before rules");
       const rules = this.parseRule(module);
-      for (const r of rules) this.checkNesting(ruleTooDeep(r));
+      if (this.mayNestTooDeep) for (const r of rules) this.checkNesting(ruleTooDeep(r));
       module.rules.push(...rules);
     }
     attachAnnotations(module, this.comments, this.map);
@@ -48,7 +55,7 @@ class ModuleParser extends ExprParser {
   private parseImport(): Import {
     const start = this.next().start;
     const path = this.parseTerm();
-    this.checkNesting(tooDeep([path]));
+    if (this.mayNestTooDeep) this.checkNesting(tooDeep([path]));
     let alias: string | undefined;
     if (this.isKw("as")) {
       this.next();
@@ -179,8 +186,16 @@ class ModuleParser extends ExprParser {
   parseStandaloneQuery(): Body {
     const body = this.parseQuery();
     if (body.length === 0) throw this.map.error(0, "empty query cannot be evaluated");
-    this.checkNesting(tooDeep(body));
+    if (this.mayNestTooDeep) this.checkNesting(tooDeep(body));
     return body;
+  }
+
+  /**
+   * Every level of nesting takes at least one character of source, so a source shorter than
+   * the limit needs no check of its tree.
+   */
+  private get mayNestTooDeep(): boolean {
+    return this.map.source.length >= maxNesting;
   }
 
   /** Refuses a tree nested deeper than the limit, at the first node too deep. */

@@ -104,12 +104,16 @@ function isExpr(n: Node): n is Expr {
 
 /** The location of the first node nested deeper than the limit, if any. */
 export function tooDeep(roots: Node[], start = 0): Loc | undefined {
-  const stack: [Node, number][] = roots.map((n) => [n, start]);
+  // Two parallel stacks rather than pairs: no allocation per node.
+  const nodes: Node[] = [...roots];
+  const depths: number[] = roots.map(() => start);
   const push = (n: Node, d: number) => {
-    stack.push([n, d]);
+    nodes.push(n);
+    depths.push(d);
   };
-  for (let top = stack.pop(); top; top = stack.pop()) {
-    const [node, depth] = top;
+  while (nodes.length > 0) {
+    const node = nodes.pop() as Node;
+    const depth = depths.pop() as number;
     if (isExpr(node)) {
       exprChildren(node, depth, push);
       continue;
