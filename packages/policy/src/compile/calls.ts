@@ -7,58 +7,67 @@ import { forEachChild } from "../ast/walk.js";
 import { RegoError } from "../errors.js";
 import type { ArityLookup } from "./safety.js";
 
-function visitTerm(t: Term, f: (t: Term) => void): void {
-  f(t);
+/** Callbacks of a walk: every term, and every expression (nested bodies included). */
+export interface Visitor {
+  term?: (t: Term) => void;
+  expr?: (e: Expr) => void;
+}
+
+// Each node is visited once: a nested body is walked only from its own comprehension, so
+// the work stays linear in the size of the rule however deep the nesting.
+function visitTerm(t: Term, v: Visitor): void {
+  v.term?.(t);
   switch (t.type) {
     case "arraycompr":
     case "setcompr":
-      visitTerm(t.term, f);
-      visitBody(t.body, f);
+      visitTerm(t.term, v);
+      visitBody(t.body, v);
       return;
     case "objectcompr":
-      visitTerm(t.key, f);
-      visitTerm(t.value, f);
-      visitBody(t.body, f);
+      visitTerm(t.key, v);
+      visitTerm(t.value, v);
+      visitBody(t.body, v);
       return;
     case "template":
-      for (const p of t.parts) if (typeof p !== "string") visitExpr(p, f);
+      for (const p of t.parts) if (typeof p !== "string") visitExpr(p, v);
       return;
     default:
-      forEachChild(t, (c) => visitTerm(c, f));
+      forEachChild(t, (c) => visitTerm(c, v));
   }
 }
 
-function visitExpr(e: Expr, f: (t: Term) => void, g?: (e: Expr) => void): void {
-  g?.(e);
-  for (const w of e.with) visitTerm(w.value, f);
+function visitExpr(e: Expr, v: Visitor): void {
+  v.expr?.(e);
+  for (const w of e.with) visitTerm(w.value, v);
   switch (e.type) {
     case "term":
-      visitTerm(e.term, f);
+      visitTerm(e.term, v);
       return;
     case "somein":
-      visitTerm(e.domain, f);
+      visitTerm(e.domain, v);
       return;
     case "every":
-      visitTerm(e.domain, f);
-      visitBody(e.body, f);
+      visitTerm(e.domain, v);
+      visitBody(e.body, v);
       return;
     default:
       return;
   }
 }
 
-/** Visits every term of a body, nested bodies included. */
-export function visitBody(body: Body, f: (t: Term) => void): void {
-  for (const e of body) visitExpr(e, f);
+/** Visits every expression and term of a body, nested bodies included. */
+export function visitBody(body: Body, v: Visitor): void {
+  for (const e of body) visitExpr(e, v);
 }
 
-/** Visits every term of a rule: its bodies, head and else chain. */
-export function visitRule(rule: Rule, f: (t: Term) => void): void {
+/** Visits every term (and expression) of a rule: its bodies, head and else chain. */
+export function visitRule(rule: Rule, visitor: Visitor | ((t: Term) => void)): void {
+  const v = typeof visitor === "function" ? { term: visitor } : visitor;
   for (let r: Rule | undefined = rule; r; r = r.elseRule) {
-    visitBody(r.body, f);
-    for (const t of r.ref ?? []) visitTerm(t, f);
-    if (r.key) visitTerm(r.key, f);
-    if (r.value) visitTerm(r.value, f);
+    visitBody(r.body, v);
+    for (const t of r.ref ?? []) visitTerm(t, v);
+    if (r.key) visitTerm(r.key, v);
+    if (r.value) visitTerm(r.value, v);
   }
 }
 
@@ -111,14 +120,5 @@ export function checkWithTargets(rule: Rule, arity: ArityLookup, errors: RegoErr
       );
     }
   };
-  const visitNested = (t: Term) => {
-    if (t.type === "arraycompr" || t.type === "setcompr" || t.type === "objectcompr") {
-      for (const e of t.body) visitExpr(e, visitNested, check);
-    } else if (t.type === "template") {
-      for (const p of t.parts) if (typeof p !== "string") visitExpr(p, visitNested, check);
-    }
-  };
-  for (let r: Rule | undefined = rule; r; r = r.elseRule) {
-    for (const e of r.body) visitExpr(e, visitNested, check);
-  }
+  visitRule(rule, { expr: check });
 }

@@ -3,16 +3,17 @@
  * checks rule kinds, safety (reordering bodies), calls and recursion, and indexes rules.
  * All errors are collected and returned sorted by location.
  */
-import type { Body, Module, Rule, Term } from "../ast/nodes.js";
+import type { Body, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { allVars } from "../ast/walk.js";
 import { lookupBuiltin } from "../builtins/registry.js";
 import { RegoError, RegoErrorList } from "../errors.js";
+import { isStackOverflow, nestingMessage } from "../syntax/nesting.js";
 import { checkCalls, checkWithTargets, variadic } from "./calls.js";
 import { buildIndex } from "./indexing.js";
 import { checkRecursion } from "./recursion.js";
 import { importAliases, Resolver } from "./resolve.js";
 import { SafetyChecker } from "./safety.js";
-import { type CompiledRule, RuleNode, splitHead } from "./tree.js";
+import { type CompiledRule, descendants, RuleNode, splitHead } from "./tree.js";
 import { checkTypes } from "./types.js";
 
 /** The result of compiling: the rule tree under `data` and the modules. */
@@ -33,6 +34,21 @@ function ruleError(code: RegoError["code"], rule: Rule, message: string): RegoEr
     row: rule.loc.row,
     col: rule.loc.col,
   });
+}
+
+/**
+ * Runs one compile step over one rule or query. The parser's nesting limit keeps trees
+ * shallow enough for the compiler's recursion; should one still overflow the stack, that is
+ * a rego_compile_error at `loc`, never a RangeError.
+ */
+function guarded(loc: Loc | undefined, errors: RegoError[], step: () => void): void {
+  try {
+    step();
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    const where = loc ? { file: loc.file, row: loc.row, col: loc.col } : undefined;
+    errors.push(new RegoError("rego_compile_error", nestingMessage(), where));
+  }
 }
 
 function sortErrors(errors: RegoError[]): RegoError[] {
@@ -79,22 +95,26 @@ export class Compiler {
         errors: this.errors,
         counter: this.counter,
       });
-      for (const r of m.rules) resolver.resolveRule(r);
+      for (const r of m.rules) guarded(r.loc, this.errors, () => resolver.resolveRule(r));
     }
     for (const m of modules) {
       let n = this.root;
       for (const key of m.pkg) n = n.child(key);
       for (const r of m.rules) this.place(m, r);
     }
-    this.classify(this.root);
+    for (const n of descendants(this.root)) this.classify(n);
     const safety = new SafetyChecker(this.arity, this.errors);
-    for (const m of modules) for (const r of m.rules) this.checkRuleSafety(safety, r);
     for (const m of modules) {
-      for (const r of m.rules) checkCalls(r, this.arity, this.errors);
-      for (const r of m.rules) checkTypes(r, this.errors);
-      for (const r of m.rules) checkWithTargets(r, this.arity, this.errors);
+      for (const r of m.rules) {
+        guarded(r.loc, this.errors, () => {
+          this.checkRuleSafety(safety, r);
+          checkCalls(r, this.arity, this.errors);
+          checkTypes(r, this.errors);
+          checkWithTargets(r, this.arity, this.errors);
+        });
+      }
     }
-    checkRecursion(this.root, this.errors);
+    guarded(undefined, this.errors, () => checkRecursion(this.root, this.errors));
     this.indexRules(this.root);
     if (this.errors.length > 0) throw new RegoErrorList(sortErrors(this.errors));
     return { root: this.root, modules };
@@ -115,11 +135,14 @@ export class Compiler {
       errors,
       counter: this.counter,
     });
-    const resolved = resolver.resolveQuery(body);
-    new SafetyChecker(this.arity, errors).checkBody(resolved, new Set());
-    checkCalls({ body: resolved } as Rule, this.arity, errors);
-    checkTypes({ body: resolved } as Rule, errors);
-    checkWithTargets({ body: resolved } as Rule, this.arity, errors);
+    let resolved: Body = body;
+    guarded(body[0]?.loc, errors, () => {
+      resolved = resolver.resolveQuery(body);
+      new SafetyChecker(this.arity, errors).checkBody(resolved, new Set());
+      checkCalls({ body: resolved } as Rule, this.arity, errors);
+      checkTypes({ body: resolved } as Rule, errors);
+      checkWithTargets({ body: resolved } as Rule, this.arity, errors);
+    });
     if (errors.length > 0) throw new RegoErrorList(sortErrors(errors));
     return resolved;
   }
@@ -141,7 +164,7 @@ export class Compiler {
     n.rules.push(compileRule(rule, dynamic));
   }
 
-  /** Decides each node's kind; reports rules of different kinds for one document. */
+  /** Decides a node's kind; reports rules of different kinds for one document. */
   private classify(node: RuleNode): void {
     const rules = node.rules;
     const all = [...rules.map((r) => r.rule), ...(node.defaultRule ? [node.defaultRule] : [])];
@@ -200,7 +223,6 @@ export class Compiler {
         );
       }
     }
-    for (const c of node.children.values()) this.classify(c);
   }
 
   private checkRuleSafety(safety: SafetyChecker, rule: Rule): void {
@@ -215,9 +237,10 @@ export class Compiler {
     }
   }
 
-  private indexRules(node: RuleNode): void {
-    if (!node.isFunction && node.rules.length > 0) node.index = buildIndex(node.rules);
-    for (const c of node.children.values()) this.indexRules(c);
+  private indexRules(root: RuleNode): void {
+    for (const n of descendants(root)) {
+      if (!n.isFunction && n.rules.length > 0) n.index = buildIndex(n.rules);
+    }
   }
 }
 

@@ -5,7 +5,7 @@
 import type { Term } from "../ast/nodes.js";
 import { RegoError } from "../errors.js";
 import { visitRule } from "./calls.js";
-import type { RuleNode } from "./tree.js";
+import { descendants, type RuleNode } from "./tree.js";
 
 /** The rule nodes a `data` ref can reach: the node it names, or every node below it. */
 function refTargets(root: RuleNode, path: (string | undefined)[], out: Set<RuleNode>): void {
@@ -24,9 +24,9 @@ function refTargets(root: RuleNode, path: (string | undefined)[], out: Set<RuleN
   collectAll(node, out);
 }
 
+/** Every node at or below `node` that has rules (iterative: the tree can be deep). */
 function collectAll(node: RuleNode, out: Set<RuleNode>): void {
-  if (node.hasRules) out.add(node);
-  for (const c of node.children.values()) collectAll(c, out);
+  for (const n of descendants(node)) if (n.hasRules) out.add(n);
 }
 
 function dependencies(root: RuleNode, node: RuleNode): Set<RuleNode> {
@@ -53,39 +53,60 @@ function dependencies(root: RuleNode, node: RuleNode): Set<RuleNode> {
 
 /** Reports every cycle among rule nodes once. */
 export function checkRecursion(root: RuleNode, errors: RegoError[]): void {
-  const nodes: RuleNode[] = [];
-  const gather = (n: RuleNode) => {
-    if (n.hasRules) nodes.push(n);
-    for (const c of n.children.values()) gather(c);
-  };
-  gather(root);
-  const deps = new Map<RuleNode, Set<RuleNode>>();
-  for (const n of nodes) deps.set(n, dependencies(root, n));
-  const state = new Map<RuleNode, "active" | "done">();
-  const stack: RuleNode[] = [];
+  const nodes = descendants(root).filter((n) => n.hasRules);
+  const deps = new Map<RuleNode, RuleNode[]>();
+  for (const n of nodes) deps.set(n, [...dependencies(root, n)]);
+  const done = new Set<RuleNode>();
   const reported = new Set<RuleNode>();
-  const dfs = (n: RuleNode) => {
-    state.set(n, "active");
-    stack.push(n);
-    for (const d of deps.get(n) ?? []) {
-      const s = state.get(d);
-      if (s === "active") {
-        if (reported.has(d)) continue;
-        reported.add(d);
-        const cycle = stack.slice(stack.indexOf(d)).map((x) => x.dottedPath);
-        const rule = d.rules[0]?.rule ?? d.defaultRule;
-        const loc = rule?.loc;
-        errors.push(
-          new RegoError(
-            "rego_recursion_error",
-            `rule ${d.dottedPath} is recursive: ${[...cycle, d.dottedPath].join(" -> ")}`,
-            loc ? { file: loc.file, row: loc.row, col: loc.col } : undefined,
-          ),
-        );
-      } else if (s === undefined) dfs(d);
+  for (const n of nodes) if (!done.has(n)) search(n, deps, done, reported, errors);
+}
+
+/**
+ * Depth-first search from `start` with an explicit stack: a chain of dependencies thousands
+ * of rules long must not overflow the JavaScript stack.
+ */
+function search(
+  start: RuleNode,
+  deps: Map<RuleNode, RuleNode[]>,
+  done: Set<RuleNode>,
+  reported: Set<RuleNode>,
+  errors: RegoError[],
+): void {
+  const path: RuleNode[] = [start];
+  const next: number[] = [0];
+  const onPath = new Map<RuleNode, number>([[start, 0]]);
+  while (path.length > 0) {
+    const top = path.length - 1;
+    const n = path[top] as RuleNode;
+    const d = (deps.get(n) ?? [])[next[top] as number];
+    if (!d) {
+      path.pop();
+      next.pop();
+      onPath.delete(n);
+      done.add(n);
+      continue;
     }
-    stack.pop();
-    state.set(n, "done");
-  };
-  for (const n of nodes) if (!state.has(n)) dfs(n);
+    next[top] = (next[top] as number) + 1;
+    const at = onPath.get(d);
+    if (at !== undefined) {
+      if (!reported.has(d)) {
+        reported.add(d);
+        errors.push(cycleError(d, path.slice(at)));
+      }
+    } else if (!done.has(d)) {
+      onPath.set(d, path.length);
+      path.push(d);
+      next.push(0);
+    }
+  }
+}
+
+function cycleError(d: RuleNode, cycle: RuleNode[]): RegoError {
+  const names = [...cycle.map((x) => x.dottedPath), d.dottedPath];
+  const loc = (d.rules[0]?.rule ?? d.defaultRule)?.loc;
+  return new RegoError(
+    "rego_recursion_error",
+    `rule ${d.dottedPath} is recursive: ${names.join(" -> ")}`,
+    loc ? { file: loc.file, row: loc.row, col: loc.col } : undefined,
+  );
 }

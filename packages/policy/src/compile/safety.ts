@@ -4,8 +4,16 @@
  * is safe; what cannot be ordered is reported as `rego_unsafe_var_error`.
  */
 import type { Body, Expr, Loc, Term } from "../ast/nodes.js";
-import { allVars, bodyVars, displayName, forEachChild, shallowExprVars } from "../ast/walk.js";
+import {
+  allVars,
+  bodyVars,
+  displayName,
+  exprVars,
+  forEachChild,
+  shallowExprVars,
+} from "../ast/walk.js";
 import { RegoError } from "../errors.js";
+import { orderLiterals } from "./body-order.js";
 
 /** Arity of a function or builtin, for calls written with an extra output argument. */
 export type ArityLookup = (name: string) => number | undefined;
@@ -24,41 +32,40 @@ export class SafetyChecker {
     const outer = new Set(bound);
     for (const e of body) shallowExprVars(e, outer);
     const b = new Set(bound);
-    let remaining = [...body];
-    const ordered: Body = [];
-    let progress = true;
-    while (remaining.length > 0 && progress) {
-      progress = false;
-      const next: Body = [];
-      for (const e of remaining) {
-        const missing = new Set<string>();
-        const outputs = this.exprNeeds(e, b, outer, missing);
-        if (missing.size === 0) {
-          this.nested(e, b, outer);
-          for (const v of outputs) b.add(v);
-          ordered.push(e);
-          progress = true;
-        } else next.push(e);
-      }
-      remaining = next;
-    }
-    if (remaining.length > 0) {
-      const reported = new Set<string>();
-      for (const e of remaining) {
-        const missing = new Set<string>();
-        this.exprNeeds(e, b, outer, missing);
-        for (const v of missing) {
-          if (reported.has(v)) continue;
-          reported.add(v);
-          this.errors.push(unsafe(v, e.loc));
-          // Reported once: treat it as bound so that later uses do not repeat the error.
-          b.add(v);
-        }
-      }
-      ordered.push(...remaining);
-    }
-    body.splice(0, body.length, ...ordered);
+    const tryLiteral = (i: number) => {
+      const e = body[i] as Expr;
+      const missing = new Set<string>();
+      const outputs = this.exprNeeds(e, b, outer, missing);
+      if (missing.size > 0) return undefined;
+      this.nested(e, b, outer);
+      return outputs;
+    };
+    const order = orderLiterals(body.length, b, tryLiteral, (i) => exprVars(body[i] as Expr));
+    const taken = new Set(order);
+    const ordered = order.map((i) => body[i] as Expr);
+    const remaining = body.filter((_, i) => !taken.has(i));
+    this.reportUnsafe(remaining, b, outer);
+    // Rebuilt without spreading: a body can have more literals than a call has arguments.
+    body.length = 0;
+    for (const e of ordered) body.push(e);
+    for (const e of remaining) body.push(e);
     return b;
+  }
+
+  /** Reports the vars that keep `remaining` from being ordered, each var once. */
+  private reportUnsafe(remaining: Body, b: Set<string>, outer: Set<string>): void {
+    const reported = new Set<string>();
+    for (const e of remaining) {
+      const missing = new Set<string>();
+      this.exprNeeds(e, b, outer, missing);
+      for (const v of missing) {
+        if (reported.has(v)) continue;
+        reported.add(v);
+        this.errors.push(unsafe(v, e.loc));
+        // Reported once: treat it as bound so that later uses do not repeat the error.
+        b.add(v);
+      }
+    }
   }
 
   /** Checks that head terms only use bound vars; processes their comprehensions. */

@@ -68,6 +68,18 @@ export class RuleNode {
   }
 }
 
+/** `node` and every node below it, parents first. */
+export function descendants(node: RuleNode): RuleNode[] {
+  const out: RuleNode[] = [];
+  const stack = [node];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    out.push(n);
+    const children = [...n.children.values()];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as RuleNode);
+  }
+  return out;
+}
+
 /** Splits a rule head into the constant node path and the dynamic rest. */
 export function splitHead(pkg: string[], rule: Rule): { path: string[]; dynamic: Term[] } {
   const path = [...pkg];

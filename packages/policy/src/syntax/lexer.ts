@@ -3,12 +3,13 @@
  * strings; keywords are ordinary identifiers that the parser recognises by position.
  */
 import { RegoError } from "../errors.js";
+import { maxNesting, nestingMessage } from "./nesting.js";
 
 /** The kinds of token; keywords are idents that the parser recognises. */
 export type TokenKind = "symbol" | "string" | "rawstring" | "number" | "ident" | "template" | "eof";
 
-/** A literal piece or an embedded expression (source offsets) of a template string. */
-export type TemplatePart = { text: string } | { start: number; end: number };
+/** A literal piece or an embedded expression (source offsets, its tokens) of a template. */
+export type TemplatePart = { text: string } | { start: number; end: number; tokens: Token[] };
 
 /** One token with its source span and position. */
 export interface Token {
@@ -69,7 +70,23 @@ export function tokenize(
   end = map.source.length,
   comments: Comment[] = [],
 ): Token[] {
+  return lex(map, start, end, comments, 0).tokens;
+}
+
+/**
+ * The tokens from `start`. Inside a template string (`templates` > 0, how many are open) it
+ * stops at the `}` that closes the embedded expression, so that each character is read once
+ * however deep templates nest.
+ */
+function lex(
+  map: SourceMap,
+  start: number,
+  end: number,
+  comments: Comment[],
+  templates: number,
+): { tokens: Token[]; end: number } {
   const src = map.source;
+  let braces = 0;
   const tokens: Token[] = [];
   let i = start;
   let newline = false;
@@ -103,7 +120,7 @@ export function tokenize(
       push("rawstring", src.slice(s + 1, close), s);
     } else if (c === "$" && (src[i + 1] === '"' || src[i + 1] === "`")) {
       const s = i;
-      const t = readTemplate(map, i + 1, end);
+      const t = readTemplate(map, i + 1, end, templates + 1);
       i = t.end;
       push("template", "", s, t.parts);
     } else if (isDigit(c) || (c === "." && isDigit(src[i + 1] ?? ""))) {
@@ -114,6 +131,11 @@ export function tokenize(
       const s = i;
       while (i < end && isIdentPart(src[i] as string)) i++;
       push("ident", src.slice(s, i), s);
+    } else if (templates > 0 && (c === "{" || c === "}")) {
+      if (c === "}" && braces === 0) return { tokens: withEof(tokens, map, i), end: i };
+      braces += c === "{" ? 1 : -1;
+      i++;
+      push("symbol", c, i - 1);
     } else {
       const s = i;
       const two = src.slice(i, i + 2);
@@ -125,7 +147,12 @@ export function tokenize(
       push("symbol", src.slice(s, i), s);
     }
   }
-  const { row, col } = map.position(Math.min(i, src.length));
+  if (templates > 0) throw map.error(i, "unterminated template expression");
+  return { tokens: withEof(tokens, map, i), end: i };
+}
+
+function withEof(tokens: Token[], map: SourceMap, i: number): Token[] {
+  const { row, col } = map.position(Math.min(i, map.source.length));
   tokens.push({ kind: "eof", text: "", start: i, end: i, row, col, newline: true });
   return tokens;
 }
@@ -206,42 +233,15 @@ function readString(map: SourceMap, s: number, end: number): { value: string; en
   }
 }
 
-/** Finds the `}` closing an embedded template expression starting at `i`. */
-function skipTemplateExpr(map: SourceMap, i: number, end: number): number {
-  const src = map.source;
-  let depth = 0;
-  while (i < end) {
-    const c = src[i] as string;
-    if (c === '"') {
-      i = readString(map, i, end).end;
-      continue;
-    }
-    if (c === "`") {
-      const close = src.indexOf("`", i + 1);
-      if (close < 0) break;
-      i = close + 1;
-      continue;
-    }
-    if (c === "$" && (src[i + 1] === '"' || src[i + 1] === "`")) {
-      i = readTemplate(map, i + 1, end).end;
-      continue;
-    }
-    if (c === "{") depth++;
-    else if (c === "}") {
-      if (depth === 0) return i;
-      depth--;
-    }
-    i++;
-  }
-  throw map.error(i, "unterminated template expression");
-}
-
-/** Reads a template string whose quote is at `q`. */
+/** Reads a template string whose quote is at `q`, the `depth`th open one. */
 function readTemplate(
   map: SourceMap,
   q: number,
   end: number,
+  depth: number,
 ): { parts: TemplatePart[]; end: number } {
+  // Templates nest by recursion here, before the parser can count: the same limit applies.
+  if (depth > maxNesting) throw map.error(q - 1, nestingMessage());
   const src = map.source;
   const raw = src[q] === "`";
   const quote = src[q] as string;
@@ -262,9 +262,10 @@ function readTemplate(
     } else if (c === "{") {
       if (lit) parts.push({ text: lit });
       lit = "";
-      const close = skipTemplateExpr(map, i + 1, end);
-      parts.push({ start: i + 1, end: close });
-      i = close + 1;
+      // Comments inside an embedded expression are not the module's (annotations).
+      const inner = lex(map, i + 1, end, [], depth);
+      parts.push({ start: i + 1, end: inner.end, tokens: inner.tokens });
+      i = inner.end + 1;
     } else {
       lit += c;
       i++;

@@ -2,10 +2,18 @@
  * Module-level productions: package, imports, rules (with `default`, `else`, `contains`,
  * ref heads and functions), in Rego v1 or v0 syntax. Also parses standalone queries.
  */
-import type { Body, Import, Module, Rule, Term } from "../ast/nodes.js";
+import type { Body, Import, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { RegoError, RegoErrorList } from "../errors.js";
 import { attachAnnotations } from "./annotations.js";
 import { SourceMap } from "./lexer.js";
+import {
+  isStackOverflow,
+  maxNesting,
+  nestingError,
+  nestingMessage,
+  ruleTooDeep,
+  tooDeep,
+} from "./nesting.js";
 import { ExprParser } from "./parser.js";
 
 const futureKeywords = ["in", "if", "contains", "every"];
@@ -22,6 +30,7 @@ class ModuleParser extends ExprParser {
     if (this.tok.text !== "package") throw this.map.error(this.tok.start, "package expected");
     const pkgStart = this.next().start;
     const pkgTerm = this.parseTerm();
+    if (this.mayNestTooDeep) this.checkNesting(tooDeep([pkgTerm]));
     const pkg = refToPath(pkgTerm, this.map);
     const module: Module = {
       file: this.map.file,
@@ -35,7 +44,9 @@ class ModuleParser extends ExprParser {
     while (this.isKw("import")) module.imports.push(this.parseImport());
     while (this.tok.kind !== "eof") {
       if (this.isKw("import")) throw this.unexpected("imports must appear before rules");
-      module.rules.push(...this.parseRule(module));
+      const rules = this.parseRule(module);
+      if (this.mayNestTooDeep) for (const r of rules) this.checkNesting(ruleTooDeep(r));
+      module.rules.push(...rules);
     }
     attachAnnotations(module, this.comments, this.map);
     return module;
@@ -44,6 +55,7 @@ class ModuleParser extends ExprParser {
   private parseImport(): Import {
     const start = this.next().start;
     const path = this.parseTerm();
+    if (this.mayNestTooDeep) this.checkNesting(tooDeep([path]));
     let alias: string | undefined;
     if (this.isKw("as")) {
       this.next();
@@ -136,11 +148,13 @@ class ModuleParser extends ExprParser {
         // `if {` opens a body, or an object/set literal or comprehension used as the body.
         const save = this.pos;
         const depth = this.depth;
+        const nesting = this.nesting;
         try {
           return this.parseBlock();
         } catch (blockError) {
           this.pos = save;
           this.depth = depth;
+          this.nesting = nesting;
           try {
             return [this.parseLiteral()];
           } catch {
@@ -172,7 +186,29 @@ class ModuleParser extends ExprParser {
   parseStandaloneQuery(): Body {
     const body = this.parseQuery();
     if (body.length === 0) throw this.map.error(0, "empty query cannot be evaluated");
+    if (this.mayNestTooDeep) this.checkNesting(tooDeep(body));
     return body;
+  }
+
+  /**
+   * Every level of nesting takes at least one character of source, so a source shorter than
+   * the limit needs no check of its tree.
+   */
+  private get mayNestTooDeep(): boolean {
+    return this.map.source.length >= maxNesting;
+  }
+
+  /** Refuses a tree nested deeper than the limit, at the first node too deep. */
+  private checkNesting(at: Loc | undefined): void {
+    if (at) throw nestingError(at);
+  }
+
+  /**
+   * The error for a JavaScript stack overflow while parsing (the nesting limit should come
+   * first; this is the backstop): a parse error at the current token, never a RangeError.
+   */
+  overflowError(): RegoError {
+    return this.map.error(this.tok.start, nestingMessage());
   }
 }
 
@@ -202,20 +238,24 @@ function headRef(t: Term, map: SourceMap): Term[] {
 /** Parses one module; throws RegoErrorList with a rego_parse_error. */
 export function parseModule(file: string, source: string, v0 = false): Module {
   const map = new SourceMap(file, source);
+  let parser: ModuleParser | undefined;
   try {
-    return new ModuleParser(map, v0).parseModule();
+    parser = new ModuleParser(map, v0);
+    return parser.parseModule();
   } catch (e) {
-    throw asErrorList(e, file);
+    throw asErrorList(e, map, parser);
   }
 }
 
 /** Parses a query (literals separated by `;` or newlines). */
 export function parseQuery(source: string, file = "query"): Body {
   const map = new SourceMap(file, source);
+  let parser: ModuleParser | undefined;
   try {
-    return new ModuleParser(map, false).parseStandaloneQuery();
+    parser = new ModuleParser(map, false);
+    return parser.parseStandaloneQuery();
   } catch (e) {
-    throw asErrorList(e, file);
+    throw asErrorList(e, map, parser);
   }
 }
 
@@ -229,16 +269,14 @@ export function parseTermText(source: string, file = "term"): Term {
   return first.term;
 }
 
-function asErrorList(e: unknown, file: string): unknown {
+function asErrorList(e: unknown, map: SourceMap, parser: ModuleParser | undefined): unknown {
   if (e instanceof RegoErrorList) return e;
   if (e instanceof RegoError) return new RegoErrorList([e]);
-  if (e instanceof RangeError) {
-    const tooDeep = new RegoError("rego_parse_error", "expression nested too deeply", {
-      file,
-      row: 1,
-      col: 1,
-    });
-    return new RegoErrorList([tooDeep]);
+  if (isStackOverflow(e)) {
+    return new RegoErrorList([parser ? parser.overflowError() : map.error(0, nestingMessage())]);
   }
+  // Any other RangeError (an array or string too long for the engine) is the input's fault.
+  if (e instanceof RangeError)
+    return new RegoErrorList([map.error(0, `input too large: ${e.message}`)]);
   return e;
 }

@@ -1,8 +1,10 @@
 /**
  * Recursive-descent parser for expressions and terms, one method per production. The
- * precedence chain, loosest first: unification (`=`, `:=`) → membership (`in`) → relation
+ * precedence, loosest first: unification (`=`, `:=`) → membership (`in`) → relation
  * (`==` `!=` `<` `<=` `>` `>=`) → union (`|`) → intersection (`&`) → arithmetic (`+` `-`) →
- * factor (`*` `/` `%`) → unary → term. Module-level productions live in module-parser.ts.
+ * factor (`*` `/` `%`) → unary → term; the binary levels share one precedence-climbing loop.
+ * Nesting deeper than `maxNesting` is a parse error (nesting.ts). Module-level productions
+ * live in module-parser.ts.
  */
 import type {
   Body,
@@ -19,6 +21,7 @@ import type {
 import type { RegoError } from "../errors.js";
 import { parseNumber } from "../value/number.js";
 import { type Comment, type SourceMap, type Token, tokenize } from "./lexer.js";
+import { maxNesting, nestingMessage } from "./nesting.js";
 
 const relationOps: Record<string, string> = {
   "==": "equal",
@@ -31,6 +34,19 @@ const relationOps: Record<string, string> = {
 const arithOps: Record<string, string> = { "+": "plus", "-": "minus" };
 const factorOps: Record<string, string> = { "*": "mul", "/": "div", "%": "rem" };
 
+/** Precedence levels of the binary operators, loosest first. */
+const Level = { Relation: 0, Or: 1, And: 2, Arith: 3, Factor: 4 } as const;
+
+const binaryOps = new Map<string, { name: string; level: number }>();
+for (const [ops, level] of [
+  [relationOps, Level.Relation],
+  [{ "&": "and" }, Level.And],
+  [arithOps, Level.Arith],
+  [factorOps, Level.Factor],
+] as const) {
+  for (const [text, name] of Object.entries(ops)) binaryOps.set(text, { name, level });
+}
+
 /** Parses queries, literals, expressions and terms from one token stream. */
 export class ExprParser {
   protected pos = 0;
@@ -38,6 +54,8 @@ export class ExprParser {
   private noBar = false;
   /** Brackets open around the current position: inside them a newline ends nothing. */
   protected depth = 0;
+  /** Nested constructs open around the current position, against the nesting limit. */
+  protected nesting = 0;
   /** Future keywords in effect (all of them in Rego v1). */
   readonly keywords: Set<string>;
   protected readonly tokens: Token[];
@@ -48,9 +66,10 @@ export class ExprParser {
     start = 0,
     end = map.source.length,
     readonly comments: Comment[] = [],
+    tokens?: Token[],
   ) {
     this.keywords = keywords;
-    this.tokens = tokenize(map, start, end, comments);
+    this.tokens = tokens ?? tokenize(map, start, end, comments);
   }
 
   // ---- token helpers ------------------------------------------------------------------
@@ -95,6 +114,16 @@ export class ExprParser {
   protected expect(text: string): Token {
     if (!this.isSym(text)) throw this.unexpected(`expected ${text}`);
     return this.next();
+  }
+
+  /** Opens one level of nesting at `offset`; past the limit, a parse error. */
+  protected enter(offset: number): void {
+    this.nesting++;
+    if (this.nesting > maxNesting) throw this.map.error(offset, nestingMessage());
+  }
+
+  protected leave(): void {
+    this.nesting--;
   }
 
   protected unexpected(hint?: string): RegoError {
@@ -207,9 +236,11 @@ export class ExprParser {
     if (!this.isKw("in")) throw this.unexpected("expected in");
     this.next();
     const domain = this.parseRelation();
+    this.enter(this.tok.start);
     this.expect("{");
     const body = this.parseQuery("}");
     this.expect("}");
+    this.leave();
     return {
       type: "every",
       key,
@@ -248,46 +279,37 @@ export class ExprParser {
     return lhs;
   }
 
-  private parseBinary(ops: Record<string, string>, sub: () => Term): Term {
+  /** The binary operator at the current token, if any, with its precedence level. */
+  private binaryOperator(): { name: string; level: number } | undefined {
+    const t = this.tok;
+    if (t.kind !== "symbol" || this.atLineBreak()) return undefined;
+    if (t.text === "|") return this.noBar ? undefined : { name: "or", level: Level.Or };
+    return binaryOps.get(t.text);
+  }
+
+  /**
+   * Binary operators by precedence climbing: all levels in one loop, so that each bracket
+   * of nesting costs a few stack frames rather than one per precedence level. Every level
+   * is left-associative.
+   */
+  private parseOperators(minLevel: number): Term {
     const start = this.tok.start;
-    let lhs = sub();
-    while (this.tok.kind === "symbol" && this.tok.text in ops && !this.atLineBreak()) {
-      const op = ops[this.next().text] as string;
-      lhs = this.call(op, [lhs, sub()], start);
+    let lhs = this.parseUnary();
+    for (let op = this.binaryOperator(); op && op.level >= minLevel; op = this.binaryOperator()) {
+      this.next();
+      const rhs = this.parseOperators(op.level + 1);
+      lhs = this.call(op.name, [lhs, rhs], start);
     }
     return lhs;
   }
 
+  /** Relations and everything that binds tighter: `a + 1 == b`. */
   parseRelation(): Term {
-    return this.parseBinary(relationOps, () => this.parseOr());
+    return this.parseOperators(Level.Relation);
   }
 
-  private parseOr(): Term {
-    const start = this.tok.start;
-    let lhs = this.parseAnd();
-    while (!this.noBar && this.isSym("|") && !this.atLineBreak()) {
-      this.next();
-      lhs = this.call("or", [lhs, this.parseAnd()], start);
-    }
-    return lhs;
-  }
-
-  private parseAnd(): Term {
-    const start = this.tok.start;
-    let lhs = this.parseArith();
-    while (this.isSym("&") && !this.atLineBreak()) {
-      this.next();
-      lhs = this.call("and", [lhs, this.parseArith()], start);
-    }
-    return lhs;
-  }
-
-  private parseArith(): Term {
-    return this.parseBinary(arithOps, () => this.parseFactor());
-  }
-
-  private parseFactor(): Term {
-    return this.parseBinary(factorOps, () => this.parseUnary());
+  protected parseArith(): Term {
+    return this.parseOperators(Level.Arith);
   }
 
   private parseUnary(): Term {
@@ -297,7 +319,9 @@ export class ExprParser {
         const t = this.next();
         return this.number(`-${t.text}`, start);
       }
+      this.enter(start);
       const operand = this.parseUnary();
+      this.leave();
       const zero: Term = { type: "scalar", value: 0, loc: this.loc(start, start + 1) };
       return this.call("minus", [zero, operand], start);
     }
@@ -331,7 +355,7 @@ export class ExprParser {
         this.next();
         throw this.unexpected("expected ident");
       } else if (this.isSym("[") && this.tok.start === this.prevEnd()) {
-        this.next();
+        this.enter(this.next().start);
         const saved = this.noBar;
         this.noBar = false;
         this.depth++;
@@ -339,6 +363,7 @@ export class ExprParser {
         this.depth--;
         this.noBar = saved;
         this.expect("]");
+        this.leave();
         term = this.extendRef(term, key, start);
       } else if (this.isSym("(") && this.tok.start === this.prevEnd() && isOperator(term)) {
         term = this.parseCall(term, start);
@@ -348,13 +373,21 @@ export class ExprParser {
   }
 
   private extendRef(term: Term, key: Term, start: number): Term {
-    if (term.type === "ref") return { ...term, path: [...term.path, key], loc: this.loc(start) };
+    // The ref was just built by this parser and is not shared: growing it in place keeps a
+    // long ref linear to parse.
+    if (term.type === "ref") {
+      term.path.push(key);
+      term.loc = this.loc(start);
+      return term;
+    }
     return { type: "ref", head: term, path: [key], loc: this.loc(start) };
   }
 
   private parseCall(op: Term, start: number): Term {
+    this.enter(this.tok.start);
     this.expect("(");
     const args = this.parseList(")");
+    this.leave();
     const name = operatorName(op);
     if (name === "set" && args.length === 0)
       return { type: "set", items: [], loc: this.loc(start) };
@@ -394,10 +427,14 @@ export class ExprParser {
       case "ident":
         return this.parseIdent();
       case "symbol":
-        if (t.text === "[") return this.parseArray();
-        if (t.text === "{") return this.parseBrace();
+        if (t.text === "[" || t.text === "{") {
+          this.enter(start);
+          const term = t.text === "[" ? this.parseArray() : this.parseBrace();
+          this.leave();
+          return term;
+        }
         if (t.text === "(") {
-          this.next();
+          this.enter(this.next().start);
           const saved = this.noBar;
           this.noBar = false;
           this.depth++;
@@ -412,6 +449,7 @@ export class ExprParser {
           this.noBar = saved;
           this.depth--;
           this.expect(")");
+          this.leave();
           return inner;
         }
     }
@@ -435,7 +473,9 @@ export class ExprParser {
         parts.push(p.text);
         continue;
       }
-      const sub = new ExprParser(this.map, this.keywords, p.start, p.end);
+      const sub = new ExprParser(this.map, this.keywords, p.start, p.end, [], p.tokens);
+      sub.nesting = this.nesting;
+      sub.enter(p.start);
       const expr = sub.parseLiteral();
       if (sub.tok.kind !== "eof") throw sub.unexpected();
       parts.push(expr);
