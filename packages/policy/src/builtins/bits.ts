@@ -6,7 +6,8 @@ import { BuiltinTypeError } from "../errors.js";
 import { normalizeNumber, toBigInt } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { asInteger } from "./args.js";
-import type { BuiltinDef } from "./registry-types.js";
+import { checkSize } from "./limits.js";
+import type { BuiltinContext, BuiltinDef } from "./registry-types.js";
 
 /** Integer operand `pos` of `fn` as a bigint. */
 function bigOperand(fn: string, v: Value, pos: number): bigint {
@@ -14,25 +15,44 @@ function bigOperand(fn: string, v: Value, pos: number): bigint {
 }
 
 /** A builtin of two integers. */
-function binary(name: string, op: (a: bigint, b: bigint) => bigint): BuiltinDef {
+function binary(
+  name: string,
+  op: (a: bigint, b: bigint, ctx: BuiltinContext) => bigint,
+): BuiltinDef {
   return {
     name,
     args: ["number", "number"],
     result: "number",
-    impl: ([a, b]) =>
-      normalizeNumber(op(bigOperand(name, a as Value, 1), bigOperand(name, b as Value, 2))),
+    impl: ([a, b], ctx) =>
+      normalizeNumber(op(bigOperand(name, a as Value, 1), bigOperand(name, b as Value, 2), ctx)),
   };
 }
 
+/** Decimal digits per bit: a result of n bits is written with about n * log10(2) digits. */
+const digitsPerBit = Math.log10(2);
+
+/**
+ * A left shift by a huge count builds a number whose decimal text alone would take minutes to
+ * write (1 << 1e9 has 301 million digits), so its digit count is held to the size limit.
+ */
+function leftShift(a: bigint, n: bigint, ctx: BuiltinContext): bigint {
+  const bits = BigInt(a.toString(2).length) + n;
+  checkSize(ctx, "bits.lsh", BigInt(Math.ceil(Number(bits) * digitsPerBit)));
+  return a << n;
+}
+
 /** A shift builtin: the shift count must be a non-negative integer. */
-function shift(name: string, op: (a: bigint, n: bigint) => bigint): BuiltinDef {
-  return binary(name, (a, n) => {
+function shift(
+  name: string,
+  op: (a: bigint, n: bigint, ctx: BuiltinContext) => bigint,
+): BuiltinDef {
+  return binary(name, (a, n, ctx) => {
     if (n < 0n) {
       throw new BuiltinTypeError(
         `${name}: operand 2 must be an unsigned integer number but got a negative integer`,
       );
     }
-    return op(a, n);
+    return op(a, n, ctx);
   });
 }
 
@@ -46,6 +66,6 @@ export const bitsBuiltins: BuiltinDef[] = [
     result: "number",
     impl: ([a]) => normalizeNumber(~bigOperand("bits.negate", a as Value, 1)),
   },
-  shift("bits.lsh", (a, n) => a << n),
+  shift("bits.lsh", leftShift),
   shift("bits.rsh", (a, n) => a >> n),
 ];
