@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { main } from "../src/cli.js";
+import { freePort } from "./free-port.js";
 
 const cli = fileURLToPath(new URL("../src/cli.js", import.meta.url));
 
@@ -21,14 +21,6 @@ async function runInProcess(argv: string[], env: NodeJS.ProcessEnv = {}) {
     signal: new AbortController().signal,
   });
   return { code, stdout, stderr };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe("quintet CLI", () => {

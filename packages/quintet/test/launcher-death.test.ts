@@ -6,17 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { freePort } from "./free-port.js";
 
 const cli = fileURLToPath(new URL("../src/cli.js", import.meta.url));
 const fakeLauncher = fileURLToPath(new URL("./fake-launcher.js", import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Child programs: one that shuts down on SIGTERM (leaving a mark), one that ignores it. */
 function scripts(): string {
@@ -84,8 +77,8 @@ async function survivors(pids: number[], boundMs = 20_000): Promise<number[]> {
   return pids.filter(alive);
 }
 
-/** Whether a new server can listen on the port (nothing left holding it). */
-function canListen(port: number): Promise<boolean> {
+/** Whether a new server can listen on the port now. */
+function listensNow(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once("error", () => resolve(false));
@@ -93,6 +86,19 @@ function canListen(port: number): Promise<boolean> {
       server.close(() => resolve(true)),
     );
   });
+}
+
+/**
+ * Whether a new server can listen on the port within a generous bound: right after a kill the
+ * kernel may still be tearing down the dead process's connections for a moment.
+ */
+async function canListen(port: number, boundMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + boundMs;
+  while (!(await listensNow(port))) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
 }
 
 /** Starts a launcher process and waits for "all components up"; returns the children's pids. */

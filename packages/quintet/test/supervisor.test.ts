@@ -7,15 +7,7 @@ import { describe, it } from "node:test";
 import type { Component } from "../src/components.js";
 import { httpProbe } from "../src/health.js";
 import { Supervisor } from "../src/supervisor.js";
-
-/** A free local port (bound and released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from "./free-port.js";
 
 /** A directory of tiny child programs standing in for components the test makes fail. */
 function scripts(): string {

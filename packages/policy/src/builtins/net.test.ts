@@ -3,16 +3,9 @@ import { describe, it } from "node:test";
 import { BuiltinError } from "../errors.js";
 import { RegoObject, RegoSet, toJSON, type Value } from "../value/value.js";
 import { lookupBuiltin } from "./registry.js";
-import type { BuiltinContext } from "./registry-types.js";
+import { testContext } from "./testing/call-builtin.js";
 
-const ctx: BuiltinContext = {
-  nowNs: 0n,
-  cache: new Map(),
-  print: () => {},
-  strict: false,
-  checkCancel: () => {},
-  maxCollectionSize: 1_000_000,
-};
+const ctx = testContext();
 
 /** Calls a builtin and returns its result as plain JSON (sets as sorted arrays). */
 function call(name: string, ...args: Value[]): unknown {

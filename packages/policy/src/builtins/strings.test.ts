@@ -3,16 +3,9 @@ import { describe, it } from "node:test";
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { lookupBuiltin } from "./registry.js";
-import type { BuiltinContext } from "./registry-types.js";
+import { testContext } from "./testing/call-builtin.js";
 
-const ctx: BuiltinContext = {
-  nowNs: 0n,
-  cache: new Map(),
-  print: () => {},
-  strict: true,
-  checkCancel: () => {},
-  maxCollectionSize: 1_000_000,
-};
+const ctx = testContext();
 
 function call(name: string, ...args: Value[]): Value | undefined {
   const def = lookupBuiltin(name);
