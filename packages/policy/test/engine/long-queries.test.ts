@@ -1,0 +1,70 @@
+/**
+ * Long queries and bodies, and long rule dependency chains, within the parser's limits
+ * evaluate to OPA's answer: the length comes from the policy, so evaluation must not need
+ * a JavaScript frame per expression or per rule level.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { engineWith, solutions } from "./helpers.js";
+
+/** `x1 := 1; x2 := x1; ...; x<n> := x<n-1>` joined by `sep`. */
+function assignChain(n: number, sep: string): string {
+  const parts = ["x1 := 1"];
+  for (let i = 2; i <= n; i++) parts.push(`x${i} := x${i - 1}`);
+  return parts.join(sep);
+}
+
+describe("long bodies", () => {
+  for (const n of [1000, 5000]) {
+    it(`a query of ${n} chained assignments binds every var`, () => {
+      const rows = solutions(engineWith([]), assignChain(n, "; "));
+      assert.equal(rows.length, 1);
+      assert.equal(rows[0]?.[`x${n}`], 1);
+      assert.equal(rows[0]?.x1, 1);
+      assert.equal(Object.keys(rows[0] ?? {}).length, n);
+    });
+  }
+
+  it("a rule body of 3000 chained unifications", () => {
+    const body = assignChain(3000, "\n  ").replaceAll(":=", "=");
+    const e = engineWith([`package p\nr := x3000 if {\n  ${body}\n}\n`]);
+    assert.deepEqual(solutions(e, "v := data.p.r"), [{ v: 1 }]);
+  });
+
+  it("a chain of 1500 `some in` iterations keeps backtracking", () => {
+    // Each level has two candidates; only one continues the chain.
+    const parts = ["some x0 in [0]"];
+    for (let i = 1; i <= 1500; i++) parts.push(`some x${i} in [x${i - 1} + 1, -1]; x${i} >= 0`);
+    const e = engineWith([`package p\nlast contains x1500 if {\n  ${parts.join("\n  ")}\n}\n`]);
+    assert.deepEqual(solutions(e, "v := data.p.last"), [{ v: [1500] }]);
+  });
+
+  it("a long query still enumerates every solution", () => {
+    const parts = ["some a in [1, 2, 3]"];
+    for (let i = 0; i < 1000; i++) parts.push("a > 0");
+    parts.push("b := a * 2");
+    const rows = solutions(engineWith([]), parts.join("; "));
+    assert.deepEqual(
+      rows.map((r) => r.b),
+      [2, 4, 6],
+    );
+  });
+});
+
+describe("long rule dependency chains", () => {
+  for (const n of [1000, 5000]) {
+    it(`r${n} := r${n - 1} + 1 down to r0 := 1 evaluates`, () => {
+      const lines = ["package chain", "r0 := 1"];
+      for (let i = 1; i <= n; i++) lines.push(`r${i} := r${i - 1} + 1`);
+      const e = engineWith([lines.join("\n")]);
+      assert.deepEqual(solutions(e, `v := data.chain.r${n}`), [{ v: n + 1 }]);
+    });
+  }
+
+  it("a chain whose bottom rule is undefined stays undefined", () => {
+    const lines = ["package chain", "r0 := 1 if false"];
+    for (let i = 1; i <= 2000; i++) lines.push(`r${i} := r${i - 1} + 1`);
+    const e = engineWith([lines.join("\n")]);
+    assert.deepEqual(solutions(e, "v := data.chain.r2000"), []);
+  });
+});
