@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { engineWith, solutions } from "./helpers.js";
+import { engineWith, solutions, thrown } from "./helpers.js";
 
 /** `x1 := 1; x2 := x1; ...; x<n> := x<n-1>` joined by `sep`. */
 function assignChain(n: number, sep: string): string {
@@ -66,5 +66,24 @@ describe("long rule dependency chains", () => {
     for (let i = 1; i <= 2000; i++) lines.push(`r${i} := r${i - 1} + 1`);
     const e = engineWith([lines.join("\n")]);
     assert.deepEqual(solutions(e, "v := data.chain.r2000"), []);
+  });
+});
+
+describe("long chains and errors", () => {
+  /** `r300 := r299 + 1` ... `r1 := r0 + 1`, `r0 := 1`, with `extra` lines, in package chain. */
+  function chainWith(extra: string[]) {
+    const lines = ["package chain", "r0 := 1", "bad := 1 if true", "bad := 2 if true"];
+    for (let i = 1; i <= 300; i++) lines.push(`r${i} := r${i - 1} + 1`);
+    return engineWith([[...lines, ...extra].join("\n")]);
+  }
+
+  it("a conflicting document the chain never reaches is not reported", () => {
+    const e = chainWith(["r2 := 99 if { false; bad > 0 }"]);
+    assert.deepEqual(solutions(e, "v := data.chain.r300"), [{ v: 301 }]);
+  });
+
+  it("a conflicting document the chain reaches aborts the query", () => {
+    const e = chainWith(["r2 := 99 if { bad > 0; false }"]);
+    assert.equal(thrown(() => solutions(e, "v := data.chain.r300")).code, "eval_conflict_error");
   });
 });
