@@ -306,10 +306,13 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       const order = dependencyOrder(this.root, node, (n) => this.cache.has(n));
       for (const dep of order) {
         if (dep.isFunction || this.cache.has(dep)) continue;
+        const depths = [this.bodyDepth, this.callNesting];
         try {
           this.nodeValue(dep);
         } catch (e) {
           if (e instanceof RegoError && e.code === "eval_cancel_error") throw e;
+          // Counters are not unwound by an exception (it normally ends the query).
+          [this.bodyDepth, this.callNesting] = depths as [number, number];
         }
       }
     } finally {

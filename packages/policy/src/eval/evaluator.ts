@@ -52,15 +52,85 @@ export class Evaluator extends DocumentEvaluator {
     const arity = fn.kind === "user" ? fn.node.arity : fn.def.args.length;
     const output = t.args.length === arity + 1 ? (t.args[arity] as Term) : undefined;
     const inputs = output ? t.args.slice(0, arity) : t.args;
-    return this.evalTerms(inputs, env, (args) => {
+    if (
+      this.callNesting > DEEP_CALL_NESTING &&
+      !output &&
+      (fn.kind === "user" || !fn.def.relation)
+    ) {
+      const v = this.deepCallValue(t, env);
+      if (v !== FALLBACK) return v === undefined ? false : k(v);
+    }
+    this.callNesting++;
+    const stop = this.evalTerms(inputs, env, (args) => {
+      this.callNesting--;
       const emit = (r: Value): boolean =>
         output ? this.unifyValue(output, r, env, () => k(true)) : k(r);
+      let r: boolean;
       if (fn.kind === "user") {
-        const r = this.callUser(fn.node, args);
-        return r === undefined ? false : emit(r);
-      }
-      return this.callBuiltin(fn.def, args, t, emit);
+        const v = this.callUser(fn.node, args);
+        r = v === undefined ? false : emit(v);
+      } else r = this.callBuiltin(fn.def, args, t, emit);
+      this.callNesting++;
+      return r;
     });
+    this.callNesting--;
+    return stop;
+  }
+
+  /**
+   * The value of a deeply nested call (`abs(abs(...))`, `1 + 1 + ...`), computed with an
+   * explicit stack: calls nested in arguments are applied innermost first, so the nesting
+   * needs no JS frames. Other arguments are evaluated as usual and must have one value;
+   * FALLBACK when one has several (the caller then evaluates the call as usual).
+   */
+  private deepCallValue(root: CallTerm, env: Env): Value | undefined | typeof FALLBACK {
+    const stack: { t: CallTerm; args: Value[] }[] = [{ t: root, args: [] }];
+    let result: Value | undefined;
+    for (let top = stack[0]; top; top = stack[stack.length - 1]) {
+      if (result !== undefined) {
+        top.args.push(result);
+        result = undefined;
+      }
+      const a = top.t.args[top.args.length];
+      if (a === undefined) {
+        const v = this.applyDirect(top.t, top.args);
+        if (v === undefined || v === FALLBACK) return v;
+        stack.pop();
+        result = v;
+        continue;
+      }
+      if (a.type === "call" && this.directlyCallable(a)) {
+        stack.push({ t: a, args: [] });
+        continue;
+      }
+      const values: Value[] = [];
+      this.evalTerm(a, env, (v) => values.push(v) > 1);
+      if (values.length !== 1) return values.length === 0 ? undefined : FALLBACK;
+      result = values[0];
+    }
+    return result;
+  }
+
+  /** A call whose arguments are its inputs (no output operand) to a plain function. */
+  private directlyCallable(t: CallTerm): boolean {
+    if (t.name === "print" || t.name === "internal.print" || t.name.startsWith("rego.metadata."))
+      return false;
+    if (this.overrides.funcs.has(t.name)) return false;
+    const fn = resolveFunction(this.functions, this.root, t.name);
+    if (!fn || (fn.kind === "builtin" && fn.def.relation)) return false;
+    return t.args.length === (fn.kind === "user" ? fn.node.arity : fn.def.args.length);
+  }
+
+  private applyDirect(t: CallTerm, args: Value[]): Value | undefined | typeof FALLBACK {
+    const fn = resolveFunction(this.functions, this.root, t.name);
+    if (!fn) return FALLBACK;
+    if (fn.kind === "user") return this.callUser(fn.node, args);
+    let out: Value | undefined;
+    this.callBuiltin(fn.def, args, t, (v) => {
+      out = v;
+      return true;
+    });
+    return out;
   }
 
   private evalReplaced(t: CallTerm, rep: FunctionReplacement, env: Env, k: VK): boolean {
@@ -296,7 +366,11 @@ export class Evaluator extends DocumentEvaluator {
   }
 }
 
-/** A number key into a JSON object of base data: OPA looks up its decimal text. */
+/** Call nesting past which nested calls are applied from an explicit stack. */
+const DEEP_CALL_NESTING = 32;
+
+/** A nested call that the explicit stack does not handle: evaluated as usual instead. */
+const FALLBACK = Symbol("fallback");
 
 function isReplacement(v: unknown): v is FunctionReplacement {
   return (

@@ -69,7 +69,9 @@ export abstract class TermEvaluator {
   abstract evalWith(withs: WithModifier[], env: Env, inner: (k: K) => boolean, k: K): boolean;
 
   /** Bodies being evaluated, nested one inside the next (each continuation adds one). */
-  private bodyDepth = 0;
+  protected bodyDepth = 0;
+  /** Calls whose arguments are being evaluated, one inside the next. */
+  protected callNesting = 0;
 
   evalBody(body: Body, i: number, env: Env, k: K): boolean {
     if (i === body.length) return k();

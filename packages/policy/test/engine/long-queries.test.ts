@@ -87,3 +87,38 @@ describe("long chains and errors", () => {
     assert.equal(thrown(() => solutions(e, "v := data.chain.r300")).code, "eval_conflict_error");
   });
 });
+
+describe("deeply nested expressions", () => {
+  const depth = 700;
+
+  it(`a sum of ${depth} terms`, () => {
+    const q = `y := ${Array(depth).fill("1").join(" + ")}`;
+    assert.deepEqual(solutions(engineWith([]), q), [{ y: depth }]);
+  });
+
+  it(`abs nested ${depth} deep, in a rule and over each solution of an iteration`, () => {
+    const call = `${"abs(".repeat(depth)}x${")".repeat(depth)}`;
+    const e = engineWith([
+      `package p\nys contains y if {\n  some x in [-1, 2, -3]\n  y := ${call}\n}\n`,
+    ]);
+    assert.deepEqual(solutions(e, "v := data.p.ys"), [{ v: [1, 2, 3] }]);
+  });
+
+  it(`${depth} nested negations`, () => {
+    const e = engineWith([]);
+    assert.deepEqual(solutions(e, `y := ${"- ".repeat(depth)}1`), [{ y: 1 }]);
+    assert.deepEqual(solutions(e, `y := ${"- ".repeat(depth + 1)}1`), [{ y: -1 }]);
+  });
+
+  it("an argument with several values deep in the nesting gives each result", () => {
+    // The innermost operand iterates: each of its values yields one solution.
+    const q = `y := ${"abs(".repeat(100)}[-1, -2][_]${")".repeat(100)}`;
+    const rows = solutions(engineWith([]), q);
+    assert.deepEqual(rows.map((r) => r.y).sort(), [1, 2]);
+  });
+
+  it("an undefined operand deep in the nesting makes the expression undefined", () => {
+    const q = `y := ${"abs(".repeat(300)}input.missing${")".repeat(300)}`;
+    assert.deepEqual(solutions(engineWith([]), q), []);
+  });
+});
