@@ -122,3 +122,25 @@ describe("deeply nested expressions", () => {
     assert.deepEqual(solutions(engineWith([]), q), []);
   });
 });
+
+describe("deep values from json.unmarshal", () => {
+  const deep = (levels: number) => `${"[".repeat(levels)}1${"]".repeat(levels)}`;
+
+  it("a document 1000 levels deep is read, compared and written", () => {
+    const q =
+      "x := json.unmarshal(input.s); x == json.unmarshal(input.s); n := count(json.marshal(x))";
+    const rows = solutions(engineWith([]), q, { inputJSON: { s: deep(1000) } });
+    assert.equal(rows[0]?.n, 2001);
+  });
+
+  it("a deeper document is a builtin error, not a stack overflow", () => {
+    const e = engineWith([]);
+    const q = "x := json.unmarshal(input.s); y := json.marshal(x)";
+    assert.deepEqual(solutions(e, q, { inputJSON: { s: deep(8000) } }), []);
+    const err = thrown(() =>
+      solutions(e, q, { inputJSON: { s: deep(8000) }, strictBuiltinErrors: true }),
+    );
+    assert.equal(err.code, "eval_builtin_error");
+    assert.match(err.message, /exceeded max depth of 1000/);
+  });
+});
