@@ -9,13 +9,14 @@ import type { RuleNode } from "../compile/tree.js";
 import { splitHead } from "../compile/tree.js";
 import { BuiltinError, BuiltinTypeError, internalError, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
-import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
+import { equal, type Value } from "../value/value.js";
 import { conflict, DocumentEvaluator } from "./documents.js";
 import { resolveFunction } from "./functions.js";
 import { metadataChain, metadataRule } from "./metadata.js";
 import type { DocCache, FunctionReplacement, Overrides } from "./state.js";
 import { type Env, type K, locOf, type VK } from "./terms.js";
 import { upsert } from "./values.js";
+import { isReplacement, refName, targetFunctionName } from "./with-targets.js";
 
 export type { EvaluatorOptions } from "./documents.js";
 
@@ -371,35 +372,3 @@ const DEEP_CALL_NESTING = 32;
 
 /** A nested call that the explicit stack does not handle: evaluated as usual instead. */
 const FALLBACK = Symbol("fallback");
-
-function isReplacement(v: unknown): v is FunctionReplacement {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    !Array.isArray(v) &&
-    !(v instanceof RegoObject) &&
-    !(v instanceof RegoSet) &&
-    "kind" in v
-  );
-}
-
-function refName(t: Term): string | undefined {
-  if (t.type !== "ref" || t.head.type !== "var") return undefined;
-  const parts = [t.head.name];
-  for (const p of t.path) {
-    if (p.type !== "scalar" || typeof p.value !== "string") return undefined;
-    parts.push(p.value);
-  }
-  return parts.join(".");
-}
-
-/** The function a `with` target names (`data.x.f`, `count`, `time.now_ns`), if any. */
-function targetFunctionName(target: Term, root: RuleNode): string | undefined {
-  const name = target.type === "var" ? target.name : refName(target);
-  if (!name || name === "input" || name === "data" || name.startsWith("input.")) return undefined;
-  if (name.startsWith("data.")) {
-    const node = root.find(name.split(".").slice(1));
-    return node?.isFunction ? name : undefined;
-  }
-  return name;
-}
