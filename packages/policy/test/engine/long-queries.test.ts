@@ -144,3 +144,16 @@ describe("deep values from json.unmarshal", () => {
     assert.match(err.message, /exceeded max depth of 1000/);
   });
 });
+
+describe("stack overflows inside JWT readers", () => {
+  it("a JWT payload too deep for the reader aborts the query, never undefined", () => {
+    const part = (json: string) => Buffer.from(json).toString("base64url");
+    const payload = `{"a":${"[".repeat(20000)}${"]".repeat(20000)}}`;
+    const token = `${part('{"alg":"HS256","typ":"JWT"}')}.${part(payload)}.${part("sig")}`;
+    const e = engineWith([]);
+    const err = thrown(() =>
+      solutions(e, "x := io.jwt.decode(input.t)", { inputJSON: { t: token } }),
+    );
+    assert.equal(err.code, "internal_error");
+  });
+});
