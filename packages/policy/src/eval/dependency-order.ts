@@ -14,7 +14,8 @@ export const WARM_RULE_DEPTH = 48;
 /** Each node's static dependencies, computed on first use (compiled trees never change). */
 const depsOf = new WeakMap<RuleNode, RuleNode[]>();
 
-function staticDeps(root: RuleNode, node: RuleNode): RuleNode[] {
+/** The rule nodes `node`'s rules reference (static: computed keys are not followed). */
+export function staticDeps(root: RuleNode, node: RuleNode): RuleNode[] {
   let deps = depsOf.get(node);
   if (deps === undefined) {
     deps = [...dependencies(root, node)];

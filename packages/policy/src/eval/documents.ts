@@ -8,7 +8,7 @@ import type { BuiltinContext } from "../builtins/registry-types.js";
 import type { CompiledRule, RuleNode } from "../compile/tree.js";
 import { collectionTooLarge, RegoError } from "../errors.js";
 import { compare, equal, RegoObject, RegoSet, type Value } from "../value/value.js";
-import { dependencyOrder, WARM_RULE_DEPTH } from "./dependency-order.js";
+import { dependencyOrder, staticDeps, WARM_RULE_DEPTH } from "./dependency-order.js";
 import type { FunctionTable } from "./functions.js";
 import {
   Canceller,
@@ -304,13 +304,20 @@ export abstract class DocumentEvaluator extends TermEvaluator {
     this.warming = true;
     try {
       const order = dependencyOrder(this.root, node, (n) => this.cache.has(n));
+      // Failed nodes, and those depending on one: left to lazy evaluation, or every rule
+      // above a failure would evaluate the chain below it again (quadratic work).
+      const failed = new Set<RuleNode>();
       for (const dep of order) {
-        if (dep.isFunction || this.cache.has(dep)) continue;
+        if (this.cache.has(dep)) continue;
+        const blocked = staticDeps(this.root, dep).some((d) => failed.has(d));
+        if (blocked) failed.add(dep);
+        if (blocked || dep.isFunction) continue;
         const depths = [this.bodyDepth, this.callNesting];
         try {
           this.nodeValue(dep);
         } catch (e) {
           if (e instanceof RegoError && e.code === "eval_cancel_error") throw e;
+          failed.add(dep);
           // Counters are not unwound by an exception (it normally ends the query).
           [this.bodyDepth, this.callNesting] = depths as [number, number];
         }
