@@ -5,6 +5,7 @@
  * The byte-level encodings (base64, hex, urlquery) live in encoding-bytes.ts.
  */
 import { BuiltinError, BuiltinTypeError, isStackOverflow } from "../errors.js";
+import { MAX_VALUE_DEPTH } from "../value/depth.js";
 import { formatValue } from "../value/format.js";
 import { RegoObject, stringifyJSON, typeName, type Value } from "../value/value.js";
 import { asString, operandError } from "./args.js";
@@ -105,7 +106,7 @@ function marshalWithOptions(args: Value[]): Value {
 function unmarshalJSON(args: Value[]): Value {
   const text = asString("json.unmarshal", args[0] as Value, 1);
   try {
-    return readJSON(text);
+    return readJSON(text, MAX_VALUE_DEPTH);
   } catch (e) {
     if (e instanceof JSONSyntaxError) throw new BuiltinError(e.message);
     throw e;

@@ -29,7 +29,8 @@ function collectAll(node: RuleNode, out: Set<RuleNode>): void {
   for (const n of descendants(node)) if (n.hasRules) out.add(n);
 }
 
-function dependencies(root: RuleNode, node: RuleNode): Set<RuleNode> {
+/** The rule nodes whose values `node`'s rules can reference (as far as known before evaluation). */
+export function dependencies(root: RuleNode, node: RuleNode): Set<RuleNode> {
   const out = new Set<RuleNode>();
   const heads = new WeakSet<Term>();
   const visit = (t: Term) => {

@@ -8,6 +8,7 @@ import type { BuiltinContext } from "../builtins/registry-types.js";
 import type { CompiledRule, RuleNode } from "../compile/tree.js";
 import { collectionTooLarge, RegoError } from "../errors.js";
 import { compare, equal, RegoObject, RegoSet, type Value } from "../value/value.js";
+import { dependencyOrder, staticDeps, WARM_RULE_DEPTH } from "./dependency-order.js";
 import type { FunctionTable } from "./functions.js";
 import {
   Canceller,
@@ -92,6 +93,10 @@ export abstract class DocumentEvaluator extends TermEvaluator {
   readonly ctx: BuiltinContext;
   /** The rule whose body is being evaluated, for rego.metadata.*. */
   currentRule: Rule | undefined;
+  /** Rule documents being computed, one inside the next. */
+  private ruleDepth = 0;
+  /** True while dependencies are computed first (that never nests). */
+  private warming = false;
 
   constructor(
     readonly root: RuleNode,
@@ -271,7 +276,9 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       throw new RegoError("rego_recursion_error", `rule ${node.dottedPath} is recursive`);
     }
     if (cached !== undefined || this.cache.has(node)) return cached as Value | undefined;
+    if (this.ruleDepth >= WARM_RULE_DEPTH && !this.warming) this.warmDependencies(node);
     this.cache.set(node, inProgress);
+    this.ruleDepth++;
     let v: Value | undefined;
     try {
       if (node.isComplete) v = this.completeValue(node);
@@ -279,11 +286,45 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       else v = this.objectValue(node);
       if (v !== undefined) v = this.patchBelow(v, node.path);
     } catch (e) {
+      this.ruleDepth--;
       this.cache.delete(node);
       throw e;
     }
+    this.ruleDepth--;
     this.cache.set(node, v);
     return v;
+  }
+
+  /**
+   * Computes the documents `node` depends on, deepest first, so that no chain of rules
+   * nests deeper than a level or two. A failure here is dropped: the rule may never have
+   * reached that document, and if it does, evaluating it again raises the failure there.
+   */
+  private warmDependencies(node: RuleNode): void {
+    this.warming = true;
+    try {
+      const order = dependencyOrder(this.root, node, (n) => this.cache.has(n));
+      // Failed nodes, and those depending on one: left to lazy evaluation, or every rule
+      // above a failure would evaluate the chain below it again (quadratic work).
+      const failed = new Set<RuleNode>();
+      for (const dep of order) {
+        if (this.cache.has(dep)) continue;
+        const blocked = staticDeps(this.root, dep).some((d) => failed.has(d));
+        if (blocked) failed.add(dep);
+        if (blocked || dep.isFunction) continue;
+        const depths = [this.bodyDepth, this.callNesting];
+        try {
+          this.nodeValue(dep);
+        } catch (e) {
+          if (e instanceof RegoError && e.code === "eval_cancel_error") throw e;
+          failed.add(dep);
+          // Counters are not unwound by an exception (it normally ends the query).
+          [this.bodyDepth, this.callNesting] = depths as [number, number];
+        }
+      }
+    } finally {
+      this.warming = false;
+    }
   }
 
   protected candidates(node: RuleNode): CompiledRule[] {

@@ -9,13 +9,14 @@ import type { RuleNode } from "../compile/tree.js";
 import { splitHead } from "../compile/tree.js";
 import { BuiltinError, BuiltinTypeError, internalError, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
-import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
+import { equal, type Value } from "../value/value.js";
 import { conflict, DocumentEvaluator } from "./documents.js";
 import { resolveFunction } from "./functions.js";
 import { metadataChain, metadataRule } from "./metadata.js";
 import type { DocCache, FunctionReplacement, Overrides } from "./state.js";
 import { type Env, type K, locOf, type VK } from "./terms.js";
 import { upsert } from "./values.js";
+import { isReplacement, refName, targetFunctionName } from "./with-targets.js";
 
 export type { EvaluatorOptions } from "./documents.js";
 
@@ -52,15 +53,85 @@ export class Evaluator extends DocumentEvaluator {
     const arity = fn.kind === "user" ? fn.node.arity : fn.def.args.length;
     const output = t.args.length === arity + 1 ? (t.args[arity] as Term) : undefined;
     const inputs = output ? t.args.slice(0, arity) : t.args;
-    return this.evalTerms(inputs, env, (args) => {
+    if (
+      this.callNesting > DEEP_CALL_NESTING &&
+      !output &&
+      (fn.kind === "user" || !fn.def.relation)
+    ) {
+      const v = this.deepCallValue(t, env);
+      if (v !== FALLBACK) return v === undefined ? false : k(v);
+    }
+    this.callNesting++;
+    const stop = this.evalTerms(inputs, env, (args) => {
+      this.callNesting--;
       const emit = (r: Value): boolean =>
         output ? this.unifyValue(output, r, env, () => k(true)) : k(r);
+      let r: boolean;
       if (fn.kind === "user") {
-        const r = this.callUser(fn.node, args);
-        return r === undefined ? false : emit(r);
-      }
-      return this.callBuiltin(fn.def, args, t, emit);
+        const v = this.callUser(fn.node, args);
+        r = v === undefined ? false : emit(v);
+      } else r = this.callBuiltin(fn.def, args, t, emit);
+      this.callNesting++;
+      return r;
     });
+    this.callNesting--;
+    return stop;
+  }
+
+  /**
+   * The value of a deeply nested call (`abs(abs(...))`, `1 + 1 + ...`), computed with an
+   * explicit stack: calls nested in arguments are applied innermost first, so the nesting
+   * needs no JS frames. Other arguments are evaluated as usual and must have one value;
+   * FALLBACK when one has several (the caller then evaluates the call as usual).
+   */
+  private deepCallValue(root: CallTerm, env: Env): Value | undefined | typeof FALLBACK {
+    const stack: { t: CallTerm; args: Value[] }[] = [{ t: root, args: [] }];
+    let result: Value | undefined;
+    for (let top = stack[0]; top; top = stack[stack.length - 1]) {
+      if (result !== undefined) {
+        top.args.push(result);
+        result = undefined;
+      }
+      const a = top.t.args[top.args.length];
+      if (a === undefined) {
+        const v = this.applyDirect(top.t, top.args);
+        if (v === undefined || v === FALLBACK) return v;
+        stack.pop();
+        result = v;
+        continue;
+      }
+      if (a.type === "call" && this.directlyCallable(a)) {
+        stack.push({ t: a, args: [] });
+        continue;
+      }
+      const values: Value[] = [];
+      this.evalTerm(a, env, (v) => values.push(v) > 1);
+      if (values.length !== 1) return values.length === 0 ? undefined : FALLBACK;
+      result = values[0];
+    }
+    return result;
+  }
+
+  /** A call whose arguments are its inputs (no output operand) to a plain function. */
+  private directlyCallable(t: CallTerm): boolean {
+    if (t.name === "print" || t.name === "internal.print" || t.name.startsWith("rego.metadata."))
+      return false;
+    if (this.overrides.funcs.has(t.name)) return false;
+    const fn = resolveFunction(this.functions, this.root, t.name);
+    if (!fn || (fn.kind === "builtin" && fn.def.relation)) return false;
+    return t.args.length === (fn.kind === "user" ? fn.node.arity : fn.def.args.length);
+  }
+
+  private applyDirect(t: CallTerm, args: Value[]): Value | undefined | typeof FALLBACK {
+    const fn = resolveFunction(this.functions, this.root, t.name);
+    if (!fn) return FALLBACK;
+    if (fn.kind === "user") return this.callUser(fn.node, args);
+    let out: Value | undefined;
+    this.callBuiltin(fn.def, args, t, (v) => {
+      out = v;
+      return true;
+    });
+    return out;
   }
 
   private evalReplaced(t: CallTerm, rep: FunctionReplacement, env: Env, k: VK): boolean {
@@ -296,36 +367,8 @@ export class Evaluator extends DocumentEvaluator {
   }
 }
 
-/** A number key into a JSON object of base data: OPA looks up its decimal text. */
+/** Call nesting past which nested calls are applied from an explicit stack. */
+const DEEP_CALL_NESTING = 32;
 
-function isReplacement(v: unknown): v is FunctionReplacement {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    !Array.isArray(v) &&
-    !(v instanceof RegoObject) &&
-    !(v instanceof RegoSet) &&
-    "kind" in v
-  );
-}
-
-function refName(t: Term): string | undefined {
-  if (t.type !== "ref" || t.head.type !== "var") return undefined;
-  const parts = [t.head.name];
-  for (const p of t.path) {
-    if (p.type !== "scalar" || typeof p.value !== "string") return undefined;
-    parts.push(p.value);
-  }
-  return parts.join(".");
-}
-
-/** The function a `with` target names (`data.x.f`, `count`, `time.now_ns`), if any. */
-function targetFunctionName(target: Term, root: RuleNode): string | undefined {
-  const name = target.type === "var" ? target.name : refName(target);
-  if (!name || name === "input" || name === "data" || name.startsWith("input.")) return undefined;
-  if (name.startsWith("data.")) {
-    const node = root.find(name.split(".").slice(1));
-    return node?.isFunction ? name : undefined;
-  }
-  return name;
-}
+/** A nested call that the explicit stack does not handle: evaluated as usual instead. */
+const FALLBACK = Symbol("fallback");

@@ -18,7 +18,7 @@ import type {
 import { collectionTooLarge, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
-import { FLAT_BODY_DEPTH, isGround, stopAtFirst } from "./ground-exprs.js";
+import { evalBodyFlat, FLAT_BODY_DEPTH } from "./flat-body.js";
 import type { Canceller, DocCache, Overrides } from "./state.js";
 import { constantValue, forEachElement, indexValue } from "./values.js";
 
@@ -69,35 +69,29 @@ export abstract class TermEvaluator {
   abstract evalWith(withs: WithModifier[], env: Env, inner: (k: K) => boolean, k: K): boolean;
 
   /** Bodies being evaluated, nested one inside the next (each continuation adds one). */
-  private bodyDepth = 0;
+  protected bodyDepth = 0;
+  /** Calls whose arguments are being evaluated, one inside the next. */
+  protected callNesting = 0;
 
   evalBody(body: Body, i: number, env: Env, k: K): boolean {
     if (i === body.length) return k();
     if (this.bodyDepth > FLAT_BODY_DEPTH) {
-      // Deep already (a long body): ground expressions run one after another, not nested.
-      i = this.evalGroundRun(body, i, env);
-      if (i < 0) return false;
-      if (i === body.length) return k();
+      // Deep already (a long body or a long chain of rules): no frame per expression.
+      return evalBodyFlat(
+        body,
+        i,
+        env,
+        k,
+        (e, env2, k2) => this.evalExpr(e, env2, k2),
+        this.maxCollectionSize,
+        (n) => this.tooLarge("expression solutions", n),
+      );
     }
     this.bodyDepth++;
     // No finally: an exception aborts the whole query, and this evaluator with it.
     const stop = this.evalExpr(body[i] as Expr, env, () => this.evalBody(body, i + 1, env, k));
     this.bodyDepth--;
     return stop;
-  }
-
-  /**
-   * Runs the ground expressions from `i` on, each to its first solution: an expression that
-   * binds nothing has at most one, and nothing after it depends on how it held. Returns
-   * where the run stopped, or -1 when an expression failed.
-   */
-  private evalGroundRun(body: Body, i: number, env: Env): number {
-    for (; i < body.length; i++) {
-      const e = body[i] as Expr;
-      if (!isGround(e, env)) return i;
-      if (!this.evalExpr(e, env, stopAtFirst)) return -1;
-    }
-    return i;
   }
 
   evalExpr(e: Expr, env: Env, k: K): boolean {
@@ -251,7 +245,7 @@ export abstract class TermEvaluator {
   }
 
   /** The error for a comprehension growing past the size limit. */
-  private tooLarge(kind: string, size: number): RegoError {
+  tooLarge(kind: string, size: number): RegoError {
     return collectionTooLarge(`${kind} comprehension`, size + 1, this.maxCollectionSize);
   }
 

@@ -5,6 +5,13 @@
  */
 import { RegoObject, type RegoSet, type Value } from "./value.js";
 
+/**
+ * The deepest value that builtins build from text (`json.unmarshal`). Comparing, hashing
+ * and writing values recurse per level, and past a few thousand levels run out of stack;
+ * 1000 is the limit the parser and inputs have too (OPA's decoder allows 10,000).
+ */
+export const MAX_VALUE_DEPTH = 1000;
+
 /** True when the JSON text nests arrays and objects more than `max` levels deep. */
 export function jsonTextDepthExceeds(text: string, max: number): boolean {
   let depth = 0;

@@ -19,10 +19,10 @@ deny contains "one inside" if {
 
 paths := count([p | walk(input, [p, _])])
 
-# json.marshal of a value 9,000 levels deep overflows the JavaScript stack.
-deny contains "document" if {
-  doc := json.unmarshal(input.doc)
-  json.marshal(doc) != ""
+# The JWT reader recurses per level: a payload 9,000 levels deep overflows the stack.
+deny contains "token" if {
+  [_, payload, _] := io.jwt.decode(input.token)
+  payload.a != 1
 }
 `,
 });
@@ -30,6 +30,13 @@ deny contains "document" if {
 /** JSON text of `{"a": {"a": ... {"leaf": 1}}}`: `levels` objects in all. */
 function nestedText(levels: number): string {
   return `${'{"a":'.repeat(levels - 1)}{"leaf":1}${"}".repeat(levels - 1)}`;
+}
+
+/** A JWT whose payload is `{"a": [[[...]]]}`, `levels` arrays deep. */
+function deepToken(levels: number): string {
+  const part = (json: string) => Buffer.from(json).toString("base64url");
+  const payload = `{"a":${"[".repeat(levels)}${"]".repeat(levels)}}`;
+  return `${part('{"alg":"HS256","typ":"JWT"}')}.${part(payload)}.${part("sig")}`;
 }
 
 interface ErrorBody {
@@ -96,8 +103,10 @@ describe("input depth", () => {
 
 describe("internal errors", () => {
   it("answers a stack overflow inside a builtin with 500 internal_error, not a decision", async () => {
-    const doc = "[".repeat(9000) + "]".repeat(9000);
-    const res = await h.post("/v1/data/hostile/deny", JSON.stringify({ input: { doc } }));
+    const res = await h.post(
+      "/v1/data/hostile/deny",
+      JSON.stringify({ input: { token: deepToken(9000) } }),
+    );
     assert.equal(res.status, 500);
     const body = (await res.json()) as ErrorBody;
     assert.equal(body.code, "internal_error");

@@ -2,7 +2,7 @@
  * io.jwt.encode_sign and encode_sign_raw: JWS compact serialisation of a header and payload,
  * signed with the first key of a JWK (set). The header and payload text is used verbatim.
  */
-import { BuiltinError } from "../../errors.js";
+import { BuiltinError, isStackOverflow } from "../../errors.js";
 import { RegoObject, stringifyJSON, type Value } from "../../value/value.js";
 import { base64UrlEncode } from "../crypto/go-encoding.js";
 import { isKnownAlgorithm, signData } from "./algorithms.js";
@@ -25,6 +25,8 @@ function headerAlgorithm(headerText: string): { alg: string; typ: string } {
   try {
     header = readJSON(headerText);
   } catch (e) {
+    // The reader recurses per level: running out of stack is no verdict on the header.
+    if (isStackOverflow(e)) throw e;
     if (headerText.trimStart().startsWith("{")) {
       throw new BuiltinError(`${prefix}: cannot parse JSON: ${(e as Error).message}`);
     }
@@ -40,7 +42,8 @@ function isJSON(text: string): boolean {
   try {
     readJSON(text);
     return true;
-  } catch {
+  } catch (e) {
+    if (isStackOverflow(e)) throw e;
     return false;
   }
 }

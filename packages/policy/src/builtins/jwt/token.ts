@@ -2,7 +2,7 @@
  * Splitting and decoding compact JWS tokens the way OPA's io.jwt builtins do, with their
  * error messages.
  */
-import { BuiltinError } from "../../errors.js";
+import { BuiltinError, isStackOverflow } from "../../errors.js";
 import { RegoObject, type Value } from "../../value/value.js";
 import { base64UrlDecodeLenient } from "../crypto/go-encoding.js";
 import { readJSON } from "./json-reader.js";
@@ -38,6 +38,8 @@ export function jsonObject(text: string): RegoObject {
   try {
     v = readJSON(text);
   } catch (e) {
+    // The reader recurses per level: running out of stack is no verdict on the token.
+    if (isStackOverflow(e)) throw e;
     throw new BuiltinError(`invalid JSON: ${(e as Error).message}`);
   }
   if (!(v instanceof RegoObject)) throw new BuiltinError("decoded JSON type was not an Object");
