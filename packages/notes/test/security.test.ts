@@ -157,6 +157,40 @@ for (const target of STORAGE_TARGETS) {
       assert.equal(sessionCookieOf(blocked), undefined);
     });
 
+    it("checks at most 3 of 120 simultaneous guesses for one email; the rest are throttled", async () => {
+      await signUp(suite.app, "race@example.com", "race-pw");
+      const guesses = Array.from({ length: 120 }, (_, i) =>
+        postForm(
+          suite.app,
+          "/login",
+          { email: "race@example.com", password: i === 119 ? "race-pw" : `guess-${i}` },
+          { remoteAddress: `10.1.${Math.floor(i / 100)}.${i % 100}` },
+        ),
+      );
+      const answers = await Promise.all(guesses);
+      const checked = answers.filter((a) => a.statusCode !== 429);
+      assert.ok(checked.length <= 3, `${checked.length} guesses were checked`);
+      assert.equal(answers.filter((a) => a.statusCode === 429).length, 120 - checked.length);
+      // The right password came last: its place was already taken by wrong guesses.
+      assert.equal(sessionCookieOf(answers[119] as (typeof answers)[number]), undefined);
+    });
+
+    it("checks at most 3 of 120 simultaneous guesses from one address across emails", async () => {
+      for (const n of [0, 1, 2, 3]) await signUp(suite.app, `spray-${n}@example.com`, "spray-pw");
+      const answers = await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          postForm(
+            suite.app,
+            "/login",
+            { email: `spray-${i % 4}@example.com`, password: `guess-${i}` },
+            { remoteAddress: "198.51.100.9" },
+          ),
+        ),
+      );
+      const checked = answers.filter((a) => a.statusCode !== 429);
+      assert.ok(checked.length <= 3, `${checked.length} guesses were checked`);
+    });
+
     it("leaves other emails alone", async () => {
       const response = await postForm(
         suite.app,

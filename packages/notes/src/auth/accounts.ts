@@ -107,21 +107,35 @@ export function createAccounts(deps: AccountsDeps): Accounts {
       }
       const email = (attempt.email ?? "").trim();
       const keys = [emailKey(email), addressKey(attempt.clientAddress)];
-      const wait = deps.throttle.retryAfter(keys);
-      if (wait > 0) throw new ThrottledError(wait);
+      // The place is taken before the lookup and the hash, so simultaneous guesses cannot all
+      // pass the check while the first ones are still being verified.
+      const reservation = deps.throttle.reserve(keys);
+      if (!reservation.granted) throw new ThrottledError(reservation.retryAfter);
 
-      const hash =
-        email.length <= MAX_EMAIL_LENGTH ? await deps.users.findPasswordHash(email) : undefined;
-      if (hash === undefined) {
-        deps.throttle.recordFailure(keys);
-        throw loginError("email_not_registered", MESSAGES.invalidEmail);
+      try {
+        await checkCredentials(deps, email, attempt.password);
+      } catch (error) {
+        // A wrong email or password keeps its place as a failure; a fault of ours does not.
+        if (!(error instanceof FormError)) reservation.release();
+        throw error;
       }
-      if (!(await deps.hasher.verify(attempt.password, hash))) {
-        deps.throttle.recordFailure(keys);
-        throw loginError("password_mismatch", MESSAGES.invalidPassword);
-      }
+      reservation.release();
       deps.throttle.reset(emailKey(email));
       return email;
     },
   };
+}
+
+/** Throws the spec's login error unless `password` is the one stored for `email`. */
+async function checkCredentials(
+  deps: AccountsDeps,
+  email: string,
+  password: string,
+): Promise<void> {
+  const hash =
+    email.length <= MAX_EMAIL_LENGTH ? await deps.users.findPasswordHash(email) : undefined;
+  if (hash === undefined) throw loginError("email_not_registered", MESSAGES.invalidEmail);
+  if (!(await deps.hasher.verify(password, hash))) {
+    throw loginError("password_mismatch", MESSAGES.invalidPassword);
+  }
 }

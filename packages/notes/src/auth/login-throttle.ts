@@ -1,6 +1,8 @@
 /**
  * Login throttling: at most `maxFailures` failed logins per email and per client address within
- * a sliding window. Counters live in memory (one process); the oldest keys are evicted when
+ * a sliding window. An attempt reserves its place before it is checked (the check waits on the
+ * database and bcrypt), so however many guesses arrive at once, at most `maxFailures` of them
+ * are checked; a successful attempt gives its place back. Counters live in memory (one process); the oldest keys are evicted when
  * too many are tracked, so an attacker cannot grow memory without bound.
  */
 
@@ -14,8 +16,18 @@ export interface ThrottleOptions {
   readonly now?: () => number;
 }
 
+/** The answer to `reserve`: the attempt may go on, or must wait `retryAfter` seconds. */
+export type Reservation =
+  | { readonly granted: true /** The attempt succeeded: it no longer counts. */; release(): void }
+  | { readonly granted: false; readonly retryAfter: number };
+
 /** Counts failed logins and says when a key must wait. */
 export interface LoginThrottle {
+  /**
+   * Counts an attempt against every key as a failure before it is checked, in the same step
+   * as the check that the keys are under the limit; refuses it when one is not.
+   */
+  reserve(keys: readonly string[]): Reservation;
   /** Seconds until every key may try again; 0 when none is blocked. */
   retryAfter(keys: readonly string[]): number;
   /** Counts one failure against every key. */
@@ -51,7 +63,23 @@ export function createLoginThrottle(options: ThrottleOptions): LoginThrottle {
     return kept;
   }
 
-  return {
+  /** Takes one failure stamped `at` off each key (a reservation that succeeded). */
+  function forget(keys: readonly string[], at: number): void {
+    for (const key of keys) {
+      const times = failures.get(key);
+      const index = times?.indexOf(at) ?? -1;
+      if (times && index >= 0) times.splice(index, 1);
+    }
+  }
+
+  const throttle: LoginThrottle = {
+    reserve(keys) {
+      const retryAfter = throttle.retryAfter(keys);
+      if (retryAfter > 0) return { granted: false, retryAfter };
+      const at = now();
+      throttle.recordFailure(keys);
+      return { granted: true, release: () => forget(keys, at) };
+    },
     retryAfter(keys) {
       const at = now();
       let waitMs = 0;
@@ -82,4 +110,5 @@ export function createLoginThrottle(options: ThrottleOptions): LoginThrottle {
       failures.delete(key);
     },
   };
+  return throttle;
 }
