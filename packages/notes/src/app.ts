@@ -23,12 +23,21 @@ import { registerWelcomeRoutes } from "./routes/welcome-routes.js";
 /** Largest request body accepted (forms are small; a note is at most 10 000 characters). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * Trusts only the peer we talk to (hop 0, the proxy), so the client address is the
+ * X-Forwarded-For entry the proxy appended. Fastify's `true` would trust every hop and take the
+ * left-most entry, which the client writes; its hop count (a number) trusts no peer at all.
+ */
+function trustOneHop(_address: string, hop: number): boolean {
+  return hop === 0;
+}
+
 /** What the application is built from. */
 export interface AppOptions {
   readonly accounts: Accounts;
   readonly notes: NoteRepo;
   readonly sessions: SessionCodec;
-  /** Trust X-Forwarded-For/-Proto/-Host from a reverse proxy. */
+  /** One trusted reverse proxy in front: read X-Forwarded-For/-Proto/-Host as it set them. */
   readonly trustProxy?: boolean;
   /** A pino logger; without one the app logs nothing (tests). */
   readonly loggerInstance?: FastifyServerOptions["loggerInstance"];
@@ -40,7 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loggerInstance: options.loggerInstance,
     // Per-request lines would dominate the logs and the cost of a request; we log events.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: options.trustProxy ? trustOneHop : false,
     bodyLimit: BODY_LIMIT_BYTES,
   });
   app.decorateRequest("session", undefined);

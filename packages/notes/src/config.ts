@@ -28,7 +28,7 @@ export interface NotesConfig {
   readonly loginMaxFailures: number;
   /** Length of the login throttling window in seconds. */
   readonly loginWindowSeconds: number;
-  /** Trust X-Forwarded-* headers from a reverse proxy (client address, TLS). */
+  /** One trusted reverse proxy hop: client address is the right-most X-Forwarded-For entry. */
   readonly trustProxy: boolean;
   /** pino log level. */
   readonly logLevel: string;
@@ -76,7 +76,8 @@ export const configTable: readonly ConfigVariable[] = Object.freeze([
   { name: "NOTES_LOGIN_WINDOW", meaning: "login throttling window in seconds", default: "600" },
   {
     name: "NOTES_TRUST_PROXY",
-    meaning: "trust X-Forwarded-For/-Proto from a reverse proxy (true/false)",
+    meaning:
+      "one trusted reverse proxy in front (true/false): the client is the X-Forwarded-For entry it appended (the right-most)",
     default: "false",
   },
   {
