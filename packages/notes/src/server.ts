@@ -9,6 +9,7 @@ import { createLoginThrottle } from "./auth/login-throttle.js";
 import { createPasswordHasher } from "./auth/password.js";
 import { createSessionCodec } from "./auth/session.js";
 import type { NotesConfig } from "./config.js";
+import { type DataDirLock, lockDataDir } from "./db/data-dir-lock.js";
 import { openDatabase } from "./db/open-database.js";
 import type { SqlClient } from "./db/sql-client.js";
 import { createNoteRepo } from "./notes/note-repo.js";
@@ -20,7 +21,7 @@ export interface RunningServer {
   readonly db: SqlClient;
   /** `http://host:port` with the real port. */
   readonly url: string;
-  /** Stops accepting requests, then closes the database. */
+  /** Stops accepting requests, closes the database, then releases the data directory's lock. */
   close(): Promise<void>;
 }
 
@@ -61,24 +62,35 @@ export async function startServer(
   config: NotesConfig,
   loggerInstance?: FastifyServerOptions["loggerInstance"],
 ): Promise<RunningServer> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Embedded storage only: PostgreSQL arbitrates between its clients itself.
+  const lock: DataDirLock | undefined = config.databaseUrl
+    ? undefined
+    : lockDataDir(config.dataDir);
+  let db: SqlClient | undefined;
   let app: FastifyInstance;
   try {
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     app = await buildAppFromConfig(config, db, loggerInstance);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await db.close();
+    await db?.close();
+    lock?.release();
     throw error;
   }
+  const openDb = db;
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     app,
-    db,
+    db: openDb,
     url: urlOf(config.host, port),
     async close() {
-      await app.close();
-      await db.close();
+      try {
+        await app.close();
+        await openDb.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
