@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { STORAGE_TARGETS } from "./support/storage-targets.js";
-import { postForm, signUp, useTestApp } from "./support/test-app.js";
+import {
+  errorMessageOf,
+  logIn,
+  postForm,
+  sessionCookieOf,
+  signUp,
+  useTestApp,
+} from "./support/test-app.js";
 
 const EMAIL = "dora@example.com";
 const PASSWORD = "dora pass 1";
@@ -35,3 +42,47 @@ describe("client address behind a trusted proxy (NOTES_TRUST_PROXY)", () => {
     assert.equal(otherClient.statusCode, 307);
   });
 });
+
+for (const target of STORAGE_TARGETS) {
+  describe(`logout on ${target.name}`, { skip: target.skip }, () => {
+    const suite = useTestApp(target);
+    before(() => signUp(suite.app, EMAIL, PASSWORD));
+
+    const openNotes = (cookie: string) =>
+      suite.app.inject({ method: "POST", url: "/secure", headers: { cookie } });
+    const logOut = (cookie: string, fetchSite?: string) =>
+      suite.app.inject({
+        method: "GET",
+        url: "/logout",
+        headers: { cookie, ...(fetchSite ? { "sec-fetch-site": fetchSite } : {}) },
+      });
+
+    it("refuses a GET /logout another site started, and the session goes on", async () => {
+      const cookie = await logIn(suite.app, EMAIL, PASSWORD);
+      for (const fetchSite of ["cross-site", "same-site"]) {
+        const forged = await logOut(cookie, fetchSite);
+        assert.equal(forged.statusCode, 403, fetchSite);
+        assert.equal(errorMessageOf(forged.body), "Cross-site request refused !!!");
+        assert.equal(forged.headers["set-cookie"], undefined, "the cookie is not cleared");
+      }
+      assert.equal((await openNotes(cookie)).statusCode, 200, "still signed in");
+      const own = await logOut(cookie, "same-origin");
+      assert.equal(own.statusCode, 200);
+      assert.match(String(sessionCookieOf(own)), /^notes_session=$/);
+    });
+
+    it("ends the session server-side: a cookie copied before logout is refused after it", async () => {
+      const copied = await logIn(suite.app, EMAIL, PASSWORD);
+      const other = await logIn(suite.app, EMAIL, PASSWORD);
+      assert.equal((await openNotes(copied)).statusCode, 200);
+      assert.equal((await logOut(other)).statusCode, 200);
+      for (const cookie of [copied, other]) {
+        const refused = await openNotes(cookie);
+        assert.equal(refused.statusCode, 302);
+        assert.equal(refused.headers.location, "/login");
+      }
+      const fresh = await logIn(suite.app, EMAIL, PASSWORD);
+      assert.equal((await openNotes(fresh)).statusCode, 200, "a new login works again");
+    });
+  });
+}

@@ -10,6 +10,15 @@ describe("crossSiteReason", () => {
     assert.equal(crossSiteReason("HEAD", { origin: "http://evil.example" }, host), undefined);
   });
 
+  it("checks GET /logout like a state change: another site cannot sign the user out", () => {
+    const fromSite = (site: string) =>
+      crossSiteReason("GET", { "sec-fetch-site": site }, host, "/logout");
+    assert.equal(fromSite("cross-site"), "Sec-Fetch-Site is cross-site");
+    assert.equal(fromSite("same-site"), "Sec-Fetch-Site is same-site");
+    assert.equal(fromSite("same-origin"), undefined);
+    assert.equal(fromSite("none"), undefined);
+  });
+
   it("prefers Sec-Fetch-Site when the browser sends it", () => {
     assert.equal(
       crossSiteReason(

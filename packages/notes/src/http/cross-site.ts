@@ -3,11 +3,18 @@
  * a request comes from: `Sec-Fetch-Site` when it sends it, else `Origin`. Requests it marks as
  * cross-site (or same-site from a sibling host) are refused; same-origin form posts pass, and
  * so do non-browser clients that send neither header (curl with only the spec's fields).
+ * `GET /logout` is checked like a POST.
  */
 import type { FastifyRequest } from "fastify";
+import { pathOf } from "../auth/gate.js";
 import { NotesError } from "../errors.js";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/**
+ * Safe-method paths that still change state: the spec makes logout a GET, and another site
+ * must not be able to sign the user out with a link or an image.
+ */
+const STATE_CHANGING_GETS = new Set(["/logout"]);
 /** `none`: the user started the request (address bar, bookmark), not another site. */
 const ALLOWED_FETCH_SITES = new Set(["same-origin", "none"]);
 
@@ -29,8 +36,9 @@ export function crossSiteReason(
   method: string,
   headers: FastifyRequest["headers"],
   host: string,
+  path = "",
 ): string | undefined {
-  if (SAFE_METHODS.has(method)) return undefined;
+  if (SAFE_METHODS.has(method) && !STATE_CHANGING_GETS.has(path)) return undefined;
   const fetchSite = headers["sec-fetch-site"];
   if (typeof fetchSite === "string") {
     return ALLOWED_FETCH_SITES.has(fetchSite) ? undefined : `Sec-Fetch-Site is ${fetchSite}`;
@@ -42,7 +50,12 @@ export function crossSiteReason(
 
 /** onRequest hook: throws `cross_site_request` for a forged state-changing request. */
 export async function crossSiteHook(request: FastifyRequest): Promise<void> {
-  const reason = crossSiteReason(request.method, request.headers, request.host);
+  const reason = crossSiteReason(
+    request.method,
+    request.headers,
+    request.host,
+    pathOf(request.url),
+  );
   if (reason) {
     request.log.warn({ reason, path: request.url }, "cross-site request refused");
     throw new NotesError("cross_site_request", "Cross-site request refused !!!", {
