@@ -11,7 +11,7 @@ import type { SessionCodec } from "./auth/session.js";
 import { NotesError } from "./errors.js";
 import { crossSiteHook } from "./http/cross-site.js";
 import { handleError } from "./http/error-response.js";
-import { sessionHook } from "./http/request-session.js";
+import { type SessionVersions, sessionHook } from "./http/request-session.js";
 import { securityHeadersHook } from "./http/security-headers.js";
 import { registerStaticAssets } from "./http/static-assets.js";
 import type { NoteRepo } from "./notes/note-repo.js";
@@ -37,6 +37,8 @@ export interface AppOptions {
   readonly accounts: Accounts;
   readonly notes: NoteRepo;
   readonly sessions: SessionCodec;
+  /** Per-user session versions (logout ends a user's sessions server-side). */
+  readonly sessionVersions: SessionVersions;
   /** One trusted reverse proxy in front: read X-Forwarded-For/-Proto/-Host as it set them. */
   readonly trustProxy?: boolean;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -54,7 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorateRequest("session", undefined);
   app.addHook("onRequest", securityHeadersHook);
-  app.addHook("onRequest", sessionHook(options.sessions));
+  app.addHook("onRequest", sessionHook(options.sessions, options.sessionVersions));
   app.addHook("onRequest", crossSiteHook);
   app.addHook("onRequest", gateHook);
   app.setErrorHandler(handleError);
@@ -64,7 +66,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(formbody);
   await registerStaticAssets(app);
-  const deps = { accounts: options.accounts, notes: options.notes, sessions: options.sessions };
+  const deps = {
+    accounts: options.accounts,
+    notes: options.notes,
+    sessions: options.sessions,
+    sessionVersions: options.sessionVersions,
+  };
   registerWelcomeRoutes(app, deps);
   registerSignupRoutes(app, deps);
   registerLoginRoutes(app, deps);

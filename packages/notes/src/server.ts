@@ -31,8 +31,9 @@ export async function buildAppFromConfig(
   db: SqlClient,
   loggerInstance?: FastifyServerOptions["loggerInstance"],
 ): Promise<FastifyInstance> {
+  const users = createUserRepo(db);
   const accounts = createAccounts({
-    users: createUserRepo(db),
+    users,
     hasher: createPasswordHasher(config.bcryptCost),
     throttle: createLoginThrottle({
       maxFailures: config.loginMaxFailures,
@@ -47,6 +48,7 @@ export async function buildAppFromConfig(
     accounts,
     notes: createNoteRepo(db),
     sessions,
+    sessionVersions: users,
     trustProxy: config.trustProxy,
     loggerInstance,
   });

@@ -25,7 +25,7 @@ for (const target of STORAGE_TARGETS) {
       await storage?.dispose();
     });
 
-    it("creates user_tbl with the spec's columns", async () => {
+    it("creates user_tbl with the spec's columns plus the session version", async () => {
       const columns = await storage.db.query<{
         column_name: string;
         data_type: string;
@@ -42,8 +42,26 @@ for (const target of STORAGE_TARGETS) {
         [
           ["email_id", "character varying", 64, "NO"],
           ["password_hash", "character varying", 64, "NO"],
+          ["session_version", "integer", 0, "NO"],
         ],
       );
+    });
+
+    it("adds the session version to a user_tbl created before it, keeping the users", async () => {
+      const old = await target.open();
+      try {
+        await old.db.exec(`DROP TABLE notes; DROP TABLE user_tbl;
+          CREATE TABLE user_tbl (email_id varchar(64) PRIMARY KEY, password_hash varchar(64) NOT NULL);
+          INSERT INTO user_tbl VALUES ('old@example.com', '${HASH}');`);
+        await ensureSchema(old.db);
+        const oldUsers = createUserRepo(old.db);
+        assert.equal(await oldUsers.sessionVersion("old@example.com"), 0);
+        await oldUsers.bumpSessionVersion("old@example.com");
+        assert.equal(await oldUsers.sessionVersion("old@example.com"), 1);
+        assert.equal(await oldUsers.findPasswordHash("old@example.com"), HASH);
+      } finally {
+        await old.dispose();
+      }
     });
 
     it("runs the schema set-up again without harm (start-up is idempotent)", async () => {

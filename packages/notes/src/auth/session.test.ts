@@ -37,6 +37,15 @@ describe("the session codec", () => {
     assert.equal(mine.read(theirs.issue("a@example.com")), undefined);
   });
 
+  it("carries the session version it was issued at, and refuses a payload without one", () => {
+    const codec = createSessionCodec({ secret: SECRET, maxAgeSeconds: 60 });
+    assert.equal(codec.read(codec.issue("a@example.com", 7))?.ver, 7);
+    const json = JSON.stringify({ logged_user_id: "a@x.io", sid: "s", iat: Date.now() / 1000 });
+    const payload = Buffer.from(json).toString("base64url");
+    const sig = createHmac("sha256", SECRET).update(payload).digest("base64url");
+    assert.equal(codec.read(`${payload}.${sig}`), undefined);
+  });
+
   it("rejects malformed values without throwing", () => {
     const codec = createSessionCodec({ secret: SECRET, maxAgeSeconds: 60 });
     for (const value of [undefined, "", ".", "abc", ".sig", "a.b.c", "%%%.%%%"]) {

@@ -1,7 +1,8 @@
 /**
  * The signed session cookie. Its value is `base64url(JSON payload) "." base64url(HMAC-SHA256)`
- * keyed with SESSION_SECRET; the payload holds `logged_user_id` (the email), a random session
- * id (a fresh one on every login) and the issue time. A cookie whose signature, shape or age
+ * keyed with SESSION_SECRET; the payload holds `logged_user_id` (the email), the user's session
+ * version when it was issued (checked against the database on each request, so logout ends it),
+ * a random session id (a fresh one on every login) and the issue time. A cookie whose signature, shape or age
  * is wrong reads as no session at all.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
@@ -13,6 +14,8 @@ export const SESSION_COOKIE = "notes_session";
 export interface Session {
   /** The signed-in user's email. */
   readonly logged_user_id: string;
+  /** The user's session version at login; a logout moves it on and this session ends. */
+  readonly ver: number;
   /** Random id of this session. */
   readonly sid: string;
   /** Issue time, seconds since the epoch. */
@@ -21,8 +24,8 @@ export interface Session {
 
 /** Signs and verifies session cookies and writes their Set-Cookie headers. */
 export interface SessionCodec {
-  /** Starts a new session for `email` and returns the cookie value. */
-  issue(email: string): string;
+  /** Starts a new session for `email` at session version `version`; returns the cookie value. */
+  issue(email: string, version?: number): string;
   /** The session in a cookie value, or undefined when it is tampered, malformed or expired. */
   read(value: string | undefined): Session | undefined;
   /** Set-Cookie header that stores `value`. */
@@ -45,6 +48,7 @@ function isSession(value: unknown): value is Session {
   return (
     typeof v.logged_user_id === "string" &&
     v.logged_user_id !== "" &&
+    typeof v.ver === "number" &&
     typeof v.sid === "string" &&
     typeof v.iat === "number"
   );
@@ -59,9 +63,10 @@ export function createSessionCodec(options: SessionOptions): SessionCodec {
     `Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
 
   return {
-    issue(email) {
+    issue(email, version = 0) {
       const session: Session = {
         logged_user_id: email,
+        ver: version,
         sid: randomBytes(16).toString("base64url"),
         iat: Math.floor(now() / 1000),
       };

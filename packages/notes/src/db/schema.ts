@@ -1,6 +1,7 @@
 /**
- * Tables of the notes application, created at start-up when absent. `user_tbl` is exactly the
- * spec's user record; `notes` holds each user's notes, owned by the email.
+ * Tables of the notes application, created at start-up when absent. `user_tbl` is the spec's
+ * user record plus `session_version` (bumped on logout: sessions signed with an older version
+ * are refused); `notes` holds each user's notes, owned by the email.
  */
 import type { SqlClient } from "./sql-client.js";
 
@@ -12,6 +13,8 @@ CREATE TABLE IF NOT EXISTS user_tbl (
   email_id varchar(64) PRIMARY KEY,
   password_hash varchar(64) NOT NULL
 );
+-- Added after the first release: databases created before it gain the column here.
+ALTER TABLE user_tbl ADD COLUMN IF NOT EXISTS session_version integer NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS notes (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   owner varchar(64) NOT NULL REFERENCES user_tbl (email_id) ON DELETE CASCADE,

@@ -32,7 +32,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: RouteDeps): void
       request.log.info({ email, ip: request.ip, throttled }, "login refused");
       throw error;
     }
-    startSession(deps.sessions, request, reply, user);
+    await startSession(deps.sessions, deps.sessionVersions, request, reply, user);
     request.log.info({ email: user }, "login");
     return reply.header("cache-control", "no-store").redirect("/secure", 307);
   });

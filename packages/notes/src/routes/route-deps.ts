@@ -1,8 +1,10 @@
 /**
- * What route handlers need: the account logic, note storage and the session codec.
+ * What route handlers need: the account logic, note storage, the session codec and the
+ * per-user session versions.
  */
 import type { Accounts } from "../auth/accounts.js";
 import type { SessionCodec } from "../auth/session.js";
+import type { SessionVersions } from "../http/request-session.js";
 import type { NoteRepo } from "../notes/note-repo.js";
 
 /** Dependencies shared by the route modules. */
@@ -10,4 +12,5 @@ export interface RouteDeps {
   readonly accounts: Accounts;
   readonly notes: NoteRepo;
   readonly sessions: SessionCodec;
+  readonly sessionVersions: SessionVersions;
 }

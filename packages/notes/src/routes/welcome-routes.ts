@@ -1,6 +1,6 @@
 /**
- * `GET /` (the welcome page with the login form) and `GET /logout` (ends the session and shows
- * the welcome page again).
+ * `GET /` (the welcome page with the login form) and `GET /logout` (ends the user's sessions,
+ * removes the cookie and shows the welcome page again).
  */
 import type { FastifyInstance } from "fastify";
 import { rejectOtherMethods } from "../http/method-guard.js";
@@ -21,7 +21,7 @@ export function registerWelcomeRoutes(app: FastifyInstance, deps: RouteDeps): vo
   rejectOtherMethods(app, "/", ["GET"]);
 
   app.get("/logout", async (request, reply) => {
-    endSession(deps.sessions, request, reply);
+    await endSession(deps.sessions, deps.sessionVersions, request, reply);
     request.log.info({ email: request.session?.logged_user_id }, "logout");
     return sendPage(
       reply,

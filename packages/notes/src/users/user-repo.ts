@@ -1,6 +1,6 @@
 /**
- * Registered users in `user_tbl`: the email and the bcrypt hash of the password. The
- * password itself never reaches this module.
+ * Registered users in `user_tbl`: the email, the bcrypt hash of the password and the session
+ * version. The password itself never reaches this module.
  */
 import type { SqlClient } from "../db/sql-client.js";
 
@@ -13,6 +13,10 @@ export interface UserRepo {
   create(email: string, passwordHash: string): Promise<boolean>;
   /** The stored hash of the user's password, or undefined when the email is not registered. */
   findPasswordHash(email: string): Promise<string | undefined>;
+  /** The user's current session version, or undefined when the email is not registered. */
+  sessionVersion(email: string): Promise<number | undefined>;
+  /** Moves the user's session version on, so every session issued before is refused. */
+  bumpSessionVersion(email: string): Promise<void>;
 }
 
 /** A `UserRepo` over any `SqlClient` driver. */
@@ -31,6 +35,19 @@ export function createUserRepo(db: SqlClient): UserRepo {
         [email],
       );
       return result.rows[0]?.password_hash;
+    },
+    async sessionVersion(email) {
+      const result = await db.query<{ session_version: number }>(
+        "SELECT session_version FROM user_tbl WHERE email_id = $1",
+        [email],
+      );
+      return result.rows[0]?.session_version;
+    },
+    async bumpSessionVersion(email) {
+      await db.query(
+        "UPDATE user_tbl SET session_version = session_version + 1 WHERE email_id = $1",
+        [email],
+      );
     },
   };
 }
