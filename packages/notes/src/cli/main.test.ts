@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -164,5 +165,31 @@ describe("the notes command line", () => {
       child.kill("SIGTERM");
     }
     assert.equal(await exited, 0);
+  });
+
+  it("refuses a second serve on the embedded data directory another process uses", async () => {
+    const dataDir = join(dir, "locked");
+    const bin = fileURLToPath(new URL("../cli.js", import.meta.url));
+    const child = spawn(process.execPath, [bin, "serve"], {
+      env: { ...process.env, NOTES_ADDR: "127.0.0.1:0", NOTES_DATA_DIR: dataDir },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+    try {
+      await waitFor(() => (stdout.includes("listening on") ? true : undefined), "the first server");
+      const second = testIo({ NOTES_ADDR: "127.0.0.1:0", NOTES_DATA_DIR: dataDir });
+      assert.equal(await main(["serve"], second.io), 1);
+      assert.ok(
+        second.out.stderr.includes(`data directory ${resolve(dataDir)}`),
+        second.out.stderr,
+      );
+      assert.ok(second.out.stderr.includes(`(pid ${child.pid})`), second.out.stderr);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    assert.equal(await exited, 0);
+    assert.equal(existsSync(join(dataDir, "notes-serve.lock")), false);
   });
 });
