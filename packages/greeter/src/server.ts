@@ -31,9 +31,15 @@ export interface GreeterServerOptions {
   beforeReply?: () => Promise<void>;
 }
 
-/** Whether the call carries `authorization: Bearer <token>` with the expected token. */
+/**
+ * Whether the call carries `authorization: Bearer <token>` with the expected token. The scheme
+ * name is case-insensitive (RFC 6750 via RFC 7235); the token itself is compared exactly.
+ */
 function authorized(metadata: grpc.Metadata, token: string): boolean {
-  return metadata.get("authorization").some((v) => String(v) === `Bearer ${token}`);
+  return metadata.get("authorization").some((value) => {
+    const match = /^bearer +(\S+)$/i.exec(String(value));
+    return match?.[1] === token;
+  });
 }
 
 export class GreeterServer {
