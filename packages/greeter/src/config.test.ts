@@ -39,4 +39,21 @@ describe("loadConfig", () => {
   it("accepts IPv6 literals and port 0", () => {
     assert.equal(loadConfig({ GREETER_ADDR: "[::1]:0" }).addr, "[::1]:0");
   });
+
+  it("stops on an unknown TZ, naming the variable", () => {
+    assert.throws(
+      () => loadConfig({ TZ: "Mars/Olympus" }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /TZ is not a known time zone: Mars\/Olympus/);
+        return true;
+      },
+    );
+  });
+
+  it("accepts a known TZ (IANA name, with or without the POSIX leading colon) and an unset one", () => {
+    for (const zone of ["Europe/Paris", ":Asia/Tokyo", "UTC", "", undefined]) {
+      assert.doesNotThrow(() => loadConfig({ TZ: zone }), `TZ=${zone}`);
+    }
+  });
 });

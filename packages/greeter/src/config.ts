@@ -39,7 +39,11 @@ export const configTable = [
     "(no auth)",
   ],
   ["GREETER_SHUTDOWN_GRACE_MS", "time in-flight calls get to finish on SIGTERM", "10000"],
-  ["TZ", "time zone of the server's local hour", "(system zone)"],
+  [
+    "TZ",
+    "time zone (IANA name) of the server's local hour; an unknown zone stops start-up",
+    "(system zone)",
+  ],
 ] as const;
 
 function readFileVar(env: NodeJS.ProcessEnv, name: string, bad: string[]): string | undefined {
@@ -47,6 +51,20 @@ function readFileVar(env: NodeJS.ProcessEnv, name: string, bad: string[]): strin
   if (value === undefined || value === "") return undefined;
   if (!existsSync(value)) bad.push(`${name} names a file that does not exist: ${value}`);
   return value;
+}
+
+/**
+ * Node silently falls back to UTC for a zone it does not know, so greetings would follow the
+ * wrong hour; refuse it instead. The POSIX leading ":" is allowed, as Node accepts it.
+ */
+function checkTimeZone(env: NodeJS.ProcessEnv, bad: string[]): void {
+  const value = env.TZ;
+  if (value === undefined || value === "") return;
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone: value.replace(/^:/, "") });
+  } catch {
+    bad.push(`TZ is not a known time zone: ${value} (use an IANA name such as Europe/Paris)`);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GreeterConfig {
@@ -69,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GreeterConfig 
     [0, 3_600_000],
     bad,
   );
+  checkTimeZone(env, bad);
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze({
     addr,

@@ -7,6 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import { ReflectionService } from "@grpc/reflection";
 import { HealthImplementation } from "grpc-health-check";
 import { greetingFor } from "./greeting.js";
+import { addHealthService, type HealthWatches } from "./health-watches.js";
 import { nameProblem } from "./name-check.js";
 import {
   type GreetRequest,
@@ -31,9 +32,15 @@ export interface GreeterServerOptions {
   beforeReply?: () => Promise<void>;
 }
 
-/** Whether the call carries `authorization: Bearer <token>` with the expected token. */
+/**
+ * Whether the call carries `authorization: Bearer <token>` with the expected token. The scheme
+ * name is case-insensitive (RFC 6750 via RFC 7235); the token itself is compared exactly.
+ */
 function authorized(metadata: grpc.Metadata, token: string): boolean {
-  return metadata.get("authorization").some((v) => String(v) === `Bearer ${token}`);
+  return metadata.get("authorization").some((value) => {
+    const match = /^bearer +(\S+)$/i.exec(String(value));
+    return match?.[1] === token;
+  });
 }
 
 export class GreeterServer {
@@ -43,9 +50,11 @@ export class GreeterServer {
     [GREET_SERVICE_NAME]: "NOT_SERVING",
   });
 
+  private readonly healthWatches: HealthWatches;
+
   constructor(private readonly options: GreeterServerOptions = {}) {
     this.server.addService(greetServiceDefinition(), { greet: this.greet });
-    this.health.addToServer(this.server);
+    this.healthWatches = addHealthService(this.server, this.health);
     new ReflectionService(loadServicePackages()).addToServer(this.server);
   }
 
@@ -101,18 +110,24 @@ export class GreeterServer {
   }
 
   /**
-   * Stops accepting calls, lets in-flight calls finish, and cancels whatever is still
-   * running after `graceMs`.
+   * Stops accepting calls, tells health watchers NOT_SERVING and ends their streams, lets
+   * in-flight calls finish, and cancels whatever is still running after `graceMs`. Resolves
+   * with `forced: true` when that cancelling was needed.
    */
-  shutdown(graceMs = 10_000): Promise<void> {
+  shutdown(graceMs = 10_000): Promise<{ forced: boolean }> {
     this.health.setStatus("", "NOT_SERVING");
     this.health.setStatus(GREET_SERVICE_NAME, "NOT_SERVING");
+    this.healthWatches.endAll();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.server.forceShutdown(), graceMs);
+      let forced = false;
+      const timer = setTimeout(() => {
+        forced = true;
+        this.server.forceShutdown();
+      }, graceMs);
       timer.unref();
       this.server.tryShutdown(() => {
         clearTimeout(timer);
-        resolve();
+        resolve({ forced });
       });
     });
   }

@@ -4,7 +4,11 @@ import { main } from "../src/cli.js";
 import { clockAt, type RunningGreeter, startGreeter } from "./test-server.js";
 
 /** Runs the CLI in-process, capturing what it prints. */
-async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}) {
+async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+  signal = new AbortController().signal,
+) {
   let stdout = "";
   let stderr = "";
   const code = await main(argv, {
@@ -15,7 +19,7 @@ async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}) {
       stderr += text;
     },
     env,
-    signal: new AbortController().signal,
+    signal,
   });
   return { code, stdout, stderr };
 }
@@ -68,6 +72,17 @@ describe("greeter CLI", () => {
     const result = await runCli(["greet", "Ann"], { GREETER_ADDR: "bad" });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /GREETER_ADDR must be host:port/);
+  });
+
+  it("refuses to serve with an unknown TZ, naming the variable", async () => {
+    // Already aborted: a server that did start would stop at once instead of running on.
+    const result = await runCli(
+      ["serve", "--addr", "127.0.0.1:0"],
+      { TZ: "Mars/Olympus" },
+      AbortSignal.abort(),
+    );
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /TZ is not a known time zone: Mars\/Olympus/);
   });
 
   it("fails to serve on a port that is taken, naming the address", async () => {

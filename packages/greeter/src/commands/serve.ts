@@ -62,8 +62,8 @@ export const serveCommand: Command = {
       io.signal.addEventListener("abort", () => resolve(), { once: true });
     });
     log.info({ graceMs: config.shutdownGraceMs }, "shutting down, letting in-flight calls finish");
-    await server.shutdown(config.shutdownGraceMs);
-    log.info("stopped");
+    const { forced } = await server.shutdown(config.shutdownGraceMs);
+    log.info({ forced }, forced ? "stopped, cancelling calls past the grace period" : "stopped");
     return 0;
   },
 };
