@@ -1,4 +1,3 @@
-import { checkingTemplates } from "./create-template-check.js";
 import type { Route } from "./router.js";
 import { headBlobHandler, postBlobHandler } from "./routes/blobs.js";
 import { chatHandler } from "./routes/chat.js";
@@ -29,7 +28,7 @@ export const ROUTES: readonly Route[] = [
   { method: "POST", path: "/api/show", handler: showHandler },
   { method: "POST", path: "/api/copy", handler: copyHandler },
   { method: "DELETE", path: "/api/delete", handler: deleteHandler },
-  { method: "POST", path: "/api/create", handler: checkingTemplates(createHandler) },
+  { method: "POST", path: "/api/create", handler: createHandler },
   { method: "HEAD", path: "/api/blobs/:digest", handler: headBlobHandler },
   { method: "POST", path: "/api/blobs/:digest", handler: postBlobHandler },
   { method: "POST", path: "/api/pull", handler: registryHandler },

@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { LlmsrvError } from "../../errors.js";
 import { resolveOptions } from "../../runtime/options.js";
+import { checkChatTemplate, checkGoTemplate } from "../../prompt/template-check.js";
 import { parseMessages } from "../../service/chat.js";
 import type { BlobLease } from "../../store/blob-pins.js";
 import { digestOfFile, normalizeDigest } from "../../store/blob-store.js";
@@ -119,8 +120,14 @@ async function recipeFor(
       })),
     );
   else throw new LlmsrvError("bad_request", "neither 'from' or 'files' was specified");
-  // 400 when the file is inconsistent or llama.cpp cannot load it
-  if (recipe.modelDigest) await ctx.deps.store.acceptModelBlob(recipe.modelDigest);
+  // A looping template is refused before it is stored rather than failing on every use.
+  if (recipe.template !== undefined) checkGoTemplate(recipe.template);
+  if (recipe.modelDigest) {
+    // 400 when the file is inconsistent or llama.cpp cannot load it
+    await ctx.deps.store.acceptModelBlob(recipe.modelDigest);
+    const chatTemplate = ctx.deps.store.factsFor(recipe.modelDigest).chatTemplate;
+    if (chatTemplate !== undefined) checkChatTemplate(chatTemplate);
+  }
   return recipe;
 }
 
