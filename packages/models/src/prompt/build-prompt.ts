@@ -1,6 +1,7 @@
 import type { StoredModel } from "../store/model-store.js";
 import { renderChatTemplate, type TemplateMessage } from "./chat-template.js";
-import { renderGoTemplate, templateUsesMessages } from "./go-template.js";
+import { OllamaTemplate, type PromptMessage } from "./ollama-template.js";
+import type { ToolDefinition } from "./tool-calls.js";
 
 /** Inputs of `/api/generate` that shape the prompt. */
 export interface GeneratePromptInput {
@@ -11,32 +12,31 @@ export interface GeneratePromptInput {
   raw: boolean;
   /** Text of a previous exchange (detokenized `context`), prepended. */
   previous?: string;
+  /** The request's `think` (`true`/`false` or a level), for `.Think`/`.ThinkLevel`/`.IsThinkSet`. */
+  think?: boolean | string;
 }
 
 /**
  * Renders the prompt of `/api/generate`. Raw mode sends the prompt untouched. Otherwise the
- * request's or the Modelfile's Go template is used; without one, a model with a GGUF chat
- * template gets the prompt as a single user turn; a model without any template gets
- * the system text (if any), a blank line, and the prompt.
+ * request's or the Modelfile's Go template renders, as in Ollama, the system message, the
+ * Modelfile MESSAGEs (unless `context` continues an exchange) and the prompt (or only the
+ * prompt and suffix when a suffix is given); without one, a model with a GGUF chat template
+ * gets the prompt as a single user turn; a model without any template gets the system text
+ * (if any), a blank line, and the prompt.
  */
 export function buildGeneratePrompt(model: StoredModel, input: GeneratePromptInput): string {
   const previous = input.previous ?? "";
   if (input.raw) return previous + input.prompt;
-  const system = input.system ?? model.system;
-  const goTemplate = input.template ?? model.template;
+  const system = input.system || model.system;
+  const goTemplate = input.template || model.template;
   if (goTemplate !== undefined) {
-    const messages = [
+    const messages: PromptMessage[] = [
       ...(system ? [{ role: "system", content: system }] : []),
+      ...(input.previous === undefined ? model.messages : []),
       { role: "user", content: input.prompt },
     ];
-    const data = {
-      System: system ?? "",
-      Prompt: input.prompt,
-      Response: "",
-      Suffix: input.suffix ?? "",
-      Messages: messages.map(goMessage),
-    };
-    return previous + renderGoTemplate(goTemplate, data);
+    const values = { messages, prompt: input.prompt, suffix: input.suffix, think: input.think };
+    return previous + OllamaTemplate.parse(goTemplate).execute(values);
   }
   if (model.facts.chatTemplate) {
     const messages: TemplateMessage[] = [];
@@ -47,61 +47,47 @@ export function buildGeneratePrompt(model: StoredModel, input: GeneratePromptInp
   return previous + (system ? `${system}\n\n` : "") + input.prompt;
 }
 
-/** A message with the field names Go templates use (`.Role`, `.ToolCalls[].Function.Name`). */
-export function goMessage(m: TemplateMessage): Record<string, unknown> {
-  const calls = m.tool_calls?.map((c) => ({
-    Function: { Name: c.function.name, Arguments: c.function.arguments },
-  }));
-  return { Role: m.role, Content: m.content, ToolCalls: calls, ToolName: m.tool_name };
-}
-
 /**
  * The conversation a chat request sends: Modelfile MESSAGEs first, and the Modelfile
  * SYSTEM unless the request starts with its own system message.
  */
 export function conversationFor(
   model: StoredModel,
-  messages: readonly TemplateMessage[],
-): TemplateMessage[] {
-  const out: TemplateMessage[] = [];
+  messages: readonly PromptMessage[],
+): PromptMessage[] {
+  const out: PromptMessage[] = [];
   if (model.system && messages[0]?.role !== "system")
     out.push({ role: "system", content: model.system });
   out.push(...model.messages, ...messages);
   return out;
 }
 
+/** Chat inputs besides the messages that reach the template. */
+export interface ChatPromptOptions {
+  /** The request's `think` (`true`/`false` or a level). */
+  think?: boolean | string;
+}
+
 /**
- * Renders a chat prompt: the Modelfile TEMPLATE when it iterates `.Messages`, else the
- * GGUF chat template, else a plain "role: content" transcript ending in "assistant:".
+ * Renders a chat prompt: the Modelfile TEMPLATE as Ollama executes it (the whole
+ * conversation through `.Messages`, or one prompt/response rendering per exchange for
+ * templates without it), else the GGUF chat template, else a plain "role: content"
+ * transcript ending in "assistant:".
  */
 export function buildChatPrompt(
   model: StoredModel,
-  messages: readonly TemplateMessage[],
-  tools: unknown[] = [],
+  messages: readonly PromptMessage[],
+  tools: readonly ToolDefinition[] = [],
+  options: ChatPromptOptions = {},
 ): string {
   const conversation = conversationFor(model, messages);
-  if (model.template !== undefined && templateUsesMessages(model.template)) {
-    const system = conversation.find((m) => m.role === "system")?.content ?? "";
-    return renderGoTemplate(model.template, {
-      System: system,
-      Messages: conversation.map(goMessage),
-      Tools: tools,
+  if (model.template !== undefined)
+    return OllamaTemplate.parse(model.template).execute({
+      messages: conversation,
+      tools,
+      think: options.think,
     });
-  }
-  if (model.template !== undefined) {
-    const system = conversation
-      .filter((m) => m.role === "system")
-      .map((m) => m.content)
-      .join("\n");
-    const lastUser = [...conversation].reverse().find((m) => m.role === "user")?.content ?? "";
-    return renderGoTemplate(model.template, {
-      System: system,
-      Prompt: lastUser,
-      Response: "",
-      Tools: tools,
-    });
-  }
   if (model.facts.chatTemplate)
-    return renderChatTemplate(model.facts.chatTemplate, conversation, { tools });
+    return renderChatTemplate(model.facts.chatTemplate, conversation, { tools: [...tools] });
   return `${conversation.map((m) => `${m.role}: ${m.content}`).join("\n")}\nassistant:`;
 }

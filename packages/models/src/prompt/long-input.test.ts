@@ -42,18 +42,21 @@ describe("long inputs through prompt building", { timeout: 30_000 }, () => {
   });
 
   it("renders a conversation of 10,000 messages", () => {
-    const messages = Array.from({ length: 10_000 }, (_, i) => ({ role: "user", content: `${i}` }));
+    const messages = Array.from({ length: 10_000 }, (_, i) => ({
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: `${i}`,
+    }));
     const out = buildChatPrompt(model({ template: GO_CHAT }), messages);
-    assert.ok(out.startsWith("<|im_start|>user\n0<|im_end|>\n"));
-    assert.ok(out.endsWith("<|im_start|>user\n9999<|im_end|>\n<|im_start|>assistant\n"));
+    assert.ok(out.startsWith("<|im_start|>user\n0<|im_end|>\n<|im_start|>assistant\n1<|im_end|>"));
+    assert.ok(out.endsWith("<|im_start|>assistant\n9999<|im_end|>\n<|im_start|>assistant\n"));
   });
 
   it("lexes a template with a megabyte of white space around trim markers and in actions", () => {
     const spaces = " \n\t".repeat(MB / 3);
     const t = `a${spaces}{{- ${spaces}.X${spaces} -}}${spaces}b`;
     assert.equal(renderGoTemplate(t, { X: "x" }), "axb");
-    assert.throws(() => renderGoTemplate(`{{-${spaces}`, {}), /template: unclosed action/);
-    assert.throws(() => renderGoTemplate("{{".repeat(MB / 2), {}), /unclosed action/);
+    assert.throws(() => renderGoTemplate(`{{-${spaces}`, {}), /template: :1: unclosed action/);
+    assert.throws(() => renderGoTemplate("{{".repeat(MB / 2), {}), /unexpected "\{" in command/);
   });
 
   it("refuses Jinja sources the library would parse in quadratic time: huge, or long white space", () => {

@@ -1,13 +1,14 @@
 import { LlmsrvError } from "../errors.js";
-import { goMessage } from "./build-prompt.js";
 import { renderChatTemplate, type TemplateMessage } from "./chat-template.js";
-import { parseGoTemplate, renderGoTemplate } from "./go-template.js";
+import { parseGoTemplate } from "./go-template.js";
+import { OllamaTemplate } from "./ollama-template.js";
 import {
   DEFAULT_TEMPLATE_LIMITS,
   JINJA_TEMPLATE_LIMITS,
   TemplateLimitError,
   type TemplateLimits,
 } from "./template-budget.js";
+import { checkTemplateFields } from "./template-fields-check.js";
 
 /** A short conversation with every kind of turn, to try templates on before accepting them. */
 const SAMPLE: readonly TemplateMessage[] = [
@@ -52,26 +53,28 @@ function tryRender(render: () => unknown): void {
 }
 
 /**
- * Checks a Modelfile TEMPLATE (Go) when a model is created: it must parse (400 naming the
- * error otherwise) and render the sample conversation, as chat and as generate, within a
- * tenth of the limits.
+ * Checks a Modelfile TEMPLATE (Go) when a model is created: it must parse, call only known
+ * functions and read only fields Ollama's template data has (400 naming the line
+ * otherwise), and render the sample conversation, as chat and as generate, within a tenth
+ * of the limits.
  */
 export function checkGoTemplate(source: string): void {
   const limits = sampleLimits(DEFAULT_TEMPLATE_LIMITS);
-  let parsed: ReturnType<typeof parseGoTemplate>;
+  let template: OllamaTemplate;
   try {
-    parsed = parseGoTemplate(source);
+    checkTemplateFields(parseGoTemplate(source));
+    template = OllamaTemplate.parse(source);
   } catch (e) {
     if (e instanceof LlmsrvError) throw new LlmsrvError("bad_request", e.message);
     throw e;
   }
-  const messages = SAMPLE.map(goMessage);
-  const system = SAMPLE[0]?.content ?? "";
+  tryRender(() => template.execute({ messages: SAMPLE, tools: SAMPLE_TOOLS, think: true }, limits));
+  const last = SAMPLE[SAMPLE.length - 1]?.content ?? "";
   tryRender(() =>
-    renderGoTemplate(parsed, { System: system, Messages: messages, Tools: SAMPLE_TOOLS }, limits),
-  );
-  tryRender(() =>
-    renderGoTemplate(parsed, { System: system, Prompt: "Thanks!", Response: "" }, limits),
+    template.execute(
+      { messages: [SAMPLE[0] as TemplateMessage, { role: "user", content: last }] },
+      limits,
+    ),
   );
 }
 
