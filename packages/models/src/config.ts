@@ -3,6 +3,7 @@ import { availableParallelism, homedir } from "node:os";
 import { join } from "node:path";
 import { parseKeepAliveEnv } from "./duration.js";
 import { ConfigError } from "./errors.js";
+import { loadTemplateIndex } from "./prompt/template-autodetect.js";
 
 /** KV cache element types the server accepts. */
 export type KvCacheType = "f16" | "q8_0" | "q4_0";
@@ -28,6 +29,8 @@ export interface LlmsrvConfig {
   readonly maxEmbedInputs: number;
   /** Largest JSON request body in bytes (blob uploads stream to disk and are not bounded). */
   readonly maxBodyBytes: number;
+  /** Folder of Ollama's templates (`index.json`, `<name>.gotmpl`) for create's template detection. */
+  readonly templatesDir: string | undefined;
 }
 
 /** One row of the configuration table printed by `--help` and the README. */
@@ -107,6 +110,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
     meaning:
       "largest JSON request body in bytes; larger bodies get 413 (blob uploads are streamed and not limited)",
     default: "33554432 (32 MiB)",
+  },
+  {
+    name: "LLMSRV_TEMPLATES",
+    meaning:
+      "folder of Ollama's templates (index.json, <name>.gotmpl, <name>.json): create picks a GGUF's template from it as Ollama does",
+    default: "unset (no detection: the GGUF's Jinja chat template is used)",
   },
 ]);
 
@@ -201,6 +210,19 @@ function readThreads(env: Env, cores: number, bad: string[]): number {
   return n;
 }
 
+/** A templates folder must hold a readable `index.json` of `{template, name}` entries. */
+function readTemplatesDir(env: Env, bad: string[]): string | undefined {
+  const raw = env.LLMSRV_TEMPLATES?.trim();
+  if (!raw) return undefined;
+  const dir = raw.replace(/^~(?=\/|$)/, homedir());
+  try {
+    loadTemplateIndex(dir);
+  } catch (e) {
+    bad.push(`LLMSRV_TEMPLATES: ${(e as Error).message}`);
+  }
+  return dir;
+}
+
 /**
  * Reads and validates every LLMSRV_* variable once. Throws a ConfigError listing all
  * invalid variables together, each message naming its variable.
@@ -233,6 +255,7 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
     logLevel,
     maxEmbedInputs: intVar(env, "LLMSRV_MAX_EMBED_INPUTS", 2048, 1, bad),
     maxBodyBytes: intVar(env, "LLMSRV_MAX_BODY_BYTES", 32 * 1024 * 1024, 1, bad),
+    templatesDir: readTemplatesDir(env, bad),
   };
   if (config.kvCacheType !== "f16" && !config.flashAttention) {
     bad.push(

@@ -13,6 +13,12 @@ export const STORIES_PATH = resolve(
   "../../../../../shared/models/stories260K.gguf",
 );
 
+/** Ollama's built-in templates and their renderings, beside the repository (`../shared`). */
+export const OLLAMA_TEMPLATES_DIR = resolve(
+  fileURLToPath(new URL(".", import.meta.url)),
+  "../../../../../shared/ollama-templates",
+);
+
 /** Reason to skip real-model tests, or undefined when the model is present. */
 export const storiesSkip = existsSync(STORIES_PATH)
   ? undefined

@@ -1,16 +1,10 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import type { PromptMessage } from "../src/prompt/ollama-template.js";
 import { OllamaTemplate } from "../src/prompt/ollama-template.js";
-
-/** Ollama's built-in templates and their renderings, beside the repository (`../shared`). */
-export const OLLAMA_TEMPLATES_DIR = resolve(
-  fileURLToPath(new URL(".", import.meta.url)),
-  "../../../../../shared/ollama-templates",
-);
+import { OLLAMA_TEMPLATES_DIR } from "./harness.js";
 
 const skip = existsSync(OLLAMA_TEMPLATES_DIR)
   ? undefined

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { LlmsrvError } from "../../errors.js";
+import { detectTemplate } from "../../prompt/template-autodetect.js";
 import { checkChatTemplate, checkGoTemplate } from "../../prompt/template-check.js";
 import { resolveOptions } from "../../runtime/options.js";
 import { parseMessages } from "../../service/chat.js";
@@ -89,17 +90,37 @@ function parseParameters(ctx: RequestContext, value: unknown): Record<string, un
   return value as Record<string, unknown>;
 }
 
+/**
+ * Ollama's template detection for a GGUF created without a TEMPLATE: the Go template whose
+ * Jinja text is closest to the GGUF's chat template (see template-autodetect.ts), with its
+ * default parameters under the request's. Needs `LLMSRV_TEMPLATES`; returns the name chosen.
+ */
+function autodetectTemplate(
+  ctx: RequestContext,
+  recipe: ModelRecipe,
+  chatTemplate: string | undefined,
+): string | undefined {
+  const dir = ctx.deps.config.templatesDir;
+  if (recipe.template !== undefined || chatTemplate === undefined || dir === undefined)
+    return undefined;
+  const detected = detectTemplate(dir, chatTemplate);
+  if (!detected) return undefined;
+  recipe.template = detected.template;
+  recipe.parameters = { ...(detected.parameters ?? {}), ...(recipe.parameters ?? {}) };
+  return detected.name;
+}
+
 /** Builds the recipe from the request, validating everything before any progress is sent. */
 async function recipeFor(
   ctx: RequestContext,
   body: Record<string, unknown>,
   lease: BlobLease,
-): Promise<ModelRecipe> {
+): Promise<ModelRecipe & { autodetected?: string }> {
   if (body.quantize !== undefined && body.quantize !== null) {
     throw new LlmsrvError("bad_request", "quantization is not supported by this server");
   }
   const from = optionalString(body, "from");
-  const recipe: ModelRecipe = {
+  const recipe: ModelRecipe & { autodetected?: string } = {
     template: optionalString(body, "template"),
     system: optionalString(body, "system"),
     license: parseLicense(body.license),
@@ -127,6 +148,7 @@ async function recipeFor(
     await ctx.deps.store.acceptModelBlob(recipe.modelDigest);
     const chatTemplate = ctx.deps.store.factsFor(recipe.modelDigest).chatTemplate;
     if (chatTemplate !== undefined) checkChatTemplate(chatTemplate);
+    recipe.autodetected = autodetectTemplate(ctx, recipe, chatTemplate);
   }
   return recipe;
 }
@@ -148,6 +170,8 @@ export async function createHandler(ctx: RequestContext): Promise<void> {
       return ctx.json(200, { status: "success" });
     }
     const out = new NdjsonWriter(ctx.res);
+    if (recipe.autodetected)
+      out.write({ status: `using autodetected template ${recipe.autodetected}` });
     try {
       await store.create(name, recipe, (status) => out.write({ status }), lease);
       out.write({ status: "success" });
