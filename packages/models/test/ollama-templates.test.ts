@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { PromptMessage } from "../src/prompt/ollama-template.js";
 import { OllamaTemplate } from "../src/prompt/ollama-template.js";
+import { checkGoTemplate } from "../src/prompt/template-check.js";
 import { OLLAMA_TEMPLATES_DIR } from "./harness.js";
 
 const skip = existsSync(OLLAMA_TEMPLATES_DIR)
@@ -62,5 +63,12 @@ describe("Ollama's built-in templates render byte for byte", { skip }, () => {
     console.log(`Ollama template renderings matching: ${total - failures.length} of ${total}`);
     assert.ok(total >= 60, `expected at least 60 renderings, found ${total}`);
     assert.deepEqual(failures, []);
+  });
+
+  it("passes the create-time checks (fields, functions, limits) for every template", () => {
+    for (const name of templateNames()) {
+      const source = readFileSync(join(OLLAMA_TEMPLATES_DIR, `${name}.gotmpl`), "utf8");
+      assert.doesNotThrow(() => checkGoTemplate(source), name);
+    }
   });
 });
