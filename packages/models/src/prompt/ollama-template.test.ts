@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { StoredModel } from "../store/model-store.js";
 import { buildChatPrompt, buildGeneratePrompt } from "./build-prompt.js";
-import { collate, OllamaTemplate, type PromptMessage } from "./ollama-template.js";
+import {
+  collate,
+  OllamaTemplate,
+  type PromptMessage,
+  templateCapabilities,
+} from "./ollama-template.js";
 import { checkGoTemplate } from "./template-check.js";
 
 function model(template: string, parts: Partial<StoredModel> = {}): StoredModel {
@@ -111,6 +116,17 @@ describe("Ollama's template data", () => {
         ["tool", "t2"],
       ],
     );
+  });
+});
+
+describe("capabilities from a template's names", () => {
+  it("gives tools for .Tools, insert for .Suffix, thinking for .Think", () => {
+    assert.deepEqual(templateCapabilities("{{ .Prompt }}"), []);
+    assert.deepEqual(
+      templateCapabilities("{{ if .Think }}t{{ end }}{{ .Suffix }}{{ range $.Tools }}{{ end }}"),
+      ["tools", "insert", "thinking"],
+    );
+    assert.deepEqual(templateCapabilities("{{ if }}"), []);
   });
 });
 

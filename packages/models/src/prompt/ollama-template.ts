@@ -137,6 +137,21 @@ export class OllamaTemplate {
   }
 }
 
+/** Capabilities a Go template gives a model by the names it uses (Ollama's rule). */
+export function templateCapabilities(source: string): Array<"tools" | "insert" | "thinking"> {
+  let vars: readonly string[];
+  try {
+    vars = OllamaTemplate.parse(source).vars;
+  } catch {
+    return []; // a template that does not parse serves nothing; create refuses new ones
+  }
+  const caps: Array<"tools" | "insert" | "thinking"> = [];
+  if (vars.includes("tools")) caps.push("tools");
+  if (vars.includes("suffix")) caps.push("insert");
+  if (vars.includes("think")) caps.push("thinking");
+  return caps;
+}
+
 const CACHE_SIZE = 64;
 const CACHE = new Map<string, OllamaTemplate>();
 

@@ -1,3 +1,4 @@
+import { templateCapabilities } from "../prompt/ollama-template.js";
 import { FILE_TYPE_NAMES, GGML_TYPE_NAMES } from "./gguf-format.js";
 import type { GgufInfo, GgufValue } from "./gguf-reader.js";
 
@@ -116,12 +117,15 @@ export function factsFromGguf(info: GgufInfo): ModelFacts {
   };
 }
 
-/** A Modelfile TEMPLATE that renders `.Tools` gives the model the tools capability. */
+/**
+ * A Modelfile TEMPLATE adds capabilities from the names it uses, as in Ollama: `.Tools`
+ * gives tools, `.Suffix` insert (fill-in-the-middle), `.Think` thinking.
+ */
 export function withTemplateCapabilities(
   facts: ModelFacts,
   goTemplate: string | undefined,
 ): ModelFacts {
-  if (!goTemplate || !/\.Tools\b/.test(goTemplate) || facts.capabilities.includes("tools"))
-    return facts;
-  return { ...facts, capabilities: [...facts.capabilities, "tools"] };
+  if (!goTemplate) return facts;
+  const added = templateCapabilities(goTemplate).filter((c) => !facts.capabilities.includes(c));
+  return added.length === 0 ? facts : { ...facts, capabilities: [...facts.capabilities, ...added] };
 }
