@@ -90,7 +90,10 @@ describe("template limits over HTTP", { timeout: 120_000 }, () => {
       stream: false,
     });
     assert.equal(r.status, 400, r.text);
-    assert.match((r.body as { error: string }).error, /template: missing \{\{ end \}\}/);
+    assert.match(
+      (r.body as { error: string }).error,
+      /template: :1: unexpected EOF: missing \{\{ end \}\}/,
+    );
   });
 
   it("answers 400 at chat when a long conversation makes the template loop too much, then serves normal chats", async () => {
@@ -124,7 +127,7 @@ describe("template limits over HTTP", { timeout: 120_000 }, () => {
     const r = await postJson(`${server.url}/api/generate`, {
       model: "demo",
       prompt: "x",
-      template: "{{ range 1000000000000 }}{{ .Prompt }}{{ end }}",
+      template: "{{ range 1000000000000 }}{{ $.Prompt }}{{ end }}",
       stream: false,
     });
     assert.equal(r.status, 400, r.text);
