@@ -65,4 +65,36 @@ describe("templates through the HTTP API", { timeout: 120_000 }, () => {
     });
     assert.equal(chat, raw);
   });
+
+  it("passes think to the template's .Think and .ThinkLevel, on chat and generate", async () => {
+    const created = await postJson(`${server.url}/api/create`, {
+      model: "thinker",
+      from: "demo",
+      template:
+        "{{ if .Think }}<think:{{ .ThinkLevel }}>{{ end }}{{ range .Messages }}{{ .Content }}{{ end }}",
+      stream: false,
+    });
+    assert.equal(created.status, 200, created.text);
+    const messages = [{ role: "user", content: "question" }];
+    const raw = (prompt: string) =>
+      promptTokens(server, "/api/generate", { model: "thinker", raw: true, prompt });
+    for (const [think, rendered] of [
+      [true, "<think:>question"],
+      ["high", "<think:high>question"],
+      [false, "question"],
+    ] as const) {
+      assert.equal(
+        await promptTokens(server, "/api/chat", { model: "thinker", messages, think }),
+        await raw(rendered),
+      );
+      assert.equal(
+        await promptTokens(server, "/api/generate", {
+          model: "thinker",
+          prompt: "question",
+          think,
+        }),
+        await raw(rendered),
+      );
+    }
+  });
 });

@@ -155,6 +155,11 @@ export function templateCapabilities(source: string): Array<"tools" | "insert" |
 const CACHE_SIZE = 64;
 const CACHE = new Map<string, OllamaTemplate>();
 
+/** A request's `think` (already validated) as the template inputs take it. */
+export function thinkInput(value: unknown): boolean | string | undefined {
+  return typeof value === "boolean" || typeof value === "string" ? value : undefined;
+}
+
 function thinkFields(think: boolean | string | undefined): Record<string, unknown> {
   const level = typeof think === "string" ? think : "";
   return {

@@ -22,6 +22,8 @@ export interface ChatInput {
   options: unknown;
   keepAliveMs: number | undefined;
   signal: AbortSignal;
+  /** The request's `think`, for the template's `.Think`/`.ThinkLevel`/`.IsThinkSet`. */
+  think?: boolean | string;
 }
 
 /** A finished chat turn. */
@@ -85,7 +87,7 @@ export async function runChat(
   input: ChatInput,
   onDelta?: (text: string) => void,
 ): Promise<ChatOutcome> {
-  const prompt = buildChatPrompt(input.model, input.messages, input.tools);
+  const prompt = buildChatPrompt(input.model, input.messages, input.tools, { think: input.think });
   const streamText = input.tools.length === 0 ? onDelta : undefined;
   const outcome = await runCompletion(deps, {
     model: input.model,

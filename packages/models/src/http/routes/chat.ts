@@ -1,3 +1,4 @@
+import { thinkInput } from "../../prompt/ollama-template.js";
 import {
   type ChatOutcome,
   checkChatCapabilities,
@@ -71,6 +72,7 @@ export async function chatHandler(ctx: RequestContext): Promise<void> {
     options: body.options,
     keepAliveMs,
     signal: ctx.signal,
+    think: thinkInput(body.think),
   };
   if (!stream) {
     const chat = await runChat(ctx.deps, input);

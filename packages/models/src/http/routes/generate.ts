@@ -1,5 +1,6 @@
 import { LlmsrvError } from "../../errors.js";
 import { buildGeneratePrompt } from "../../prompt/build-prompt.js";
+import { thinkInput } from "../../prompt/ollama-template.js";
 import type { OutputFormat } from "../../runtime/model-runner.js";
 import { type CompletionOutcome, loadOnly, runCompletion } from "../../service/completion.js";
 import {
@@ -56,6 +57,7 @@ interface GenerateRequest {
   keepAliveMs: number | undefined;
   format: OutputFormat | undefined;
   options: unknown;
+  think?: boolean | string;
 }
 
 /** Reads and checks every field before anything is loaded or streamed. */
@@ -76,6 +78,7 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
     keepAliveMs: parseKeepAlive(body.keep_alive),
     format: parseFormat(body.format),
     options: body.options,
+    think: thinkInput(body.think),
   };
   rejectImagesUnlessSupported(model, body.images);
   rejectThinkUnlessSupported(model, body.think);
@@ -113,6 +116,7 @@ export async function generateHandler(ctx: RequestContext): Promise<void> {
     template: req.template,
     suffix: req.suffix,
     raw,
+    think: req.think,
   });
   const out = req.stream ? new NdjsonWriter(ctx.res) : undefined;
   const job = {
