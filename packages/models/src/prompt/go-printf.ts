@@ -58,17 +58,57 @@ function formatInt(verb: string, arg: unknown, spec: Spec): string {
   return pad(signed(digits, n < 0, spec), spec, spec.prec === undefined);
 }
 
+/** The exact decimal digits of a finite non-negative double: `digits × 10^-scale`. */
+function exactDecimal(x: number): { digits: bigint; scale: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const rawExp = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & ((1n << 52n) - 1n);
+  const mantissa = rawExp === 0 ? fraction : fraction | (1n << 52n);
+  const exp = (rawExp === 0 ? 1 : rawExp) - 1075;
+  if (exp >= 0) return { digits: mantissa << BigInt(exp), scale: 0 };
+  return { digits: mantissa * 5n ** BigInt(-exp), scale: -exp };
+}
+
+/** `%.pf` as Go rounds it: to nearest, ties to even, on the exact binary value. */
+function toFixedGo(x: number, prec: number): string {
+  const { digits, scale } = exactDecimal(x);
+  let kept = digits;
+  if (scale > prec) {
+    const unit = 10n ** BigInt(scale - prec);
+    kept = digits / unit;
+    const rest = digits % unit;
+    if (rest * 2n > unit || (rest * 2n === unit && kept % 2n === 1n)) kept += 1n;
+  } else kept = digits * 10n ** BigInt(prec - scale);
+  const text = kept.toString().padStart(prec + 1, "0");
+  return prec === 0 ? text : `${text.slice(0, -prec)}.${text.slice(-prec)}`;
+}
+
+/** `%.pg`: p significant digits, exponent form below 1e-4 or from 1e(p), trailing zeros cut. */
+function formatG(x: number, p: number): string {
+  const [mantissa, expText] = x.toExponential(p - 1).split("e") as [string, string];
+  const exp = Number(expText);
+  const trim = (t: string) => (t.includes(".") ? t.replace(/\.?0+$/, "") : t);
+  if (exp < -4 || exp >= p) {
+    const e = Math.abs(exp) < 10 ? `0${Math.abs(exp)}` : `${Math.abs(exp)}`;
+    return `${trim(mantissa)}e${exp < 0 ? "-" : "+"}${e}`;
+  }
+  return trim(x.toFixed(Math.max(p - 1 - exp, 0)));
+}
+
 function formatFloatVerb(verb: string, x: number, spec: Spec): string {
   let s: string;
   const prec = spec.prec;
-  if (verb === "f" || verb === "F") s = Math.abs(x).toFixed(prec ?? 6);
+  if (verb === "f" || verb === "F") s = Number.isFinite(x) ? toFixedGo(Math.abs(x), prec ?? 6) : "";
   else if (verb === "e" || verb === "E") {
     s = Math.abs(x)
       .toExponential(prec ?? 6)
       .replace(/e([+-])(\d)$/, "e$10$2");
     if (verb === "E") s = s.toUpperCase();
-  } else if (prec === undefined) s = formatFloat(Math.abs(x), verb === "v" ? 21 : 21);
-  else s = Number(Math.abs(x).toPrecision(Math.max(prec, 1))).toString();
+  } else if (prec === undefined) s = formatFloat(Math.abs(x), 6);
+  else s = formatG(Math.abs(x), Math.max(prec, 1));
+  if (verb === "G") s = s.toUpperCase();
   if (!Number.isFinite(x)) s = Number.isNaN(x) ? "NaN" : "Inf";
   return pad(signed(s, x < 0 || Object.is(x, -0), spec), spec, true);
 }

@@ -121,6 +121,14 @@ describe("Go text/template: functions", () => {
       '42| 3.14|"hi"|[1 2]|ff|ab  |007',
     );
     assert.equal(render('{{ println "a" 1 }}'), "a 1\n");
+    assert.equal(
+      render('{{ printf "%v %g %.3g %.3g %e %.1f" .F .F .G .H .G 2.25 }}', {
+        F: new GoFloat(1e6),
+        G: new GoFloat(1234.5678),
+        H: new GoFloat(0.5),
+      }),
+      "1e+06 1e+06 1.23e+03 0.5 1.234568e+03 2.2",
+    );
     assert.equal(render('{{ printf "%d %s" "x" }}'), "%!d(string=x) %!s(MISSING)");
   });
 
