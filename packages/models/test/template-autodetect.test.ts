@@ -103,6 +103,8 @@ describe("create picks Ollama's template for a GGUF's Jinja chat template", {
     const digest = await uploadWithChatTemplate(server, entry.template);
     const own = await create(server, "auto-own", digest, { template: "{{ .Prompt }}" });
     assert.equal(own.show.template, "{{ .Prompt }}");
+    const empty = await create(server, "auto-empty", digest, { template: "" });
+    assert.equal(empty.show.template, gotmpl("llama3-instruct"));
     const merged = await create(server, "auto-merged", digest, { parameters: { stop: ["END"] } });
     assert.equal(merged.show.template, gotmpl("llama3-instruct"));
     assert.match(merged.show.parameters ?? "", /END/);

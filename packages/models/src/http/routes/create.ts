@@ -101,8 +101,8 @@ function autodetectTemplate(
   chatTemplate: string | undefined,
 ): string | undefined {
   const dir = ctx.deps.config.templatesDir;
-  if (recipe.template !== undefined || chatTemplate === undefined || dir === undefined)
-    return undefined;
+  // An empty TEMPLATE counts as none, as in Ollama.
+  if (recipe.template || chatTemplate === undefined || dir === undefined) return undefined;
   const detected = detectTemplate(dir, chatTemplate);
   if (!detected) return undefined;
   recipe.template = detected.template;
