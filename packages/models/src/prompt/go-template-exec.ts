@@ -5,6 +5,7 @@ import {
   FuncError,
   formatValue,
   GoFloat,
+  GoNamed,
   GoStruct,
   isTrue,
   kindOf,
@@ -262,6 +263,8 @@ export class Executor {
     }
     const u = underlying(receiver);
     const k = kindOf(u);
+    // A nil map of a named map type (no tool-call arguments) has no keys.
+    if (receiver instanceof GoNamed && u === null) return undefined;
     if (k === "map")
       return Object.hasOwn(u as object, name) ? (u as Record<string, unknown>)[name] : undefined;
     if (k === "invalid" || k === "nil") this.fail(`nil pointer evaluating interface {}.${name}`);

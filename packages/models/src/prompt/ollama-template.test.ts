@@ -40,10 +40,15 @@ describe("Ollama's template data", () => {
         tool_calls: [{ function: { name: "get", arguments: { z: 1, a: "<b>" } } }],
       },
       { role: "tool", content: "18", tool_name: "get" },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ function: { name: "now", arguments: undefined } }],
+      },
     ];
     assert.equal(
       OllamaTemplate.parse(t).execute({ messages }),
-      'user|weather?|||;assistant||hmm||get({"a":"\\u003cb\\u003e","z":1});tool|18||get|;',
+      'user|weather?|||;assistant||hmm||get({"a":"\\u003cb\\u003e","z":1});tool|18||get|;assistant||||now(null);',
     );
   });
 

@@ -187,7 +187,11 @@ export function goMessage(
     const call = new GoStruct(TOOL_CALL_FUNCTION, {
       Index: typeof fn.index === "number" ? fn.index : index,
       Name: str(fn.name),
-      Arguments: new GoNamed(ARGUMENTS, args === undefined || args === null ? {} : fromJson(args)),
+      // No arguments is a nil map: it prints `null`, as in Ollama.
+      Arguments: new GoNamed(
+        ARGUMENTS,
+        args === undefined || args === null ? null : fromJson(args),
+      ),
     });
     return new GoStruct(TOOL_CALL, { ID: str(record(c).id), Function: call });
   });
