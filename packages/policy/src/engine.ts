@@ -44,6 +44,8 @@ export interface QueryOptions {
   nowNs?: bigint;
   /** Receives evaluation events (explain, coverage, profile); see src/trace/. */
   tracer?: EvalTracer;
+  /** Package whose rules the query's bare names refer to (the REPL's current package). */
+  package?: string[];
 }
 
 /** One expression of a query result. */
@@ -187,7 +189,7 @@ export class PolicyEngine {
   private runQuery(query: string, options?: QueryOptions): QueryResult[] {
     const c = this.ensureCompiled();
     const parsed = parseQuery(query);
-    const body = c.compiler.compileQuery(parsed, [], this.parsed);
+    const body = c.compiler.compileQuery(parsed, options?.package ?? [], this.parsed);
     const ev = this.evaluator(options);
     const names = new Set<string>();
     for (const e of body) shallowExprVars(e, names);
