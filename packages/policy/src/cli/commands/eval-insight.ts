@@ -82,6 +82,7 @@ export class EvalInsight {
   private readonly metrics: Metrics | undefined;
   private readonly profiler: Profiler | undefined;
   private readonly coverage: CoverageCollector | undefined;
+  private readonly instrument: boolean;
   private readonly profile: { limit: number; sort: ProfileSort[] };
   private readonly sources = new Map<string, string>();
   private files: LoadedFiles | undefined;
@@ -102,8 +103,6 @@ export class EvalInsight {
     this.coverage = flags.coverage ? new CoverageCollector() : undefined;
   }
 
-  private readonly instrument: boolean;
-
   /** The insight the flags ask for; undefined when none (eval runs untraced). */
   static fromFlags(flags: InsightFlags, v0: boolean): EvalInsight | undefined {
     let explain: ExplainMode | undefined;
@@ -115,9 +114,7 @@ export class EvalInsight {
       explain = flags.explain as ExplainMode;
     }
     const insight = new EvalInsight(explain, flags, v0);
-    const any =
-      explain || insight.profiler || insight.metrics || insight.coverage ? insight : undefined;
-    return any;
+    return explain || insight.profiler || insight.metrics || insight.coverage ? insight : undefined;
   }
 
   /** Loads and compiles, timing each step. */
