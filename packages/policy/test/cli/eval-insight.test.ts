@@ -126,6 +126,23 @@ describe("rego eval --explain", () => {
     assert.equal(note.parent_id, 1);
   });
 
+  it("prints the trace up to an evaluation error, then the error", async () => {
+    const r = await rego([
+      "eval",
+      "-d",
+      policy,
+      "--explain",
+      "full",
+      "-f",
+      "pretty",
+      "--strict-builtin-errors",
+      'x := 1; to_number("x")',
+    ]);
+    assert.equal(r.code, 2);
+    assert.match(r.stdout, /Eval to_number\("x"\)\n$/);
+    assert.match(r.stderr, /eval_builtin_error/);
+  });
+
   it("rejects an unknown mode", async () => {
     const r = await rego(["eval", "--explain", "loud", "1"]);
     assert.equal(r.code, 2);

@@ -163,6 +163,11 @@ export class EvalInsight {
     return this.coverage?.report(modules);
   }
 
+  /** The trace of `--explain` alone (printed before an evaluation error). */
+  traceText(): string {
+    return this.explain ? prettyTrace(explainEvents(this.events, this.explain), this.sources) : "";
+  }
+
   /** Results plus the sections asked for, in the format asked for. */
   render(results: QueryResult[], format: EvalFormat): string {
     const events = this.explain ? explainEvents(this.events, this.explain) : [];

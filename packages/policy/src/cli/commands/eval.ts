@@ -126,6 +126,8 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
     return 0;
   } catch (e) {
     if (!isExpectedFailure(e)) throw e;
+    // As OPA: the trace up to the error, then the error.
+    if (request.format === "pretty" && request.insight) io.stdout(request.insight.traceText());
     if (request.format === "json") io.stdout(failureJson(e));
     else io.stderr(describeFailure(e));
     return 2;
