@@ -399,7 +399,7 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       guard(() => {
         found = true;
         if (constant !== undefined) {
-          if (tracer) tracer.exitRule(cr.rule);
+          if (tracer) tracer.exitRule(cr.rule, true);
           emit(constant, cr.rule);
           return true;
         }

@@ -70,8 +70,8 @@ export interface EvalTracer {
   expr(e: Expr, k: () => boolean, run: (k: () => boolean) => boolean): boolean;
   /** A rule body (or a default rule) starts evaluating. */
   enterRule(rule: Rule): void;
-  /** A rule body produced a solution. */
-  exitRule(rule: Rule): void;
+  /** A rule body produced a solution; `early` when evaluation stops at this first one. */
+  exitRule(rule: Rule, early?: boolean): void;
   /** Evaluation backtracks into a rule body for another solution. */
   redoRule(rule: Rule): void;
   /** A rule body has no more solutions. */

@@ -106,7 +106,8 @@ function levels(event: TraceEvent): number {
 function eventText(event: TraceEvent, sources: SourceTexts): string {
   const padding = "| ".repeat(levels(event));
   if (event.op === "Note") return `${padding}Note ${JSON.stringify(event.message ?? "")}`;
-  return `${padding}${event.op} ${nodeText(event.node, sources)}`;
+  const message = event.message === undefined ? "" : ` ${event.message}`;
+  return `${padding}${event.op} ${nodeText(event.node, sources)}${message}`;
 }
 
 /** The trace as `opa eval --explain` prints it, one line per event. */

@@ -30,7 +30,7 @@ export interface TraceEvent {
   depth: number;
   /** Where the node was written; undefined for nodes the compiler made up. */
   loc: Loc | undefined;
-  /** The note of a Note event. */
+  /** The note of a Note event; "early" on the Exit of a rule that stops at one value. */
   message?: string;
 }
 
@@ -128,8 +128,8 @@ export class EventTracer implements EvalTracer {
     this.emit("Enter", { kind: "rule", rule }, rule.loc);
   }
 
-  exitRule(rule: Rule): void {
-    this.emit("Exit", { kind: "rule", rule }, rule.loc);
+  exitRule(rule: Rule, early = false): void {
+    this.emit("Exit", { kind: "rule", rule }, rule.loc, early ? "early" : undefined);
   }
 
   redoRule(rule: Rule): void {

@@ -60,7 +60,7 @@ describe("rego eval --explain", () => {
       "Eval x > 1",
       'Eval trace("checked")',
       'Note "checked"',
-      "Exit data.t.allow",
+      "Exit data.t.allow early",
       "Exit data.t.allow",
       "Redo data.t.allow",
       "Redo data.t.allow",
