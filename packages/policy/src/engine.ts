@@ -9,6 +9,7 @@ import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
 import { collectionTooLarge, internalError, RegoError, RegoErrorList } from "./errors.js";
 import { Evaluator } from "./eval/evaluator.js";
 import type { FunctionTable } from "./eval/functions.js";
+import type { EvalTracer } from "./eval/state.js";
 import type { Env } from "./eval/terms.js";
 import { indexValue, upsert } from "./eval/values.js";
 import { parseModule, parseQuery } from "./syntax/module-parser.js";
@@ -41,6 +42,10 @@ export interface QueryOptions {
   print?: (message: string) => void;
   /** Fixed clock for tests (nanoseconds since the epoch). */
   nowNs?: bigint;
+  /** Receives evaluation events (explain, coverage, profile); see src/trace/. */
+  tracer?: EvalTracer;
+  /** Package whose rules the query's bare names refer to (the REPL's current package). */
+  package?: string[];
 }
 
 /** One expression of a query result. */
@@ -172,6 +177,7 @@ export class PolicyEngine {
       deadline: options?.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs,
       signal: options?.signal,
       maxCollectionSize: options?.maxCollectionSize ?? DEFAULT_MAX_COLLECTION_SIZE,
+      tracer: options?.tracer,
     });
   }
 
@@ -183,7 +189,7 @@ export class PolicyEngine {
   private runQuery(query: string, options?: QueryOptions): QueryResult[] {
     const c = this.ensureCompiled();
     const parsed = parseQuery(query);
-    const body = c.compiler.compileQuery(parsed, [], this.parsed);
+    const body = c.compiler.compileQuery(parsed, options?.package ?? [], this.parsed);
     const ev = this.evaluator(options);
     const names = new Set<string>();
     for (const e of body) shallowExprVars(e, names);
@@ -192,7 +198,7 @@ export class PolicyEngine {
     );
     const results: QueryResult[] = [];
     const env: Env = new Map();
-    ev.evalBody(body, 0, env, () => {
+    ev.evalQuery(body, env, () => {
       if (results.length >= ev.maxCollectionSize) {
         throw collectionTooLarge("query results", results.length + 1, ev.maxCollectionSize);
       }

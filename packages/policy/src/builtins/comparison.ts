@@ -98,8 +98,9 @@ export const comparisonBuiltins: BuiltinDef[] = [
     name: "trace",
     args: ["string"],
     result: "boolean",
-    impl: ([note]) => {
-      asString("trace", note as Value, 1);
+    impl: ([note], ctx) => {
+      const text = asString("trace", note as Value, 1);
+      ctx.trace?.(text);
       return true;
     },
   },

@@ -26,6 +26,8 @@ export interface BuiltinContext {
   checkCancel(): void;
   /** Most elements (or characters) one result may have; see `limits.ts`. */
   readonly maxCollectionSize: number;
+  /** Receives `trace()` notes when the query is explained; undefined otherwise. */
+  readonly trace?: (note: string) => void;
 }
 
 export interface BuiltinDef {

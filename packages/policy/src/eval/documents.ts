@@ -13,6 +13,7 @@ import type { FunctionTable } from "./functions.js";
 import {
   Canceller,
   type DocCache,
+  type EvalTracer,
   inProgress,
   NO_DATA_OVERRIDES,
   NO_FUNCTION_OVERRIDES,
@@ -26,6 +27,8 @@ export interface EvaluatorOptions {
   input?: Value;
   strict: boolean;
   print: (message: string) => void;
+  /** Receives explain, coverage and profile events; absent when none was asked for. */
+  tracer?: EvalTracer;
   /** Fixed query time; when absent, the wall clock at the evaluator's creation. */
   nowNs?: bigint;
   deadline?: number;
@@ -43,6 +46,7 @@ class QueryContext implements BuiltinContext {
   readonly print: (message: string) => void;
   readonly strict: boolean;
   readonly maxCollectionSize: number;
+  readonly trace: ((note: string) => void) | undefined;
   private readonly startMs: number;
   private fixedNs: bigint | undefined;
 
@@ -54,6 +58,8 @@ class QueryContext implements BuiltinContext {
     this.strict = opts.strict;
     this.fixedNs = opts.nowNs;
     this.maxCollectionSize = opts.maxCollectionSize;
+    const tracer = opts.tracer;
+    this.trace = tracer ? (note) => tracer.note(note) : undefined;
     this.startMs = Date.now();
   }
 
@@ -113,6 +119,7 @@ export abstract class DocumentEvaluator extends TermEvaluator {
         : new Canceller(opts.deadline, opts.signal);
     this.maxCollectionSize = opts.maxCollectionSize;
     this.ctx = new QueryContext(opts, this.cancel);
+    this.tracer = opts.tracer;
   }
 
   // ---- data ---------------------------------------------------------------------------
@@ -345,10 +352,17 @@ export abstract class DocumentEvaluator extends TermEvaluator {
     let found = false;
     const outerRule = this.currentRule;
     this.currentRule = cr.rule;
+    const tracer = this.tracer;
+    if (tracer) tracer.enterRule(cr.rule);
     const stop = this.evalBody(cr.rule.body, 0, env, () => {
       found = true;
-      return emit(env);
+      if (!tracer) return emit(env);
+      tracer.exitRule(cr.rule);
+      const r = emit(env);
+      if (!r) tracer.redoRule(cr.rule);
+      return r;
     });
+    if (tracer) tracer.leaveRule(cr.rule);
     this.currentRule = outerRule;
     if (!found && cr.elseRule) return this.evalRuleBodies(cr.elseRule, env, emit);
     return stop;
@@ -379,10 +393,13 @@ export abstract class DocumentEvaluator extends TermEvaluator {
     const constant = constantValue(valueTerm);
     const outerRule = this.currentRule;
     this.currentRule = cr.rule;
+    const tracer = this.tracer;
+    if (tracer) tracer.enterRule(cr.rule);
     this.evalBody(cr.rule.body, 0, env, () =>
       guard(() => {
         found = true;
         if (constant !== undefined) {
+          if (tracer) tracer.exitRule(cr.rule, true);
           emit(constant, cr.rule);
           return true;
         }
@@ -390,14 +407,24 @@ export abstract class DocumentEvaluator extends TermEvaluator {
           emit(v, cr.rule);
           return false;
         });
+        if (tracer) {
+          tracer.exitRule(cr.rule);
+          tracer.redoRule(cr.rule);
+        }
         return false;
       }),
     );
+    if (tracer) tracer.leaveRule(cr.rule);
     this.currentRule = outerRule;
     if (!found && cr.elseRule) this.evalRuleChain(cr.elseRule, env, emit, guard);
   }
 
   protected defaultValue(rule: Rule): Value | undefined {
+    if (this.tracer) {
+      this.tracer.enterRule(rule);
+      this.tracer.exitRule(rule);
+      this.tracer.leaveRule(rule);
+    }
     let out: Value | undefined;
     this.evalTerm(rule.value ?? TRUE, new Map(), (v) => {
       out = v;

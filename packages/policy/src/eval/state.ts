@@ -2,6 +2,7 @@
  * Per-query evaluation state: the input, what `with` currently replaces, the virtual
  * document cache, the builtin context and the cancellation bound.
  */
+import type { Body, Expr, Rule } from "../ast/nodes.js";
 import type { RuleNode } from "../compile/tree.js";
 import { RegoError } from "../errors.js";
 import type { Value } from "../value/value.js";
@@ -56,4 +57,25 @@ export class Canceller {
       );
     }
   }
+}
+
+/**
+ * Receives evaluation events for explain, coverage, profiling and metrics. Absent unless
+ * one of those was asked for: the evaluator checks for it once per expression and rule.
+ */
+export interface EvalTracer {
+  /** Wraps a whole query: `run` evaluates it, calling its argument once per solution. */
+  query(body: Body, k: () => boolean, run: (k: () => boolean) => boolean): boolean;
+  /** Wraps one expression: `run` evaluates it, calling its argument once per solution. */
+  expr(e: Expr, k: () => boolean, run: (k: () => boolean) => boolean): boolean;
+  /** A rule body (or a default rule) starts evaluating. */
+  enterRule(rule: Rule): void;
+  /** A rule body produced a solution; `early` when evaluation stops at this first one. */
+  exitRule(rule: Rule, early?: boolean): void;
+  /** Evaluation backtracks into a rule body for another solution. */
+  redoRule(rule: Rule): void;
+  /** A rule body has no more solutions. */
+  leaveRule(rule: Rule): void;
+  /** `trace(note)` was called. */
+  note(message: string): void;
 }

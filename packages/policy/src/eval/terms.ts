@@ -19,7 +19,7 @@ import { collectionTooLarge, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import { evalBodyFlat, FLAT_BODY_DEPTH } from "./flat-body.js";
-import type { Canceller, DocCache, Overrides } from "./state.js";
+import type { Canceller, DocCache, EvalTracer, Overrides } from "./state.js";
 import { constantValue, forEachElement, indexValue } from "./values.js";
 
 /** Bindings of one rule frame. */
@@ -72,6 +72,14 @@ export abstract class TermEvaluator {
   protected bodyDepth = 0;
   /** Calls whose arguments are being evaluated, one inside the next. */
   protected callNesting = 0;
+  /** Explain, coverage and profiling; undefined (one check per expression) when off. */
+  tracer: EvalTracer | undefined = undefined;
+
+  /** Evaluates a whole query body (with query events when traced). */
+  evalQuery(body: Body, env: Env, k: K): boolean {
+    if (this.tracer) return this.tracer.query(body, k, (k2) => this.evalBody(body, 0, env, k2));
+    return this.evalBody(body, 0, env, k);
+  }
 
   evalBody(body: Body, i: number, env: Env, k: K): boolean {
     if (i === body.length) return k();
@@ -96,6 +104,14 @@ export abstract class TermEvaluator {
 
   evalExpr(e: Expr, env: Env, k: K): boolean {
     if (this.cancel.active) this.cancel.check();
+    if (this.tracer) return this.tracer.expr(e, k, (k2) => this.evalExprUntraced(e, env, k2));
+    if (e.with.length > 0)
+      return this.evalWith(e.with, env, (k2) => this.evalNegatable(e, env, k2), k);
+    return this.evalNegatable(e, env, k);
+  }
+
+  /** evalExpr's work, for the tracer to wrap (kept out of the untraced path's way). */
+  private evalExprUntraced(e: Expr, env: Env, k: K): boolean {
     if (e.with.length > 0)
       return this.evalWith(e.with, env, (k2) => this.evalNegatable(e, env, k2), k);
     return this.evalNegatable(e, env, k);

@@ -119,8 +119,6 @@ describe("rego run --server", () => {
     const missing = startRun(["--server", "--addr", "127.0.0.1:0", join(files.dir, "nope")]);
     assert.equal(await missing.done, 1);
     assert.match(missing.out.stderr, /no such file or directory/);
-    const noServer = startRun([EXAMPLES_DIR]);
-    assert.equal(await noServer.done, 2);
     const badAddr = startRun(["--server", "--addr", "localhost", EXAMPLES_DIR]);
     assert.equal(await badAddr.done, 2);
     const badSet = startRun(["--server", "--set", "plugins.x=1", EXAMPLES_DIR]);

@@ -3,7 +3,7 @@
  * compared as JSON (solution order ignored; arrays sorted when the case says so), errors by
  * code and message substring.
  */
-import { PolicyEngine } from "../../src/engine.js";
+import { PolicyEngine, type QueryOptions } from "../../src/engine.js";
 import { RegoError, RegoErrorList } from "../../src/errors.js";
 import { fromJSON, stringifyJSON, type Value } from "../../src/value/value.js";
 import type { ComplianceCase } from "./cases.js";
@@ -55,7 +55,7 @@ function errorText(e: unknown): { codes: string[]; text: string } {
   return { codes: [], text: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
 }
 
-function evaluate(c: ComplianceCase): Record<string, unknown>[] {
+function evaluate(c: ComplianceCase, extra: QueryOptions): Record<string, unknown>[] {
   const engine = new PolicyEngine();
   (c.modules ?? []).forEach((src, i) => {
     engine.addModule(`test-${i}.rego`, src);
@@ -67,6 +67,7 @@ function evaluate(c: ComplianceCase): Record<string, unknown>[] {
     timeoutMs: caseTimeoutMs,
     nowNs,
     print: () => {},
+    ...extra,
   };
   let input: Value | undefined = c.input === undefined ? undefined : fromJSON(c.input);
   if (c.input_term !== undefined) {
@@ -81,12 +82,12 @@ function evaluate(c: ComplianceCase): Record<string, unknown>[] {
   });
 }
 
-/** Runs one case. */
-export function runCase(c: ComplianceCase): CaseOutcome {
+/** Runs one case; `extra` options (e.g. a tracer) are added to every query. */
+export function runCase(c: ComplianceCase, extra: QueryOptions = {}): CaseOutcome {
   const wantsError = c.want_error_code !== undefined || c.want_error !== undefined;
   let got: Record<string, unknown>[];
   try {
-    got = evaluate(c);
+    got = evaluate(c, extra);
   } catch (e) {
     const { codes, text } = errorText(e);
     if (!wantsError) return { passed: false, reason: `unexpected error: ${text}` };

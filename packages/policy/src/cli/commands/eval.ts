@@ -11,6 +11,7 @@ import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
 import { EVAL_FORMATS, type EvalFormat, formatEvalResults } from "../eval-output.js";
 import { parseFlags, UsageError } from "../parse-flags.js";
+import { EvalInsight, INSIGHT_OPTIONS, INSIGHT_USAGE } from "./eval-insight.js";
 
 const USAGE = `Usage: rego eval [flags] <query>
 
@@ -25,7 +26,7 @@ Flags:
       --timeout <duration>     bound evaluation time (Go duration, e.g. 5s)
       --v0-compatible          parse policies as Rego v0
       --strict-builtin-errors  builtin errors halt evaluation
-`;
+${INSIGHT_USAGE}`;
 
 const OPTIONS = {
   data: { type: "string", short: "d", multiple: true },
@@ -38,6 +39,7 @@ const OPTIONS = {
   timeout: { type: "string" },
   "v0-compatible": { type: "boolean" },
   "strict-builtin-errors": { type: "boolean" },
+  ...INSIGHT_OPTIONS,
 } as const;
 
 interface EvalRequest {
@@ -45,6 +47,8 @@ interface EvalRequest {
   input: Value | undefined;
   format: EvalFormat;
   timeoutMs: number | undefined;
+  /** Explain, profile, metrics, coverage: undefined when none was asked for. */
+  insight?: EvalInsight;
 }
 
 function parseEvalArgs(argv: string[]) {
@@ -79,7 +83,8 @@ async function readRequest(
       throw new UsageError(`--timeout: ${(e as Error).message}`);
     }
   }
-  return { query, input, format, timeoutMs };
+  const insight = EvalInsight.fromFlags(values, values["v0-compatible"] ?? false);
+  return { query, input, format, timeoutMs, insight };
 }
 
 async function runEval(argv: string[], io: CliIO): Promise<number> {
@@ -98,19 +103,31 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
   }
   const { values } = parsed;
   try {
-    const { engine } = buildEngine(values.data ?? [], { v0Compatible: values["v0-compatible"] });
-    const results = engine.query(request.query, {
+    const insight = request.insight;
+    const engine = insight
+      ? insight.build(values.data ?? [])
+      : buildEngine(values.data ?? [], { v0Compatible: values["v0-compatible"] }).engine;
+    const options = {
       input: request.input,
       strictBuiltinErrors: values["strict-builtin-errors"],
       timeoutMs: request.timeoutMs,
-      print: (message) => io.stderr(`${message}\n`),
-    });
-    io.stdout(formatEvalResults(results, request.format));
+      print: (message: string) => io.stderr(`${message}\n`),
+    };
+    const results = insight
+      ? insight.query(engine, request.query, options)
+      : engine.query(request.query, options);
+    io.stdout(
+      insight
+        ? insight.render(results, request.format)
+        : formatEvalResults(results, request.format),
+    );
     const defined = results.length > 0;
     if ((values.fail && !defined) || (values["fail-defined"] && defined)) return 1;
     return 0;
   } catch (e) {
     if (!isExpectedFailure(e)) throw e;
+    // As OPA: the trace up to the error, then the error.
+    if (request.format === "pretty" && request.insight) io.stdout(request.insight.traceText());
     if (request.format === "json") io.stdout(failureJson(e));
     else io.stderr(describeFailure(e));
     return 2;

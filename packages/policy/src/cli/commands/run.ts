@@ -13,16 +13,20 @@ import { consoleDecisionLogger } from "../../server/decision-log.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, isExpectedFailure } from "../error-report.js";
 import { parseFlags, UsageError } from "../parse-flags.js";
+import { runRepl } from "../repl/run-repl.js";
 import { shutdownSignal, whenAborted } from "../shutdown-signal.js";
+import { reloadEngine, watchPaths } from "../watch.js";
 import { packageVersion } from "./version.js";
 
-const USAGE = `Usage: rego run --server [flags] <path>...
+const USAGE = `Usage: rego run [--server] [flags] <path>...
 
 Paths are .rego files, data files, or directories loaded recursively (data.json and
 data.yaml merge into data at their directory's path below the directory given).
+Without --server, an interactive shell (REPL) reads queries and rules from stdin.
 
 Flags:
-  -s, --server                   serve the REST API (required: there is no REPL)
+  -s, --server                   serve the REST API (without it: the REPL)
+  -w, --watch                    reload policy and data files when they change
   -a, --addr <host:port>         listen address (default $REGO_ADDR or localhost:8181)
       --set <key=value>          config override (repeatable); supported:
                                    decision_logs.console=true|false
@@ -34,6 +38,7 @@ Flags:
 
 const OPTIONS = {
   server: { type: "boolean", short: "s" },
+  watch: { type: "boolean", short: "w" },
   addr: { type: "string", short: "a", multiple: true },
   set: { type: "string", multiple: true },
   "shutdown-grace-period": { type: "string" },
@@ -66,10 +71,8 @@ function applySet(settings: RunSettings, assignment: string): void {
 function readSettings(
   argv: string[],
   io: CliIO,
-): { settings: RunSettings; paths: string[]; v0: boolean } {
+): { settings: RunSettings; paths: string[]; v0: boolean; server: boolean; watch: boolean } {
   const { values, positionals } = parseFlags(argv, OPTIONS);
-  if (!values.server)
-    throw new UsageError("the interactive shell is not implemented; use --server");
   const config = loadConfig(io.env);
   const addrFlag = values.addr?.at(-1);
   const settings: RunSettings = {
@@ -92,7 +95,13 @@ function readSettings(
   }
   if (!["debug", "info", "error"].includes(settings.logLevel))
     throw new UsageError("--log-level must be debug, info or error");
-  return { settings, paths: positionals, v0: values["v0-compatible"] ?? false };
+  return {
+    settings,
+    paths: positionals,
+    v0: values["v0-compatible"] ?? false,
+    server: values.server ?? false,
+    watch: values.watch ?? false,
+  };
 }
 
 async function runServer(argv: string[], io: CliIO): Promise<number> {
@@ -108,6 +117,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const { settings, paths } = parsed;
+  if (!parsed.server) return runRepl(paths, { v0: parsed.v0, watch: parsed.watch }, io);
   const log = pino(
     {
       level: settings.logLevel,
@@ -125,11 +135,17 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     io.stderr(describeFailure(e, true));
     return 1;
   }
+  let current = built;
   const { engine } = built;
   const server = await startPolicyServer(
     {
-      engine,
-      policies: built.files.modules,
+      // Read per request: --watch swaps in a new engine after a good reload.
+      get engine() {
+        return current.engine;
+      },
+      get policies() {
+        return current.files.modules;
+      },
       maxBodyBytes: settings.maxBodyBytes,
       evalTimeoutMs: settings.evalTimeoutMs,
       maxInputDepth: settings.maxInputDepth,
@@ -150,7 +166,19 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     "Initializing server.",
   );
   io.onListening?.(server.url);
+  const watcher = parsed.watch
+    ? watchPaths(paths, () => {
+        const r = reloadEngine(paths, parsed.v0);
+        if (r.ok) {
+          current = r.loaded;
+          log.info({ modules: r.loaded.engine.modules().length }, "Reloaded policies and data.");
+        } else {
+          log.error({ errors: r.error }, "Reload failed; keeping the last good policies and data.");
+        }
+      })
+    : undefined;
   await whenAborted(io.signal ?? shutdownSignal());
+  watcher?.stop();
   log.info({ graceMs: settings.graceMs }, "Shutting down...");
   await server.close(settings.graceMs);
   log.info("Server shutdown.");
@@ -159,7 +187,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
 
 export const runCommand: Command = {
   name: "run",
-  summary: "Start the policy server (OPA REST API)",
+  summary: "Start the policy server (OPA REST API) or, without --server, the REPL",
   usage: USAGE,
   run: runServer,
 };

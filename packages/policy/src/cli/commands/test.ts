@@ -6,9 +6,12 @@
  */
 import type { PolicyEngine } from "../../engine.js";
 import { RegoError } from "../../errors.js";
+import type { EvalTracer } from "../../eval/state.js";
 import { engineFromFiles } from "../../loader/build-engine.js";
 import { type LoadedFiles, loadPaths } from "../../loader/load-paths.js";
 import { parseModule } from "../../syntax/module-parser.js";
+import { CoverageCollector, thresholdMessage } from "../../trace/coverage.js";
+import { EventTracer } from "../../trace/tracer.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import {
@@ -18,6 +21,7 @@ import {
   requirePrettyOrJson,
   UsageError,
 } from "../parse-flags.js";
+import { type BenchFigures, benchJson, benchLine, benchTest } from "./test-bench.js";
 
 const USAGE = `Usage: rego test [flags] <path>...
 
@@ -26,6 +30,10 @@ Flags:
   -r, --run <regex>    run only tests whose full name (data.pkg.test_x) matches
   -f, --format <fmt>   pretty (default) or json
       --v0-compatible  parse policies as Rego v0
+  -c, --coverage       print OPA's JSON coverage report instead of the results
+      --threshold <p>  with --coverage: exit 2 when coverage is below p percent
+      --bench          benchmark each passing test (ns/op, timer_rego_query_eval_ns/op)
+      --benchtime <ms> with --bench: time to spend on each test (default 1000)
 `;
 
 const OPTIONS = {
@@ -33,6 +41,10 @@ const OPTIONS = {
   run: { type: "string", short: "r" },
   format: { type: "string", short: "f", default: "pretty" },
   "v0-compatible": { type: "boolean" },
+  coverage: { type: "boolean", short: "c" },
+  threshold: { type: "string" },
+  bench: { type: "boolean" },
+  benchtime: { type: "string", default: "1000" },
 } as const;
 
 /** A test found in the policies. */
@@ -80,7 +92,7 @@ function findTests(files: LoadedFiles, v0: boolean): TestCase[] {
   return out;
 }
 
-function runOne(engine: PolicyEngine, t: TestCase): TestResult {
+function runOne(engine: PolicyEngine, t: TestCase, tracer?: EvalTracer): TestResult {
   if (t.skip) return { ...t, durationNs: 0, outcome: "skip", output: "" };
   let output = "";
   const start = process.hrtime.bigint();
@@ -89,6 +101,7 @@ function runOne(engine: PolicyEngine, t: TestCase): TestResult {
       print: (message) => {
         output += `${message}\n`;
       },
+      tracer,
     });
     const durationNs = Number(process.hrtime.bigint() - start);
     return { ...t, durationNs, outcome: value === true ? "pass" : "fail", output };
@@ -114,10 +127,20 @@ function duration(ns: number): string {
   return `${(ns / 1e3).toFixed(3)}µs`;
 }
 
-/** `opa test`'s pretty report: failures (or everything with -v) by file, then totals. */
-function prettyReport(results: TestResult[], verbose: boolean): string {
+/**
+ * `opa test`'s pretty report: failures (or everything with -v) by file, then totals. With
+ * `--bench`, passing tests are listed first as benchmark lines.
+ */
+function prettyReport(
+  results: TestResult[],
+  verbose: boolean,
+  bench?: Map<TestResult, BenchFigures>,
+): string {
   const lines: string[] = [];
-  const shown = results.filter((r) => verbose || r.outcome === "fail" || r.outcome === "error");
+  if (bench) for (const [r, f] of bench) lines.push(benchLine(fullName(r), f));
+  const shown = results.filter(
+    (r) => (verbose && !bench?.has(r)) || r.outcome === "fail" || r.outcome === "error",
+  );
   for (const file of [...new Set(shown.map((r) => r.file))]) {
     lines.push(`${file}:`);
     for (const r of shown.filter((x) => x.file === file)) {
@@ -148,7 +171,7 @@ function prettyReport(results: TestResult[], verbose: boolean): string {
   return `${lines.join("\n")}\n`;
 }
 
-function jsonReport(results: TestResult[]): string {
+function jsonReport(results: TestResult[], bench?: Map<TestResult, BenchFigures>): string {
   const items = results.map((r) => ({
     location: { file: r.file, row: r.row, col: r.col },
     package: `data.${r.pkg.join(".")}`,
@@ -158,6 +181,7 @@ function jsonReport(results: TestResult[]): string {
     ...(r.outcome === "skip" ? { skip: true } : {}),
     ...(r.error ? { error: { code: r.error.code, message: r.error.message } } : {}),
     ...(r.output ? { output: Buffer.from(r.output).toString("base64") } : {}),
+    ...(bench?.has(r) ? { benchmark_result: benchJson(bench.get(r) as BenchFigures) } : {}),
   }));
   return `${JSON.stringify(items, null, 2)}\n`;
 }
@@ -172,7 +196,13 @@ function parse(argv: string[]) {
   } catch (e) {
     throw new UsageError(`--run: ${(e as Error).message}`);
   }
-  return { ...parsed, filter };
+  const threshold = parsed.values.threshold;
+  if (threshold !== undefined && !(Number(threshold) >= 0 && Number(threshold) <= 100))
+    throw new UsageError(`--threshold: "${threshold}" is not a percentage from 0 to 100`);
+  const benchtime = Number(parsed.values.benchtime);
+  if (!(benchtime > 0))
+    throw new UsageError("--benchtime must be a positive number of milliseconds");
+  return { ...parsed, filter, benchtime };
 }
 
 async function runTests(argv: string[], io: CliIO): Promise<number> {
@@ -181,20 +211,65 @@ async function runTests(argv: string[], io: CliIO): Promise<number> {
   const v0 = parsed.values["v0-compatible"] ?? false;
   let engine: PolicyEngine;
   let tests: TestCase[];
+  let files: LoadedFiles;
   try {
-    const files = loadPaths(parsed.positionals);
+    files = loadPaths(parsed.positionals);
     engine = engineFromFiles(files, { v0Compatible: v0 });
     tests = findTests(files, v0).filter((t) => !parsed.filter || parsed.filter.test(fullName(t)));
   } catch (e) {
     return reportExpectedFailure(io, e);
   }
-  const results = tests.map((t) => runOne(engine, t));
+  const coverage =
+    parsed.values.coverage || parsed.values.threshold !== undefined
+      ? new CoverageCollector()
+      : undefined;
+  const results = tests.map((t) =>
+    runOne(engine, t, coverage ? new EventTracer([coverage.listener]) : undefined),
+  );
+  if (coverage) return reportCoverage(io, coverage, results, files, parsed.values, v0);
+  let bench: Map<TestResult, BenchFigures> | undefined;
+  if (parsed.values.bench) {
+    bench = new Map();
+    for (const r of results) {
+      if (r.outcome === "pass")
+        bench.set(r, benchTest(engine, [...r.pkg, r.name], parsed.benchtime));
+    }
+  }
   io.stdout(
     parsed.values.format === "json"
-      ? jsonReport(results)
-      : prettyReport(results, parsed.values.verbose ?? false),
+      ? jsonReport(results, bench)
+      : prettyReport(results, parsed.values.verbose ?? false, bench),
   );
   return results.some((r) => r.outcome === "fail" || r.outcome === "error") ? 2 : 0;
+}
+
+/**
+ * `--coverage`: OPA's JSON report on stdout when every test passes and coverage reaches
+ * `--threshold`; otherwise the failures (or OPA's threshold message, listing the lines not
+ * covered with -v) on stderr and exit 2.
+ */
+function reportCoverage(
+  io: CliIO,
+  coverage: CoverageCollector,
+  results: TestResult[],
+  files: LoadedFiles,
+  flags: { threshold?: string; verbose?: boolean },
+  v0: boolean,
+): number {
+  const failed = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
+  if (failed.length > 0) {
+    io.stderr(prettyReport(failed, false));
+    return 2;
+  }
+  const report = coverage.report(files.modules.map((m) => parseModule(m.file, m.source, v0)));
+  const threshold = Number(flags.threshold ?? 0);
+  if (report.coverage < threshold) {
+    const message = thresholdMessage(report, threshold);
+    io.stderr(flags.verbose ? message : `${message.split("\n")[0]}\n`);
+    return 2;
+  }
+  io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  return 0;
 }
 
 export const testCommand: Command = {
