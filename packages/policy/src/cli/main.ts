@@ -15,6 +15,7 @@ import { checkCommand } from "./commands/check.js";
 import { completionCommand } from "./commands/completion.js";
 import { evalCommand } from "./commands/eval.js";
 import { execCommand } from "./commands/exec.js";
+import { fmtCommand } from "./commands/fmt.js";
 import { inspectCommand } from "./commands/inspect.js";
 import { notImplementedCommands } from "./commands/not-implemented.js";
 import { parseCommand } from "./commands/parse.js";
@@ -34,6 +35,7 @@ const implemented: Command[] = [
   parseCommand,
   testCommand,
   versionCommand,
+  fmtCommand,
 ];
 
 /** Every subcommand by name (help is added below, as it lists the others). */

@@ -13,9 +13,8 @@ function notImplemented(name: string, summary: string): Command {
   };
 }
 
-/** deps, fmt and sign. */
+/** deps and sign. */
 export const notImplementedCommands: Command[] = [
   notImplemented("deps", "Analyze the dependencies of a query"),
-  notImplemented("fmt", "Format policy files"),
   notImplemented("sign", "Sign a bundle"),
 ];
