@@ -59,7 +59,7 @@ describe("rego check", () => {
 
 describe("rego parse", () => {
   it("prints the syntax tree of a module as JSON", async () => {
-    const run = await rego(["parse", join(files.dir, "good", "a.rego")]);
+    const run = await rego(["parse", "--format", "json", join(files.dir, "good", "a.rego")]);
     assert.equal(run.code, 0, run.stderr);
     assert.ok(JSON.parse(run.stdout));
     assert.match(run.stdout, /"p"/);
