@@ -13,6 +13,7 @@ import { buildCommand } from "./commands/build.js";
 import { capabilitiesCommand } from "./commands/capabilities.js";
 import { checkCommand } from "./commands/check.js";
 import { completionCommand } from "./commands/completion.js";
+import { depsCommand } from "./commands/deps.js";
 import { evalCommand } from "./commands/eval.js";
 import { execCommand } from "./commands/exec.js";
 import { fmtCommand } from "./commands/fmt.js";
@@ -36,6 +37,7 @@ const implemented: Command[] = [
   testCommand,
   versionCommand,
   fmtCommand,
+  depsCommand,
 ];
 
 /** Every subcommand by name (help is added below, as it lists the others). */

@@ -13,8 +13,5 @@ function notImplemented(name: string, summary: string): Command {
   };
 }
 
-/** deps and sign. */
-export const notImplementedCommands: Command[] = [
-  notImplemented("deps", "Analyze the dependencies of a query"),
-  notImplemented("sign", "Sign a bundle"),
-];
+/** sign. */
+export const notImplementedCommands: Command[] = [notImplemented("sign", "Sign a bundle")];
