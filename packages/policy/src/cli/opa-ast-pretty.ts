@@ -108,7 +108,9 @@ export function prettyAst(m: Module, source: string): string {
       line(d + 1, "expr index=0");
       line(d + 2, "true");
     }
-    b.forEach((e, i) => expr(e, i, d + 1));
+    b.forEach((e, i) => {
+      expr(e, i, d + 1);
+    });
   };
 
   const rule = (r: Rule, d: number): void => {

@@ -8,6 +8,23 @@ import { rego } from "./cli-harness.js";
 
 const UGLY = "package a\nallow if {\n    input.x == 1\n}\n";
 const PRETTY = "package a\n\nallow if {\n\tinput.x == 1\n}\n";
+const ESC = String.fromCharCode(27);
+const RED = `${ESC}[31m`;
+const GREEN = `${ESC}[32m`;
+const RESET = `${ESC}[0m`;
+
+/** The diff text without the runs coloured `drop`, colours removed. */
+function side(diff: string, drop: string): string {
+  return diff
+    .split(RESET)
+    .map((chunk) => {
+      const at = chunk.indexOf(ESC);
+      if (at < 0) return chunk;
+      const colored = chunk.slice(at);
+      return chunk.slice(0, at) + (colored.startsWith(drop) ? "" : colored.slice(drop.length));
+    })
+    .join("");
+}
 
 describe("rego fmt", () => {
   const files = tempTree({
@@ -47,11 +64,14 @@ describe("rego fmt", () => {
     assert.equal(clean.stdout, PRETTY);
   });
 
-  it("prints a coloured diff with --diff", async () => {
+  it("prints a coloured diff with --diff: deletions red, insertions green", async () => {
     const run = await rego(["fmt", "--diff", f("ugly.rego")]);
     assert.equal(run.code, 0);
-    assert.match(run.stdout, /\u001b\[32m/);
-    assert.match(run.stdout, /\u001b\[31m {4}\u001b\[0m|\u001b\[31m {3,4}/);
+    assert.ok(run.stdout.includes(`${GREEN}\t${RESET}`), run.stdout);
+    assert.ok(run.stdout.includes(`${RED}    ${RESET}`), run.stdout);
+    // Dropping the insertions gives the old text, dropping the deletions the new one.
+    assert.equal(side(run.stdout, RED), `${PRETTY}\n`);
+    assert.equal(side(run.stdout, GREEN), `${UGLY}\n`);
     assert.equal((await rego(["fmt", "--diff", f("pretty.rego")])).stdout, "");
   });
 
