@@ -126,7 +126,7 @@ export class ModulePrinter extends ExprPrinter {
     else this.writeHeadRef(rule.ref);
     if (rule.args && !isElse) {
       this.w.write("(");
-      this.writeItems(rule.args, rule.loc, (t) => this.writeTerm(t));
+      this.writeItems(rule.args, this.argsLoc(rule, rule.args), (t) => this.writeTerm(t));
       this.w.write(")");
     }
     if (rule.kind === "multi" && rule.key && !isElse) {
@@ -172,9 +172,18 @@ export class ModulePrinter extends ExprPrinter {
     this.w.write("]");
   }
 
+  /** From the rule's start to the `)` closing its arguments. */
+  private argsLoc(rule: Rule, args: Term[]): Rule["loc"] {
+    const last = args.at(-1);
+    const from = last ? last.loc.end : rule.loc.start;
+    const close = this.map.source.indexOf(")", from);
+    return { ...rule.loc, end: close < 0 ? rule.loc.end : close + 1 };
+  }
+
   /** The row the head ends on: where its value, key, arguments or name end. */
   private headEndRow(rule: Rule): number {
-    const last = rule.value ?? rule.key ?? rule.args?.at(-1) ?? rule.ref.at(-1);
+    if (!rule.value && !rule.key && rule.args) return this.endRow(this.argsLoc(rule, rule.args));
+    const last = rule.value ?? rule.key ?? rule.ref.at(-1);
     return last ? this.endRow(last.loc) : rule.loc.row;
   }
 }

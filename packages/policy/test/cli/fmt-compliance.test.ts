@@ -54,6 +54,50 @@ test("formatting every compliance module is idempotent and keeps its tree", {
   assert.equal(
     failures.length,
     0,
-    `${failures.length} of ${modules.length}:\n${failures.slice(0, Number(process.env.FMT_SHOW ?? 5)).join("\n\n")}`,
+    `${failures.length} of ${modules.length}:\n${failures.slice(0, 5).join("\n\n")}`,
   );
 });
+
+/** `source` with a comment after every non-blank line, or above every line. */
+function commented(source: string, where: "after" | "above"): string {
+  return source
+    .split("\n")
+    .map((l, i) => (where === "above" ? `# c${i}\n${l}` : l.trim() ? `${l} # c${i}` : l))
+    .join("\n");
+}
+
+for (const where of ["after", "above"] as const) {
+  test(`formatting keeps every comment written ${where} each line of the compliance modules`, {
+    skip: existsSync(suiteDir) ? false : `compliance suite not found at ${suiteDir}`,
+    timeout: 300_000,
+  }, () => {
+    const failures: string[] = [];
+    let checked = 0;
+    for (const { note, source } of suiteModules()) {
+      const withComments = commented(source, where);
+      let shape: string;
+      try {
+        shape = JSON.stringify(moduleShape(parseModule("m.rego", withComments)));
+      } catch {
+        continue; // a comment inside a raw string or template: not this module's layout
+      }
+      if (shape !== JSON.stringify(moduleShape(parseModule("m.rego", source)))) continue;
+      checked++;
+      try {
+        const once = formatSource("m.rego", withComments);
+        const lost = [...withComments.matchAll(/# (c\d+)/g)]
+          .map((m) => m[1] as string)
+          .filter((c) => !new RegExp(`#.*\\b${c}\\b`).test(once));
+        if (lost.length > 0) failures.push(`${note}: lost ${lost.join(", ")}\n${once}`);
+        if (formatSource("m.rego", once) !== once)
+          failures.push(`${note}: not idempotent\n${once}`);
+        if (JSON.stringify(moduleShape(parseModule("m.rego", once))) !== shape)
+          failures.push(`${note}: tree changed\n${once}`);
+      } catch (e) {
+        failures.push(`${note}: ${(e as Error).message}`);
+      }
+    }
+    assert.ok(checked > 1000, `only ${checked} modules checked`);
+    assert.equal(failures.length, 0, failures.slice(0, 5).join("\n\n"));
+  });
+}

@@ -55,15 +55,10 @@ function moduleJson(file: string, source: string, v0: boolean, spec: string): st
     const map = new SourceMap(file, source);
     tokenize(map, 0, source.length, found);
     if (found.length > 0) {
+      const lineStarts = [0];
+      for (let i = 0; i < source.length; i++) if (source[i] === "\n") lineStarts.push(i + 1);
       const located = found.map((c) => {
-        const start =
-          map.source
-            .split("\n")
-            .slice(0, c.row - 1)
-            .join("\n").length +
-          (c.row > 1 ? 1 : 0) +
-          c.col -
-          1;
+        const start = (lineStarts[c.row - 1] ?? 0) + c.col - 1;
         return { ...c, start, end: start + 1 + c.text.length };
       });
       json.comments = commentsJson(file, source, located, include.locations);
