@@ -18,13 +18,13 @@ describe("formatSource (OPA's canonical layout)", () => {
   });
 
   it("writes v0 partial sets and bodies with `contains`/`if` and adds import rego.v1 (--v0-v1)", () => {
-    const out = fmt("package a\np[x] { x := 1 }\nq = 2 { true }\n", {
+    const out = fmt("package a\np[x] { x := 1 }\nq = 2 { input.x }\n", {
       parseV0: true,
       addRegoV1Import: true,
     });
     assert.equal(
       out,
-      text("package a", "", "import rego.v1", "", "p contains x if x := 1", "q := 2 if true"),
+      text("package a", "", "import rego.v1", "", "p contains x if x := 1", "q := 2 if input.x"),
     );
   });
 
@@ -182,13 +182,13 @@ describe("formatSource (OPA's canonical layout)", () => {
   });
 
   it("writes Rego v0 for --v0-compatible", () => {
-    const out = fmt("package a\np[x] { x := 1 }\nq = 1 { true }\n", {
+    const out = fmt("package a\np[x] { x := 1 }\nq = 1 { input.x }\n", {
       parseV0: true,
       writeV0: true,
     });
     assert.equal(
       out,
-      text("package a", "", "p[x] {", "\tx := 1", "}", "", "q = 1 {", "\ttrue", "}"),
+      text("package a", "", "p[x] {", "\tx := 1", "}", "", "q = 1 {", "\tinput.x", "}"),
     );
   });
 
@@ -211,5 +211,20 @@ describe("formatSource (OPA's canonical layout)", () => {
 
   it("refuses modules that do not parse", () => {
     assert.throws(() => fmt("package a\np { true }\n"), /`if` keyword is required/);
+  });
+});
+
+describe("formatSource: constants and else", () => {
+  it("writes a rule whose body is just `true` as a constant, and keeps a bare head bare", () => {
+    const out = formatSource(
+      "t.rego",
+      "package p\n\nf3(1)\n\nf4(1) if {\n\ttrue\n}\n\nq := 2 if true\n",
+    );
+    assert.equal(out, "package p\n\nf3(1)\n\nf4(1) := true\n\nq := 2\n");
+  });
+
+  it("writes `else` without a value as `else if`", () => {
+    const src = "package p\n\nf(x) := 1 if {\n\tx.a\n} else if {\n\tfalse\n}\n";
+    assert.equal(formatSource("t.rego", src), src);
   });
 });

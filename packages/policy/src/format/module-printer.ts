@@ -74,8 +74,10 @@ export class ModulePrinter extends ExprPrinter {
   private writeRule(rule: Rule, isElse: boolean): void {
     if (!isElse) this.w.startLine();
     if (rule.isDefault) this.w.write("default ");
-    this.writeHead(rule, isElse);
-    const first = rule.body[0];
+    // A body that is just `true` is no body: OPA writes the rule as a constant.
+    const constant = !rule.elseRule && isTrueBody(rule.body) && !isElse;
+    this.writeHead(rule, isElse, constant);
+    const first = constant ? undefined : rule.body[0];
     if (!first) {
       if (rule.elseRule) this.writeElse(rule, rule.elseRule);
       else this.w.endLine();
@@ -121,7 +123,7 @@ export class ModulePrinter extends ExprPrinter {
     this.writeRule(elseRule, true);
   }
 
-  private writeHead(rule: Rule, isElse: boolean): void {
+  private writeHead(rule: Rule, isElse: boolean, constant: boolean): void {
     if (isElse) this.w.write("else");
     else this.writeHeadRef(rule.ref);
     if (rule.args && !isElse) {
@@ -140,14 +142,15 @@ export class ModulePrinter extends ExprPrinter {
       }
     }
     const value = rule.value;
-    const implicitTrue =
-      value?.type === "scalar" && value.value === true && !rule.isDefault && !isElse;
-    if (isElse && !value) {
-      this.w.write(this.style.regoV1 ? " := true" : " = true");
+    const op = rule.assign || this.style.regoV1 ? " := " : " = ";
+    if (constant && !value && rule.kind !== "multi") {
+      this.w.write(`${op}true`);
       return;
     }
-    if (!value || (implicitTrue && rule.body.length > 0)) return;
-    this.w.write(rule.assign || this.style.regoV1 ? " := " : " = ");
+    const implicitTrue =
+      value?.type === "scalar" && value.value === true && !rule.isDefault && !isElse;
+    if (!value || (implicitTrue && rule.body.length > 0 && !constant)) return;
+    this.w.write(op);
     this.writeTerm(value);
   }
 
@@ -186,6 +189,19 @@ export class ModulePrinter extends ExprPrinter {
     const last = rule.value ?? rule.key ?? rule.ref.at(-1);
     return last ? this.endRow(last.loc) : rule.loc.row;
   }
+}
+
+/** `if true` / `{ true }`: a body of the single plain literal `true`. */
+function isTrueBody(body: Rule["body"]): boolean {
+  const [e] = body;
+  return (
+    body.length === 1 &&
+    e?.type === "term" &&
+    !e.negated &&
+    e.with.length === 0 &&
+    e.term.type === "scalar" &&
+    e.term.value === true
+  );
 }
 
 /** A body of one set literal must keep its braces (`p if { {x} }`). */

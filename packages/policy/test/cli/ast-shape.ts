@@ -15,9 +15,17 @@ export function moduleShape(m: Module): unknown {
       if (key === "assign" && "kind" in this) return undefined;
       if (key === "value" && "kind" in this && isTrue(value)) return undefined;
       if (key === "v0") return undefined;
+      // A body of just `true` is a constant rule's: written without a body.
+      if (key === "body" && "kind" in this && !this.elseRule && isTrueBody(value)) return [];
       return value;
     }),
   );
+}
+
+function isTrueBody(body: unknown): boolean {
+  if (!Array.isArray(body) || body.length !== 1) return false;
+  const e = body[0] as { type?: string; negated?: boolean; with?: unknown[]; term?: unknown };
+  return e.type === "term" && !e.negated && e.with?.length === 0 && isTrue(e.term);
 }
 
 function isTrue(v: unknown): boolean {
