@@ -228,3 +228,11 @@ describe("formatSource: constants and else", () => {
     assert.equal(formatSource("t.rego", src), src);
   });
 });
+
+describe("formatSource: keywords in refs", () => {
+  it('keeps a quoted keyword key bracketed (package test["if"]) and writes others with a dot', () => {
+    const src = 'package test["if"]\n\nx := input["not"].y\n';
+    assert.equal(formatSource("t.rego", src), src);
+    assert.equal(formatSource("t.rego", 'package a["b"]\n'), "package a.b\n");
+  });
+});

@@ -14,7 +14,13 @@ export class ModulePrinter extends ExprPrinter {
     this.w.write("package ");
     const [first, ...rest] = module.pkg;
     this.w.write(first ?? "");
-    for (const name of rest) this.writeRefKey({ type: "scalar", value: name, loc: module.pkgLoc });
+    const pkgText = this.text(module.pkgLoc);
+    for (const name of rest) {
+      // A key written quoted (`test["if"]`) keeps its brackets when it is a keyword.
+      const quoted = pkgText.indexOf(`[${JSON.stringify(name)}]`);
+      const start = quoted < 0 ? module.pkgLoc.start : module.pkgLoc.start + quoted + 1;
+      this.writeRefKey({ type: "scalar", value: name, loc: { ...module.pkgLoc, start } });
+    }
     this.w.blankLine();
     this.writeImports(imports);
     this.writeRules(module.rules);
