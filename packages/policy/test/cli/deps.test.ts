@@ -105,4 +105,30 @@ describe("rego deps", () => {
     assert.match(query.stderr, /rego_parse_error/);
     assert.equal((await rego(["deps"])).code, 2);
   });
+
+  it("follows unification through rules into base and virtual documents (OPA's base-and-virtual case)", async () => {
+    const tree = tempTree({
+      "one.rego": 'package x\n\ny = "foo"\n\nz[x] = w if {\n\tw = x\n\tx = "bar"\n\ty = x\n}\n',
+      "two.rego":
+        'package a\n\nb = {"buz": "bar"}\n\nc[a] = e if {\n\te = data.d[_]\n\tdata.x.z[a] = e[2]\n}\n',
+      "test.rego":
+        'package test\n\np if {\n\tinput = x\n\tx = y\n\ty.z = "foo"\n}\n\nq if {\n\tinput.a = "bar"\n}\n',
+    });
+    try {
+      const run = await rego(["deps", "-f", "json", "-d", tree.dir, "x = data.a.c[y]"]);
+      assert.equal(run.code, 0, run.stderr);
+      const out = JSON.parse(run.stdout) as Record<string, { value: string }[][]>;
+      const text = (refs: { value: string }[][] | undefined) =>
+        (refs ?? []).map((r) => r.map((t) => t.value).join("."));
+      assert.deepEqual(text(out.base), ["data.d"]);
+      assert.deepEqual(text(out.virtual), ["data.a.c", "data.x.y", "data.x.z"]);
+      const p = JSON.parse(
+        (await rego(["deps", "-f", "json", "-d", tree.dir, "data.test.p"])).stdout,
+      );
+      assert.deepEqual(text(p.base), ["input"]);
+      assert.deepEqual(text(p.virtual), ["data.test.p"]);
+    } finally {
+      tree.remove();
+    }
+  });
 });
