@@ -8,7 +8,15 @@ import type { Body, CallTerm, Expr, Loc, Term, WithModifier } from "../ast/nodes
 import { keywords } from "../ast/nodes.js";
 import type { SourceMap } from "../syntax/lexer.js";
 import type { CommentQueue } from "./comments.js";
-import { infixOf, isMember3, isUnion, Level, levelOf, unaryOperand } from "./operators.js";
+import {
+  infixOf,
+  isMember3,
+  isUnion,
+  Level,
+  levelOf,
+  needsParens,
+  unaryOperand,
+} from "./operators.js";
 import type { PrintStyle } from "./style.js";
 import type { Writer } from "./writer.js";
 
@@ -400,17 +408,4 @@ export class ExprPrinter {
     });
     this.comments.insert(this.w, closeRow);
   }
-}
-
-/**
- * Whether an operand of a top-level infix expression needs parentheses to parse back the
- * same: a looser operator inside, or an equally loose one on the right (all levels are
- * left-associative).
- */
-function needsParens(t: Term, level: number, right: boolean): boolean {
-  const inner = levelOf(t);
-  if (inner === undefined) return false;
-  if (isMember3(t)) return true;
-  if (level === Level.Unify) return inner === Level.Unify;
-  return inner < level || (right && inner === level) || inner === Level.In;
 }

@@ -61,3 +61,16 @@ export function unaryOperand(t: Term, source: string): Term | undefined {
   if (zero.loc.end - zero.loc.start !== 1 || source[zero.loc.start] !== "-") return undefined;
   return operand;
 }
+
+/**
+ * Whether an operand of a top-level infix expression needs parentheses to parse back the
+ * same: a looser operator inside, or an equally loose one on the right (all levels are
+ * left-associative).
+ */
+export function needsParens(t: Term, level: number, right: boolean): boolean {
+  const inner = levelOf(t);
+  if (inner === undefined) return false;
+  if (isMember3(t)) return true;
+  if (level === Level.Unify) return inner === Level.Unify;
+  return inner < level || (right && inner === level) || inner === Level.In;
+}
