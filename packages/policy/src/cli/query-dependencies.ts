@@ -98,7 +98,9 @@ function ruleRefs(rule: Rule): Ref[] {
 
 /**
  * The data/input refs of a body (and rule head terms), refs through vars joined to the refs
- * they were unified with (`x = data.a; x.b` reads `data.a.b`).
+ * they were unified with (`x = data.a; x.b` reads `data.a.b`). A joined ref itself counts
+ * only when its var is read elsewhere, joined more than once or in the head (in a query,
+ * every var counts), as OPA decides.
  */
 function bodyRefs(body: Body, head: Term[] | undefined): Ref[] {
   const joins = new Map<string, Ref[]>();
@@ -118,9 +120,73 @@ function bodyRefs(body: Body, head: Term[] | undefined): Ref[] {
   };
   for (const e of others) forEachRef(e, expand);
   for (const t of head ?? []) termRefs(t, expand);
-  // A var unified with a ref reads it (OPA counts every such var in a query; in a rule, the
-  // ones used elsewhere or joined more than once).
-  for (const refs of joined.values()) for (const r of refs) out.push(r);
+  const headVars = head ? varsOf(head) : undefined;
+  const used = varsOf(others.flatMap(exprTerms));
+  for (const refs of joins.values())
+    for (const r of refs) for (const k of r.slice(1)) varsOf([k], used);
+  for (const [v, refs] of joined) {
+    const counts = !headVars || headVars.has(v) || refs.length > 1 || used.has(v);
+    for (const r of refs) {
+      if (counts) out.push(r);
+      for (const key of r.slice(1)) termRefs(key, expand);
+    }
+  }
+  return out;
+}
+
+/** The terms of an expression, `with` modifiers included. */
+function exprTerms(e: Expr): Term[] {
+  const terms: Term[] = [];
+  if (e.type === "term") terms.push(e.term);
+  else if (e.type === "some") terms.push(...e.vars);
+  else if (e.type === "somein") terms.push(...(e.key ? [e.key] : []), e.value, e.domain);
+  else {
+    terms.push(...(e.key ? [e.key] : []), e.value, e.domain);
+    for (const x of e.body) terms.push(...exprTerms(x));
+  }
+  for (const w of e.with) terms.push(w.target, w.value);
+  return terms;
+}
+
+/** The vars in terms, the head of a ref not counted (`x.y` reads x through the ref). */
+function varsOf(terms: Term[], out: Set<string> = new Set()): Set<string> {
+  const visit = (t: Term): void => {
+    switch (t.type) {
+      case "var":
+        out.add(t.name);
+        return;
+      case "ref":
+        if (t.head.type !== "var") visit(t.head);
+        for (const p of t.path) visit(p);
+        return;
+      case "array":
+      case "set":
+        for (const x of t.items) visit(x);
+        return;
+      case "object":
+        for (const [k, v] of t.entries) {
+          visit(k);
+          visit(v);
+        }
+        return;
+      case "call":
+        for (const a of t.args) visit(a);
+        return;
+      case "arraycompr":
+      case "setcompr":
+        visit(t.term);
+        for (const e of t.body) for (const x of exprTerms(e)) visit(x);
+        return;
+      case "objectcompr":
+        visit(t.key);
+        visit(t.value);
+        for (const e of t.body) for (const x of exprTerms(e)) visit(x);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const t of terms) visit(t);
   return out;
 }
 

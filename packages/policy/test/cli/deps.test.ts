@@ -131,4 +131,30 @@ describe("rego deps", () => {
       tree.remove();
     }
   });
+
+  it("reads a var unified with a ref only where the var is used (OPA's dependency cases)", async () => {
+    const cases: [string, string[]][] = [
+      ["r if {\n\ttrue = a.y\n\ta = x\n}", ["data.a.x.y"]],
+      ["r if {\n\ta = x\n\tb = data.a.y\n\ta = b\n}", ["data.a.x", "data.a.y"]],
+      [
+        'r if {\n\ta = x\n\tb = a.y\n\tc = b.z\n\td = c.a\n\te = d.b\n\te.c = "foo"\n}',
+        ["data.a.x.y.z.a.b.c"],
+      ],
+    ];
+    for (const [rule, want] of cases) {
+      const tree = tempTree({
+        "c.rego": `package a.b.c\nimport data.a.x\nimport data.a.y\n\n${rule}\n`,
+      });
+      try {
+        const run = await rego(["deps", "-f", "json", "-d", tree.dir, "data.a.b.c.r"]);
+        assert.equal(run.code, 0, run.stderr);
+        const base = (JSON.parse(run.stdout).base as { value: string }[][]).map((r) =>
+          r.map((t) => t.value).join("."),
+        );
+        assert.deepEqual(base, want, rule);
+      } finally {
+        tree.remove();
+      }
+    }
+  });
 });
