@@ -236,3 +236,44 @@ describe("formatSource: keywords in refs", () => {
     assert.equal(formatSource("t.rego", 'package a["b"]\n'), "package a.b\n");
   });
 });
+
+describe("formatSource: Rego v0 ref heads to v1 (--v0-v1)", () => {
+  it("adds `if`, writes a bare head as `:= true` and keeps dynamic keys", () => {
+    const src = [
+      "package t",
+      "",
+      "import future.keywords.if",
+      "",
+      "x.y := 1 {",
+      "\tinput.a",
+      "}",
+      "",
+      "m.n.o",
+      "",
+      "s[k] := 2 {",
+      "\tk := input.k",
+      "}",
+      "",
+    ].join("\n");
+    const out = formatSource("t.rego", src, { parseV0: true, addRegoV1Import: true });
+    assert.equal(
+      out,
+      [
+        "package t",
+        "",
+        "import rego.v1",
+        "",
+        "x.y := 1 if {",
+        "\tinput.a",
+        "}",
+        "",
+        "m.n.o := true",
+        "",
+        "s[k] := 2 if {",
+        "\tk := input.k",
+        "}",
+        "",
+      ].join("\n"),
+    );
+  });
+});

@@ -149,7 +149,10 @@ export class ModulePrinter extends ExprPrinter {
     }
     const value = rule.value;
     const op = rule.assign || this.style.regoV1 ? " := " : " = ";
-    if (constant && !value && rule.kind !== "multi") {
+    // A bare head (`c.d.e`) is a constant `true`; Rego v1 output says so (not for functions).
+    const bare =
+      this.style.regoV1 && !isElse && !rule.elseRule && rule.body.length === 0 && !rule.args;
+    if ((constant || bare) && !value && rule.kind !== "multi") {
       this.w.write(`${op}true`);
       return;
     }
