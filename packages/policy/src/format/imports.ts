@@ -15,6 +15,8 @@ export interface ImportLine {
 /** The imports to print for `module` under `opts`. */
 export function importLines(module: Module, opts: FormatOptions): ImportLine[] {
   let lines = module.imports.map((imp) => ({ imp, row: imp.loc.row }));
+  if (opts.dropV0Imports && !opts.writeV0)
+    return lines.filter((l) => !isRegoV1Import(l.imp) && futureKeyword(l.imp) === undefined);
   if (!opts.addRegoV1Import) return lines;
   if (!module.imports.some(isRegoV1Import)) {
     const rows = module.imports

@@ -12,6 +12,8 @@ export interface FormatOptions {
   writeV0?: boolean;
   /** Add `import rego.v1` and drop `future.keywords` imports (`--v0-v1`). */
   addRegoV1Import?: boolean;
+  /** Drop `rego.v1` and `future.keywords` imports, redundant in v1 (`--drop-v0-imports`). */
+  dropV0Imports?: boolean;
 }
 
 /** The decisions the printer takes for the whole module. */

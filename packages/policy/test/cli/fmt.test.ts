@@ -110,4 +110,14 @@ describe("rego fmt", () => {
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /nope\.rego/);
   });
+
+  it("drops rego.v1 and future.keywords imports with --drop-v0-imports", async () => {
+    const src =
+      "package a\n\nimport data.x\nimport future.keywords.in\nimport rego.v1\n\np if 1 in [1]\n";
+    const run = await rego(["fmt", "--drop-v0-imports"], { stdin: src });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "package a\n\nimport data.x\n\np if 1 in [1]\n");
+    const kept = await rego(["fmt"], { stdin: src });
+    assert.match(kept.stdout, /import future\.keywords\.in\nimport rego\.v1\n/);
+  });
 });

@@ -23,12 +23,14 @@ Flags:
   -d, --data <path>    policy or data file or directory (repeatable)
   -f, --format <fmt>   pretty (default) or json
       --v0-compatible  parse policies as Rego v0
+      --v1-compatible  parse policies as Rego v1 (the default)
 `;
 
 const OPTIONS = {
   data: { type: "string", short: "d", multiple: true, default: [] as string[] },
   format: { type: "string", short: "f", default: "pretty" },
   "v0-compatible": { type: "boolean" },
+  "v1-compatible": { type: "boolean" },
 } as const;
 
 function parse(argv: string[]) {

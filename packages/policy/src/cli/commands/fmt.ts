@@ -24,6 +24,9 @@ Flags:
       --fail           exit 2 when a file would be reformatted
       --v0-v1          read Rego v0 and write it compatible with v0 and v1 (adds import rego.v1)
       --v0-compatible  read and write Rego v0
+      --v1-compatible  read and write Rego v1 (the default)
+      --drop-v0-imports
+                       drop rego.v1 and future.keywords imports (redundant in Rego v1)
 `;
 
 const OPTIONS = {
@@ -33,6 +36,8 @@ const OPTIONS = {
   fail: { type: "boolean" },
   "v0-v1": { type: "boolean" },
   "v0-compatible": { type: "boolean" },
+  "v1-compatible": { type: "boolean" },
+  "drop-v0-imports": { type: "boolean" },
 } as const;
 
 type Values = ReturnType<typeof parse>["values"];
@@ -57,7 +62,7 @@ function parse(argv: string[]) {
 function formatOptions(values: Values): FormatOptions {
   if (values["v0-compatible"]) return { parseV0: true, writeV0: true };
   if (values["v0-v1"]) return { parseV0: true, addRegoV1Import: true };
-  return {};
+  return { dropV0Imports: values["drop-v0-imports"] ?? false };
 }
 
 /** `.rego` files under `path` (a file named directly counts only with that extension). */

@@ -20,12 +20,14 @@ Flags:
   -f, --format <fmt>         pretty (default) or json (OPA's AST JSON encoding)
       --json-include <list>  with json: "locations" adds locations, "-comments" drops comments
       --v0-compatible        parse as Rego v0
+      --v1-compatible        parse as Rego v1 (the default)
 `;
 
 const OPTIONS = {
   format: { type: "string", short: "f", default: "pretty" },
   "json-include": { type: "string", default: "" },
   "v0-compatible": { type: "boolean" },
+  "v1-compatible": { type: "boolean" },
 } as const;
 
 function parse(argv: string[]) {
