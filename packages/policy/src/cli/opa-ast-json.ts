@@ -4,7 +4,8 @@
  * and terms (an operator call as an array led by the operator ref), comments as base64 text,
  * locations only when asked for. Object keys keep OPA's order (maps sorted by key).
  */
-import type { Annotation, Body, Expr, Loc, Module, Rule, Term } from "../ast/nodes.js";
+import type { Annotation, Body, CallTerm, Expr, Loc, Module, Rule, Term } from "../ast/nodes.js";
+import { infixOf } from "../format/operators.js";
 
 /** A number written as it was in the source. */
 export class RawNumber {
@@ -77,7 +78,7 @@ export class OpaAstEncoder {
       case "call":
         return {
           type: "call",
-          value: [this.operator(t.op, t.name), ...t.args.map((a) => this.term(a))],
+          value: [this.operator(t), ...t.args.map((a) => this.term(a))],
         };
       case "template":
         return {
@@ -99,11 +100,26 @@ export class OpaAstEncoder {
     return { type: "number", value: new RawNumber(text) };
   }
 
-  /** The operator of a call: always a ref (`plus` → [var plus]). */
-  private operator(op: Term, name: string): JsonObject {
+  /** The operator of a call: always a ref (`plus` → [var plus]), located at its token. */
+  private operator(call: CallTerm): JsonObject {
+    const op = call.op;
     if (op.type === "ref") return this.term(op);
-    if (op.type === "var") return this.withLoc(op.loc, { type: "ref", value: [this.term(op)] });
-    return { type: "ref", value: [{ type: "var", value: name }] };
+    const loc = this.operatorLoc(call);
+    const name = op.type === "var" ? op.name : call.name;
+    const v = this.withLoc(loc, { type: "var", value: name });
+    return this.withLoc(loc, { type: "ref", value: [v] });
+  }
+
+  /** An infix operator's own token (`==` between the operands), else the call's start. */
+  private operatorLoc(call: CallTerm): Loc {
+    const infix = infixOf(call);
+    const [lhs, rhs] = call.args;
+    if (!infix || !lhs || !rhs) return { ...call.loc, end: call.loc.start + call.name.length };
+    const at = this.source.indexOf(infix.text, lhs.loc.end);
+    if (at < 0 || at >= rhs.loc.start) return call.loc;
+    const line = this.source.lastIndexOf("\n", at - 1) + 1;
+    const row = call.loc.row + countNewlines(this.source, call.loc.start, at);
+    return { ...call.loc, start: at, end: at + infix.text.length, row, col: at - line + 1 };
   }
 
   expr(e: Expr, index: number): JsonObject {
@@ -123,7 +139,7 @@ export class OpaAstEncoder {
       case "term": {
         const t = e.term;
         if (t.type !== "call") return this.term(t);
-        return [this.operator(t.op, t.name), ...t.args.map((a) => this.term(a))];
+        return [this.operator(t), ...t.args.map((a) => this.term(a))];
       }
       case "some":
         return this.withLoc(e.loc, { symbols: e.vars.map((v) => this.term(v)) });
@@ -158,12 +174,25 @@ export class OpaAstEncoder {
     const out: JsonObject = {};
     if (r.annotations && r.annotations.length > 0)
       out.annotations = r.annotations.map((a) => this.annotation(a));
-    out.body = this.body(r.body, r.value?.loc ?? r.loc);
+    // A generated body sits at the value, or, for a default rule, at the keyword.
+    out.body = this.body(r.body, r.isDefault ? ruleLoc(r) : (r.value?.loc ?? ruleLoc(r)));
     if (r.isDefault) out.default = true;
     if (r.elseRule) out.else = this.rule(r.elseRule);
     out.head = this.head(r);
-    if (this.opts.locations) out.location = this.location(r.loc);
+    if (this.opts.locations) out.location = this.location(ruleLoc(r));
     return out;
+  }
+
+  /** From the rule's name to the end of its value, key or arguments. */
+  private headLoc(r: Rule): Loc {
+    const first = r.ref[0]?.loc ?? r.loc;
+    const parts = [r.value, r.key, ...(r.args ?? []), ...r.ref].filter((t) => t !== undefined);
+    let end = Math.max(...parts.map((t) => t.loc.end));
+    if (r.args && !r.value && !r.key) {
+      const close = this.source.indexOf(")", end);
+      if (close >= 0) end = close + 1;
+    }
+    return { ...first, end };
   }
 
   private head(r: Rule): JsonObject {
@@ -174,11 +203,12 @@ export class OpaAstEncoder {
     if (r.args && r.args.length > 0) out.args = r.args.map((a) => this.term(a));
     if (r.key) out.key = this.term(r.key);
     if (r.value) out.value = this.term(r.value);
-    else if (r.kind !== "multi") out.value = this.withLoc(r.loc, { type: "boolean", value: true });
+    else if (r.kind !== "multi")
+      out.value = this.withLoc(this.headLoc(r), { type: "boolean", value: true });
     if (r.assign) out.assign = true;
     const head = name ? this.withLoc(name.loc, { type: "var", value: nameText }) : null;
     out.ref = [head, ...path.map((p) => this.term(p))];
-    if (this.opts.locations) out.location = this.location(r.loc);
+    if (this.opts.locations) out.location = this.location(this.headLoc(r));
     return out;
   }
 
@@ -207,7 +237,7 @@ export class OpaAstEncoder {
     if (m.imports.length > 0)
       out.imports = m.imports.map((i) => ({
         ...(i.alias ? { alias: i.alias } : {}),
-        ...(this.opts.locations ? { location: this.location(i.loc) } : {}),
+        ...(this.opts.locations ? { location: this.location(keywordLoc(i.loc, "import")) } : {}),
         path: this.term(i.path),
       }));
     if (m.annotations.length > 0) out.annotations = m.annotations.map((a) => this.annotation(a));
@@ -237,6 +267,22 @@ export function commentsJson(
     if (locText) loc.text = Buffer.from(source.slice(c.start, c.end)).toString("base64");
     return { Text: Buffer.from(c.text).toString("base64"), Location: loc };
   });
+}
+
+/** The first `word.length` characters of `loc`: a keyword's own location. */
+function keywordLoc(loc: Loc, word: string): Loc {
+  return { ...loc, end: loc.start + word.length };
+}
+
+/** A rule's location; a default rule's is its `default` keyword, as OPA reports it. */
+function ruleLoc(r: Rule): Loc {
+  return r.isDefault ? keywordLoc(r.loc, "default") : r.loc;
+}
+
+function countNewlines(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (s[i] === "\n") n++;
+  return n;
 }
 
 function memberRef(name: string): JsonObject {

@@ -20,6 +20,8 @@ describe("rego parse", () => {
       "",
     ].join("\n"),
     "bad.rego": "???",
+    "rules.rego":
+      'package x\nimport rego.v1\n\ndefault allow = false\nallow = true if {\n  input.method == "GET"\n}\n',
   });
   after(() => files.remove());
   const f = (name: string) => join(files.dir, name);
@@ -140,5 +142,25 @@ describe("rego parse", () => {
     const run = await rego(["parse", f("bad.rego")]);
     assert.equal(run.code, 1);
     assert.equal(JSON.parse(run.stderr).errors[0].code, "rego_parse_error");
+  });
+
+  it("locates operators at their token, default rules at their keyword, heads without bodies", async () => {
+    const run = await rego(["parse", "-f", "json", "--json-include", "locations", f("rules.rego")]);
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout);
+    const at = (node: { location: { row: number; col: number; text: string } }) => [
+      node.location.row,
+      node.location.col,
+      Buffer.from(node.location.text, "base64").toString(),
+    ];
+    const [dflt, allow] = out.rules;
+    assert.deepEqual(at(out.imports[0]), [2, 1, "import"]);
+    assert.deepEqual(at(dflt), [4, 1, "default"]);
+    assert.deepEqual(at(dflt.head), [4, 9, "allow = false"]);
+    assert.deepEqual(at(dflt.body[0]), [4, 1, "default"]);
+    assert.deepEqual(at(allow.head), [5, 1, "allow = true"]);
+    assert.deepEqual(at(allow.body[0]), [6, 3, 'input.method == "GET"']);
+    assert.deepEqual(at(allow.body[0].terms[0]), [6, 16, "=="]);
+    assert.deepEqual(at(allow.body[0].terms[0].value[0]), [6, 16, "=="]);
   });
 });
