@@ -6,6 +6,7 @@
  */
 import type { Annotation, Body, CallTerm, Expr, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { infixOf } from "../format/operators.js";
+import { compareTerms } from "./query-dependencies.js";
 
 /** A number written as it was in the source. */
 export class RawNumber {
@@ -53,7 +54,8 @@ export class OpaAstEncoder {
       case "array":
         return { type: "array", value: t.items.map((i) => this.term(i)) };
       case "set":
-        return { type: "set", value: t.items.map((i) => this.term(i)) };
+        // OPA writes a set's elements in its term order.
+        return { type: "set", value: [...t.items].sort(compareTerms).map((i) => this.term(i)) };
       case "object":
         return { type: "object", value: t.entries.map(([k, v]) => [this.term(k), this.term(v)]) };
       case "arraycompr":

@@ -17,6 +17,7 @@ describe("rego parse", () => {
       "r contains x if some x in [1]",
       "s if every v in [1] { v }",
       "t := 1.50 if true",
+      'u := {3, "a", 1}',
       "",
     ].join("\n"),
     "bad.rego": "???",
@@ -106,6 +107,10 @@ describe("rego parse", () => {
     assert.deepEqual(Object.keys(s.body[0].terms), ["body", "domain", "key", "value"]);
     assert.match(run.stdout, /"value": 1\.50\n/);
     assert.equal(t.head.value.type, "number");
+    assert.deepEqual(
+      out.rules[4].head.value.value.map((x: { value: unknown }) => x.value),
+      [1, 3, "a"],
+    );
     assert.deepEqual(out.comments, [
       {
         Text: Buffer.from(" hi").toString("base64"),
