@@ -115,8 +115,10 @@ export class ModulePrinter extends ExprPrinter {
    * after a blank line, when the source started a line with it (or had comments above it).
    */
   private writeElse(rule: Rule, elseRule: Rule): void {
-    const line = this.map.source.split("\n")[elseRule.loc.row - 1] ?? "";
-    const inline = elseRule.loc.row > rule.loc.row && !line.trim().startsWith("else");
+    const src = this.map.source;
+    const lineStart = src.lastIndexOf("\n", elseRule.loc.start - 1) + 1;
+    const startsLine = src.slice(lineStart, elseRule.loc.start).trim() === "";
+    const inline = elseRule.loc.row > rule.loc.row && !startsLine;
     const commentAbove = this.comments.anyBefore(elseRule.loc.row);
     if (inline && !commentAbove) {
       if (!this.w.inline) this.w.startLine();
