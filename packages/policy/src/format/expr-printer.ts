@@ -142,10 +142,26 @@ export class ExprPrinter {
     }
     const op = infixOf(call);
     const [lhs, rhs] = call.args as [Term, Term];
+    if (op?.level === Level.In) {
+      this.writeInOperands(lhs, rhs);
+      return;
+    }
     const level = op?.level ?? Level.Unify;
     this.writeTermParens(lhs, needsParens(lhs, level, false));
     this.w.write(` ${op?.text} `);
     this.writeTermParens(rhs, needsParens(rhs, level, true));
+  }
+
+  /**
+   * `x in xs`: infix operands in parentheses, as OPA writes them, except a membership on
+   * the left, which chains (`a in b in c` reads as `(a in b) in c`).
+   */
+  private writeInOperands(lhs: Term, rhs: Term): void {
+    const chained = lhs.type === "call" && lhs.name === "internal.member_2";
+    if (chained) this.writeTerm(lhs);
+    else this.writeOperand(lhs);
+    this.w.write(" in ");
+    this.writeOperand(rhs);
   }
 
   // ---- terms -------------------------------------------------------------------------------
@@ -266,9 +282,12 @@ export class ExprPrinter {
     }
     if (parens) this.w.write("(");
     const [lhs, rhs] = t.args as [Term, Term];
-    this.writeOperand(lhs);
-    this.w.write(` ${op.text} `);
-    this.writeOperand(rhs);
+    if (op.level === Level.In) this.writeInOperands(lhs, rhs);
+    else {
+      this.writeOperand(lhs);
+      this.w.write(` ${op.text} `);
+      this.writeOperand(rhs);
+    }
     if (parens) this.w.write(")");
   }
 

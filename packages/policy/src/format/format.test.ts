@@ -277,3 +277,24 @@ describe("formatSource: Rego v0 ref heads to v1 (--v0-v1)", () => {
     );
   });
 });
+
+describe("formatSource: membership", () => {
+  it("parenthesises infix operands of `in` as OPA does, chains without parentheses", () => {
+    const src = [
+      "package t",
+      "",
+      "p if {",
+      "\t(1 + 1) in [2]",
+      "\t{1, 2} in [{1, 2}] in [true]",
+      "\tx := 1 in [1]",
+      "\t(1 in [1]) == true",
+      "}",
+      "",
+    ].join("\n");
+    assert.equal(formatSource("t.rego", src), src);
+    assert.equal(
+      formatSource("t.rego", "package t\n\np if 1 + 1 in [2]\n"),
+      "package t\n\np if (1 + 1) in [2]\n",
+    );
+  });
+});
