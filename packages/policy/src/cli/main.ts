@@ -13,8 +13,10 @@ import { buildCommand } from "./commands/build.js";
 import { capabilitiesCommand } from "./commands/capabilities.js";
 import { checkCommand } from "./commands/check.js";
 import { completionCommand } from "./commands/completion.js";
+import { depsCommand } from "./commands/deps.js";
 import { evalCommand } from "./commands/eval.js";
 import { execCommand } from "./commands/exec.js";
+import { fmtCommand } from "./commands/fmt.js";
 import { inspectCommand } from "./commands/inspect.js";
 import { notImplementedCommands } from "./commands/not-implemented.js";
 import { parseCommand } from "./commands/parse.js";
@@ -34,6 +36,8 @@ const implemented: Command[] = [
   parseCommand,
   testCommand,
   versionCommand,
+  fmtCommand,
+  depsCommand,
 ];
 
 /** Every subcommand by name (help is added below, as it lists the others). */

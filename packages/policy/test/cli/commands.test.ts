@@ -59,7 +59,7 @@ describe("rego check", () => {
 
 describe("rego parse", () => {
   it("prints the syntax tree of a module as JSON", async () => {
-    const run = await rego(["parse", join(files.dir, "good", "a.rego")]);
+    const run = await rego(["parse", "--format", "json", join(files.dir, "good", "a.rego")]);
     assert.equal(run.code, 0, run.stderr);
     assert.ok(JSON.parse(run.stdout));
     assert.match(run.stdout, /"p"/);
@@ -195,7 +195,7 @@ describe("rego version, help and unknown commands", () => {
   });
 
   it("says which commands are not implemented yet, with exit 2", async () => {
-    for (const name of ["deps", "fmt", "sign"]) {
+    for (const name of ["sign"]) {
       const run = await rego([name]);
       assert.equal(run.code, 2, name);
       assert.equal(run.stderr, `error: rego ${name} is not implemented yet\n`);

@@ -13,9 +13,5 @@ function notImplemented(name: string, summary: string): Command {
   };
 }
 
-/** deps, fmt and sign. */
-export const notImplementedCommands: Command[] = [
-  notImplemented("deps", "Analyze the dependencies of a query"),
-  notImplemented("fmt", "Format policy files"),
-  notImplemented("sign", "Sign a bundle"),
-];
+/** sign. */
+export const notImplementedCommands: Command[] = [notImplemented("sign", "Sign a bundle")];

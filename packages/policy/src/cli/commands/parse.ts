@@ -1,50 +1,72 @@
 /**
- * `rego parse <file>`: prints the module's syntax tree as JSON (this engine's own tree, with
- * locations; not OPA's AST encoding). Parse errors go to stderr, exit 1.
+ * `rego parse <file>`: prints a module's syntax tree as `opa parse` does: `--format pretty`
+ * (the default) is OPA's indented node view, `--format json` OPA's AST JSON encoding, so
+ * tools written for `opa parse` read it. `--json-include locations` adds locations (with
+ * their text, base64), `-comments` leaves comments out. Errors: OPA's JSON error document on
+ * stderr, exit 1.
  */
 import { readFileSync } from "node:fs";
+import { type Comment, SourceMap, tokenize } from "../../syntax/lexer.js";
 import { parseModule } from "../../syntax/module-parser.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
-import { parseFlags, parseOrReportUsage, UsageError } from "../parse-flags.js";
+import { commentsJson, OpaAstEncoder, stringifyAst } from "../opa-ast-json.js";
+import { prettyAst } from "../opa-ast-pretty.js";
+import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
 
 const USAGE = `Usage: rego parse [flags] <file>
 
 Flags:
-  -f, --format <fmt>   json (default) or pretty (errors only differ)
-      --v0-compatible  parse as Rego v0
+  -f, --format <fmt>         pretty (default) or json (OPA's AST JSON encoding)
+      --json-include <list>  with json: "locations" adds locations, "-comments" drops comments
+      --v0-compatible        parse as Rego v0
+      --v1-compatible        parse as Rego v1 (the default)
 `;
 
 const OPTIONS = {
-  format: { type: "string", short: "f", default: "json" },
+  format: { type: "string", short: "f", default: "pretty" },
+  "json-include": { type: "string", default: "" },
   "v0-compatible": { type: "boolean" },
+  "v1-compatible": { type: "boolean" },
 } as const;
-
-/**
- * The tree as indented JSON: back-references (a rule's `module`) are left out, big integers
- * keep their digits.
- */
-export function astJson(tree: unknown): string {
-  const ancestors: object[] = [];
-  const text = JSON.stringify(
-    tree,
-    function (this: unknown, _key: string, value: unknown) {
-      if (typeof value === "bigint") return `\u0000big:${value}`;
-      if (value === null || typeof value !== "object") return value;
-      while (ancestors.length > 0 && ancestors.at(-1) !== this) ancestors.pop();
-      if (ancestors.includes(value)) return undefined;
-      ancestors.push(value);
-      return value;
-    },
-    2,
-  );
-  return `${text.replace(/"\\u0000big:(-?\d+)"/g, "$1")}\n`;
-}
 
 function parse(argv: string[]) {
   const parsed = parseFlags(argv, OPTIONS);
   if (parsed.positionals.length !== 1) throw new UsageError("specify exactly one file");
+  requirePrettyOrJson(parsed.values.format);
   return { values: parsed.values, file: parsed.positionals[0] as string };
+}
+
+/** OPA's `--json-include`: comma-separated names, a leading `-` turns one off. */
+function jsonIncludes(spec: string): { locations: boolean; comments: boolean } {
+  const out = { locations: false, comments: true };
+  for (const opt of spec.split(",")) {
+    const on = !opt.startsWith("-");
+    if (opt.endsWith("locations")) out.locations = on;
+    if (opt.endsWith("comments")) out.comments = on;
+  }
+  return out;
+}
+
+function moduleJson(file: string, source: string, v0: boolean, spec: string): string {
+  const module = parseModule(file, source, v0);
+  const include = jsonIncludes(spec);
+  const json = new OpaAstEncoder(source, include).module(module);
+  if (include.comments) {
+    const found: Comment[] = [];
+    const map = new SourceMap(file, source);
+    tokenize(map, 0, source.length, found);
+    if (found.length > 0) {
+      const lineStarts = [0];
+      for (let i = 0; i < source.length; i++) if (source[i] === "\n") lineStarts.push(i + 1);
+      const located = found.map((c) => {
+        const start = (lineStarts[c.row - 1] ?? 0) + c.col - 1;
+        return { ...c, start, end: start + 1 + c.text.length };
+      });
+      json.comments = commentsJson(file, source, located, include.locations);
+    }
+  }
+  return `${stringifyAst(json)}\n`;
 }
 
 async function runParse(argv: string[], io: CliIO): Promise<number> {
@@ -58,17 +80,19 @@ async function runParse(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`error: ${(e as Error).message}\n`);
     return 1;
   }
+  const v0 = values["v0-compatible"] ?? false;
   try {
-    io.stdout(astJson(parseModule(file, source, values["v0-compatible"] ?? false)));
+    if (values.format === "json") io.stdout(moduleJson(file, source, v0, values["json-include"]));
+    else io.stdout(prettyAst(parseModule(file, source, v0), source));
     return 0;
   } catch (e) {
-    return reportExpectedFailure(io, e, values.format === "json");
+    return reportExpectedFailure(io, e, true);
   }
 }
 
 export const parseCommand: Command = {
   name: "parse",
-  summary: "Print the syntax tree of a policy file as JSON",
+  summary: "Print the syntax tree of a policy file (OPA's AST, pretty or JSON)",
   usage: USAGE,
   run: runParse,
 };
