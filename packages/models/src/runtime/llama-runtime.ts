@@ -12,6 +12,7 @@ import {
   type Token,
 } from "node-llama-cpp";
 import { LlmsrvError, messageOf } from "../errors.js";
+import { GeneratedText } from "./generated-text.js";
 import type {
   CompletionRequest,
   CompletionResult,
@@ -22,6 +23,7 @@ import type {
   OutputFormat,
   SamplingOptions,
 } from "./model-runner.js";
+import { TokenTextDecoder } from "./token-text.js";
 
 /** Options of the node-llama-cpp runtime. */
 export interface LlamaRuntimeOptions {
@@ -138,7 +140,6 @@ function samplingFor(s: SamplingOptions): LlamaCompletionGenerationOptions {
           frequencyPenalty: s.frequencyPenalty,
         }
       : false,
-    customStopTriggers: s.stop.length > 0 ? s.stop : undefined,
   };
 }
 
@@ -267,40 +268,55 @@ class LlamaLoadedModel implements LoadedModel {
     const { promptTokens, total } = this.promptTokensFor(req);
     const room = this.spec.contextSize - total;
     const maxTokens = Math.min(req.sampling.numPredict ?? room, room);
-    const outputTokens: number[] = [];
     const started = process.hrtime.bigint();
-    let firstToken: bigint | undefined;
-    if (maxTokens <= 0)
-      return this.result("", "length", promptTokens, outputTokens, started, started, false);
-    const res = await completion.generateCompletionWithMeta(promptTokens as Token[], {
-      ...samplingFor(req.sampling),
-      maxTokens,
-      grammar,
-      disableContextShift: true,
-      signal,
-      stopOnAbortSignal: true,
-      onToken: (tokens) => {
-        firstToken ??= process.hrtime.bigint();
-        outputTokens.push(...(tokens as number[]));
-      },
-      onTextChunk: onText,
-    });
-    const reason = res.metadata.stopReason === "maxTokens" ? "length" : "stop";
-    const aborted = res.metadata.stopReason === "abort" || signal.aborted;
-    const result = this.result(
-      res.response,
-      reason,
-      promptTokens,
-      outputTokens,
-      started,
-      firstToken ?? started,
-      aborted,
+    if (maxTokens <= 0) return this.result("", "length", promptTokens, [], started, started, false);
+    const gen = new GeneratedText(this.decoderFor(promptTokens), req.sampling.stop, onText);
+    // A stop sequence ends generation through this signal (the caller's one aborts it too).
+    const stopper = new AbortController();
+    const forward = () => stopper.abort();
+    signal.addEventListener("abort", forward, { once: true });
+    if (signal.aborted) stopper.abort();
+    try {
+      const res = await completion.generateCompletionWithMeta(promptTokens as Token[], {
+        ...samplingFor(req.sampling),
+        maxTokens,
+        grammar,
+        disableContextShift: true,
+        signal: stopper.signal,
+        stopOnAbortSignal: true,
+        onToken: (tokens) => {
+          if (gen.add(tokens as number[])) stopper.abort();
+        },
+      });
+      gen.finish();
+      const reason = !gen.stopped && res.metadata.stopReason === "maxTokens" ? "length" : "stop";
+      const result = this.result(
+        gen.text,
+        reason,
+        promptTokens,
+        gen.tokens,
+        started,
+        gen.firstTokenAt ?? started,
+        signal.aborted,
+      );
+      result.promptEvalCount = total;
+      // Tokens held back inside node-llama-cpp (a partial UTF-8 character) never reach
+      // onToken; at the token limit exactly maxTokens were generated.
+      if (reason === "length") result.evalCount = Math.max(maxTokens, gen.tokens.length);
+      return result;
+    } finally {
+      signal.removeEventListener("abort", forward);
+    }
+  }
+
+  /** A decoder of generated tokens that reads them after the prompt's last tokens. */
+  private decoderFor(promptTokens: readonly number[]): TokenTextDecoder {
+    const bos = this.model.tokens.bos;
+    const context = promptTokens.length > 0 || bos === null ? promptTokens : [bos];
+    return new TokenTextDecoder(
+      (tokens, last) => this.model.detokenize(tokens as Token[], true, last as Token[]),
+      context,
     );
-    result.promptEvalCount = total;
-    // Tokens held back as a possible stop-sequence prefix never reach onToken; at the
-    // token limit exactly maxTokens were generated.
-    if (reason === "length") result.evalCount = Math.max(maxTokens, outputTokens.length);
-    return result;
   }
 
   private result(
