@@ -57,7 +57,11 @@ export function nowTimestamp(): string {
 }
 
 /** `think` on a model without the thinking capability is 400, as in Ollama. */
-export function rejectThinkUnlessSupported(model: StoredModel, think: unknown): void {
+export function rejectThinkUnlessSupported(
+  model: StoredModel,
+  think: unknown,
+  asked: string = model.display,
+): void {
   if (think === undefined || think === null || think === false) return;
   if (think !== true && !["low", "medium", "high", "max"].includes(think as string)) {
     throw new LlmsrvError(
@@ -66,6 +70,6 @@ export function rejectThinkUnlessSupported(model: StoredModel, think: unknown): 
     );
   }
   if (!model.facts.capabilities.includes("thinking")) {
-    throw new LlmsrvError("unsupported_capability", `"${model.display}" does not support thinking`);
+    throw new LlmsrvError("unsupported_capability", `"${asked}" does not support thinking`);
   }
 }

@@ -43,20 +43,22 @@ export async function chatHandler(ctx: RequestContext): Promise<void> {
   const body = await ctx.body();
   requireModelName(body.model);
   const model = await ctx.deps.store.get(body.model as string);
+  // Answers name the model as the client did (`stories`, not `stories:latest`), as in Ollama.
+  const asked = body.model as string;
   const messages = parseMessages(body.messages);
   const tools = parseTools(body.tools);
   const stream = optionalBool(body, "stream") ?? true;
   const keepAliveMs = parseKeepAlive(body.keep_alive);
   const format = parseFormat(body.format);
   checkChatCapabilities({ model, messages, tools });
-  rejectThinkUnlessSupported(model, body.think);
+  rejectThinkUnlessSupported(model, body.think, asked);
   if (messages.length === 0) {
     const unload = keepAliveMs === 0;
     if (unload) await ctx.deps.scheduler.stop(model);
     else await loadOnly(ctx.deps, model, body.options, keepAliveMs, ctx.signal);
     const message = { role: "assistant", content: "" };
     return ctx.json(200, {
-      model: model.display,
+      model: asked,
       created_at: nowTimestamp(),
       message,
       done: true,
@@ -74,19 +76,19 @@ export async function chatHandler(ctx: RequestContext): Promise<void> {
   };
   if (!stream) {
     const chat = await runChat(ctx.deps, input);
-    return ctx.json(200, finalBody(model.display, chat.content, chat));
+    return ctx.json(200, finalBody(asked, chat.content, chat));
   }
   const out = new NdjsonWriter(ctx.res);
   try {
     const chat = await runChat(ctx.deps, input, (text) => {
       out.write({
-        model: model.display,
+        model: asked,
         created_at: nowTimestamp(),
         message: { role: "assistant", content: text },
         done: false,
       });
     });
-    out.write(finalBody(model.display, "", chat));
+    out.write(finalBody(asked, "", chat));
   } catch (e) {
     if (!out.headersSent) throw e;
     out.writeError(e);

@@ -46,6 +46,8 @@ function finalBody(model: string, response: string, o: CompletionOutcome, withCo
 /** The fields of a generate request, validated. */
 interface GenerateRequest {
   model: StoredModel;
+  /** The name as the client sent it, echoed in every answer (as Ollama does). */
+  asked: string;
   prompt: string;
   raw: boolean;
   stream: boolean;
@@ -66,6 +68,7 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
   requireCapability(model, "completion");
   const req: GenerateRequest = {
     model,
+    asked: body.model as string,
     prompt: optionalString(body, "prompt") ?? "",
     raw: optionalBool(body, "raw") ?? false,
     stream: optionalBool(body, "stream") ?? true,
@@ -78,7 +81,7 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
     options: body.options,
   };
   rejectImagesUnlessSupported(model, body.images);
-  rejectThinkUnlessSupported(model, body.think);
+  rejectThinkUnlessSupported(model, body.think, req.asked);
   if (
     req.raw &&
     (req.template !== undefined || req.system !== undefined || req.context !== undefined)
@@ -91,7 +94,7 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
 
 /** Empty prompt: load the model (`done_reason: "load"`), or unload it with keep_alive 0. */
 async function loadOrUnload(ctx: RequestContext, req: GenerateRequest): Promise<void> {
-  const base = { model: req.model.display, created_at: nowTimestamp(), response: "", done: true };
+  const base = { model: req.asked, created_at: nowTimestamp(), response: "", done: true };
   if (req.keepAliveMs === 0) {
     await ctx.deps.scheduler.stop(req.model);
     return ctx.json(200, { ...base, done_reason: "unload" });
@@ -124,15 +127,15 @@ export async function generateHandler(ctx: RequestContext): Promise<void> {
     format: req.format,
     signal: ctx.signal,
     onText: (text: string) =>
-      out?.write({ model: model.display, created_at: nowTimestamp(), response: text, done: false }),
+      out?.write({ model: req.asked, created_at: nowTimestamp(), response: text, done: false }),
   };
   if (!out) {
     const outcome = await runCompletion(ctx.deps, job);
-    return ctx.json(200, finalBody(model.display, outcome.result.text, outcome, !raw));
+    return ctx.json(200, finalBody(req.asked, outcome.result.text, outcome, !raw));
   }
   try {
     const outcome = await runCompletion(ctx.deps, job);
-    out.write(finalBody(model.display, "", outcome, !raw));
+    out.write(finalBody(req.asked, "", outcome, !raw));
   } catch (e) {
     if (!out.headersSent) throw e;
     out.writeError(e);

@@ -107,7 +107,7 @@ export async function openaiChatHandler(ctx: RequestContext): Promise<void> {
   const base = {
     id: completionId("chatcmpl"),
     created: Math.floor(Date.now() / 1000),
-    model: model.display,
+    model: body.model as string,
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
   if (stream) await respondStreaming(ctx, input, base, includeUsage);

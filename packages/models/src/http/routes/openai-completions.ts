@@ -33,7 +33,7 @@ export async function openaiCompletionsHandler(ctx: RequestContext): Promise<voi
     id,
     object: "text_completion",
     created: Math.floor(Date.now() / 1000),
-    model: model.display,
+    model: body.model as string,
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
   const out = stream ? new SseWriter(ctx.res) : undefined;
