@@ -23,6 +23,12 @@ import type {
   OutputFormat,
   SamplingOptions,
 } from "./model-runner.js";
+import {
+  fitPromptTokens,
+  INPUT_TOO_LONG,
+  type WindowSpec,
+  windowTextParts,
+} from "./prompt-window.js";
 import { TokenTextDecoder } from "./token-text.js";
 
 /** Options of the node-llama-cpp runtime. */
@@ -204,23 +210,6 @@ class LlamaLoadedModel implements LoadedModel {
     return this.model.detokenize(tokens as Token[], true);
   }
 
-  /**
-   * Refuses, without tokenizing, a prompt that cannot fit whatever its tokens: llama.cpp's
-   * tokenizer is superlinear on long runs without spaces (a 320k-character run took 10 s on
-   * the demo model), and such prompts are too long anyway.
-   */
-  private checkPromptBound(prefix: number, text: string): void {
-    const longest = this.maxTokenBytes();
-    if (longest === 0) return;
-    const atLeast = prefix + Math.ceil(Buffer.byteLength(text) / longest);
-    if (atLeast >= this.spec.contextSize) {
-      throw new LlmsrvError(
-        "bad_request",
-        `the prompt is at least ${atLeast} tokens, which does not fit the context window of ${this.spec.contextSize}`,
-      );
-    }
-  }
-
   private async grammarFor(format: OutputFormat | undefined): Promise<LlamaGrammar | undefined> {
     if (!format) return undefined;
     try {
@@ -234,7 +223,34 @@ class LlamaLoadedModel implements LoadedModel {
     }
   }
 
-  /** Tokens of the prompt (after any prefix), checked against the vocabulary and the window. */
+  private windowFor(req: CompletionRequest): WindowSpec {
+    return {
+      contextSize: this.spec.contextSize,
+      addsBos: this.model.tokens.bos !== null,
+      numKeep: req.sampling.numKeep,
+      numPredict: req.sampling.numPredict,
+      truncate: req.truncate ?? true,
+    };
+  }
+
+  /**
+   * The prefix and prompt tokens, tokenizing only the start and end of a prompt whose length
+   * alone shows it is far longer than the window: llama.cpp's tokenizer is superlinear on
+   * long runs without spaces (a 320k-character run took 10 s on the demo model).
+   */
+  private rawPromptTokens(req: CompletionRequest, w: WindowSpec): number[] {
+    const prefix = req.prefixTokens ?? [];
+    const longest = this.maxTokenBytes();
+    const atLeast = longest === 0 ? 0 : Math.ceil(Buffer.byteLength(req.prompt) / longest);
+    if (prefix.length + atLeast < 2 * w.contextSize)
+      return [...prefix, ...this.tokenizeNow(req.prompt)];
+    if (!w.truncate) throw new LlmsrvError("bad_request", INPUT_TOO_LONG);
+    const { head, tail } = windowTextParts(req.prompt, w, longest);
+    const headTokens = head === "" ? [] : this.tokenizeNow(head).slice(0, Math.max(0, w.numKeep));
+    return [...prefix, ...headTokens, ...this.tokenizeNow(tail).slice(1)];
+  }
+
+  /** Tokens of the prompt (after any prefix), checked against the vocabulary, fitted to the window. */
   private promptTokensFor(req: CompletionRequest): { promptTokens: number[]; total: number } {
     const vocab = this.vocabularySize();
     const bad = req.prefixTokens?.find((t) => !Number.isInteger(t) || t < 0 || t >= vocab);
@@ -244,15 +260,9 @@ class LlamaLoadedModel implements LoadedModel {
         `context holds token ${bad}, outside the vocabulary (0-${vocab - 1})`,
       );
     }
-    this.checkPromptBound(req.prefixTokens?.length ?? 0, req.prompt);
-    const promptTokens = [...(req.prefixTokens ?? []), ...this.tokenizeNow(req.prompt)];
-    const total = promptTokens.length + (this.model.tokens.bos === null ? 0 : 1);
-    if (total >= this.spec.contextSize) {
-      throw new LlmsrvError(
-        "bad_request",
-        `the prompt is ${total} tokens, which does not fit the context window of ${this.spec.contextSize}`,
-      );
-    }
+    const w = this.windowFor(req);
+    const promptTokens = fitPromptTokens(this.rawPromptTokens(req, w), w);
+    const total = promptTokens.length + (w.addsBos ? 1 : 0);
     return { promptTokens, total };
   }
 

@@ -4,6 +4,7 @@ import type { TemplateMessage } from "../prompt/chat-template.js";
 import { extractToolCalls, type ToolCall, type ToolDefinition } from "../prompt/tool-calls.js";
 import type { OutputFormat } from "../runtime/model-runner.js";
 import type { StoredModel } from "../store/model-store.js";
+import { fitChatPrompt, type TokenCounter } from "./chat-window.js";
 import { type CompletionOutcome, runCompletion } from "./completion.js";
 import type { ServerDeps } from "./deps.js";
 import { rejectImagesUnlessSupported, requireCapability } from "./request-fields.js";
@@ -21,6 +22,8 @@ export interface ChatInput {
   format: OutputFormat | undefined;
   options: unknown;
   keepAliveMs: number | undefined;
+  /** Old messages that do not fit the window are dropped (default) or kept (false). */
+  truncate?: boolean;
   signal: AbortSignal;
 }
 
@@ -85,11 +88,19 @@ export async function runChat(
   input: ChatInput,
   onDelta?: (text: string) => void,
 ): Promise<ChatOutcome> {
-  const prompt = buildChatPrompt(input.model, input.messages, input.tools);
+  const truncate = input.truncate ?? true;
+  const prompt = (counter: TokenCounter) =>
+    fitChatPrompt(
+      input.messages,
+      (messages) => buildChatPrompt(input.model, messages, input.tools),
+      counter,
+      truncate,
+    );
   const streamText = input.tools.length === 0 ? onDelta : undefined;
   const outcome = await runCompletion(deps, {
     model: input.model,
     prompt,
+    truncate,
     options: input.options,
     keepAliveMs: input.keepAliveMs,
     format: input.format,

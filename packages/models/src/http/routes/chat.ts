@@ -72,6 +72,7 @@ export async function chatHandler(ctx: RequestContext): Promise<void> {
     format,
     options: body.options,
     keepAliveMs,
+    truncate: optionalBool(body, "truncate") ?? true,
     signal: ctx.signal,
   };
   if (!stream) {

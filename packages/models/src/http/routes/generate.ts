@@ -58,6 +58,8 @@ interface GenerateRequest {
   keepAliveMs: number | undefined;
   format: OutputFormat | undefined;
   options: unknown;
+  /** A prompt longer than the window is truncated (default) or refused (false). */
+  truncate: boolean;
 }
 
 /** Reads and checks every field before anything is loaded or streamed. */
@@ -79,6 +81,7 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
     keepAliveMs: parseKeepAlive(body.keep_alive),
     format: parseFormat(body.format),
     options: body.options,
+    truncate: optionalBool(body, "truncate") ?? true,
   };
   rejectImagesUnlessSupported(model, body.images);
   rejectThinkUnlessSupported(model, body.think, req.asked);
@@ -122,6 +125,7 @@ export async function generateHandler(ctx: RequestContext): Promise<void> {
     model,
     prompt: rendered,
     prefixTokens: req.context,
+    truncate: req.truncate,
     options: req.options,
     keepAliveMs: req.keepAliveMs,
     format: req.format,
