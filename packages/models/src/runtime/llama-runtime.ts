@@ -240,6 +240,8 @@ class LlamaLoadedModel implements LoadedModel {
    */
   private rawPromptTokens(req: CompletionRequest, w: WindowSpec): number[] {
     const prefix = req.prefixTokens ?? [];
+    if (req.suffix !== undefined)
+      return [...prefix, ...this.fillInTheMiddle(req.prompt, req.suffix)];
     const longest = this.maxTokenBytes();
     const atLeast = longest === 0 ? 0 : Math.ceil(Buffer.byteLength(req.prompt) / longest);
     if (prefix.length + atLeast < 2 * w.contextSize)
@@ -248,6 +250,20 @@ class LlamaLoadedModel implements LoadedModel {
     const { head, tail } = windowTextParts(req.prompt, w, longest);
     const headTokens = head === "" ? [] : this.tokenizeNow(head).slice(0, Math.max(0, w.numKeep));
     return [...prefix, ...headTokens, ...this.tokenizeNow(tail).slice(1)];
+  }
+
+  /** `<prefix> prompt <suffix> suffix <middle>`, the order llama.cpp's infill uses. */
+  private fillInTheMiddle(prompt: string, suffix: string): number[] {
+    const { prefix, suffix: suf, middle } = this.model.tokens.infill;
+    if (prefix === null || suf === null)
+      throw new LlmsrvError("bad_request", "the model has no fill-in-the-middle tokens");
+    return [
+      prefix,
+      ...this.tokenizeNow(prompt),
+      suf,
+      ...this.tokenizeNow(suffix),
+      ...(middle === null ? [] : [middle]),
+    ];
   }
 
   /** Tokens of the prompt (after any prefix), checked against the vocabulary, fitted to the window. */

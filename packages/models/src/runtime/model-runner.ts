@@ -46,6 +46,8 @@ export interface CompletionRequest {
   prefixTokens?: number[];
   sampling: SamplingOptions;
   format?: OutputFormat;
+  /** Text after the insertion point: the prompt is framed with fill-in-the-middle tokens. */
+  suffix?: string;
   /** A prompt longer than the window is truncated (default) or refused (false). */
   truncate?: boolean;
 }

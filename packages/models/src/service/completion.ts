@@ -16,6 +16,8 @@ export interface CompletionJob {
   options: unknown;
   keepAliveMs: number | undefined;
   format?: OutputFormat;
+  /** Text after the insertion point, placed with the model's fill-in-the-middle tokens. */
+  suffix?: string;
   /** Tokens of a previous exchange (`context`), placed before the prompt. */
   prefixTokens?: number[];
   signal: AbortSignal;
@@ -63,6 +65,7 @@ export async function runCompletion(
       {
         prompt,
         truncate: job.truncate,
+        suffix: job.suffix,
         prefixTokens: job.prefixTokens,
         sampling: opts.sampling,
         format: job.format,

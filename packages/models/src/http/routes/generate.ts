@@ -2,6 +2,7 @@ import { LlmsrvError } from "../../errors.js";
 import { buildGeneratePrompt } from "../../prompt/build-prompt.js";
 import type { OutputFormat } from "../../runtime/model-runner.js";
 import { type CompletionOutcome, loadOnly, runCompletion } from "../../service/completion.js";
+import { type InsertMode, insertModeFor } from "../../service/insert.js";
 import {
   nowTimestamp,
   parseFormat,
@@ -60,6 +61,8 @@ interface GenerateRequest {
   options: unknown;
   /** A prompt longer than the window is truncated (default) or refused (false). */
   truncate: boolean;
+  /** How `suffix` is placed, when given. */
+  insert?: InsertMode;
 }
 
 /** Reads and checks every field before anything is loaded or streamed. */
@@ -91,7 +94,7 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
   ) {
     throw new LlmsrvError("bad_request", "raw mode does not support template, system, or context");
   }
-  if (req.suffix) requireCapability(model, "insert");
+  if (req.suffix) req.insert = insertModeFor(model, req.template);
   return req;
 }
 
@@ -113,18 +116,23 @@ export async function generateHandler(ctx: RequestContext): Promise<void> {
   const req = await parseGenerateRequest(ctx);
   if (req.prompt === "") return loadOrUnload(ctx, req);
   const { model, raw } = req;
-  const rendered = buildGeneratePrompt(model, {
-    prompt: req.prompt,
-    system: req.system,
-    template: req.template,
-    suffix: req.suffix,
-    raw,
-  });
+  // Fill-in-the-middle tokens are placed by the runtime around the prompt as it is.
+  const byTokens = req.insert === "tokens" && !raw;
+  const rendered = byTokens
+    ? req.prompt
+    : buildGeneratePrompt(model, {
+        prompt: req.prompt,
+        system: req.system,
+        template: req.template,
+        suffix: req.suffix,
+        raw,
+      });
   const out = req.stream ? new NdjsonWriter(ctx.res) : undefined;
   const job = {
     model,
     prompt: rendered,
     prefixTokens: req.context,
+    suffix: byTokens ? req.suffix : undefined,
     truncate: req.truncate,
     options: req.options,
     keepAliveMs: req.keepAliveMs,
