@@ -19,7 +19,12 @@ export interface GeneratePromptInput {
  * template gets the prompt as a single user turn; a model without any template gets
  * the system text (if any), a blank line, and the prompt.
  */
-export function buildGeneratePrompt(model: StoredModel, input: GeneratePromptInput): string {
+export function buildGeneratePrompt(
+  model: StoredModel,
+  input: GeneratePromptInput,
+  // (i9-text) extra Go template data from the caller: .Think, .ThinkLevel, .IsThinkSet.
+  extra: Record<string, unknown> = {},
+): string {
   const previous = input.previous ?? "";
   if (input.raw) return previous + input.prompt;
   const system = input.system ?? model.system;
@@ -35,6 +40,7 @@ export function buildGeneratePrompt(model: StoredModel, input: GeneratePromptInp
       Response: "",
       Suffix: input.suffix ?? "",
       Messages: messages.map(goMessage),
+      ...extra,
     };
     return previous + renderGoTemplate(goTemplate, data);
   }
@@ -52,7 +58,13 @@ export function goMessage(m: TemplateMessage): Record<string, unknown> {
   const calls = m.tool_calls?.map((c) => ({
     Function: { Name: c.function.name, Arguments: c.function.arguments },
   }));
-  return { Role: m.role, Content: m.content, ToolCalls: calls, ToolName: m.tool_name };
+  return {
+    Role: m.role,
+    Content: m.content,
+    ToolCalls: calls,
+    ToolName: m.tool_name,
+    Thinking: m.thinking ?? "", // (i9-text) a message's reasoning
+  };
 }
 
 /**
@@ -78,6 +90,8 @@ export function buildChatPrompt(
   model: StoredModel,
   messages: readonly TemplateMessage[],
   tools: unknown[] = [],
+  // (i9-text) extra Go template data from the caller: .Think, .ThinkLevel, .IsThinkSet.
+  extra: Record<string, unknown> = {},
 ): string {
   const conversation = conversationFor(model, messages);
   if (model.template !== undefined && templateUsesMessages(model.template)) {
@@ -86,6 +100,7 @@ export function buildChatPrompt(
       System: system,
       Messages: conversation.map(goMessage),
       Tools: tools,
+      ...extra,
     });
   }
   if (model.template !== undefined) {
@@ -99,6 +114,7 @@ export function buildChatPrompt(
       Prompt: lastUser,
       Response: "",
       Tools: tools,
+      ...extra,
     });
   }
   if (model.facts.chatTemplate)

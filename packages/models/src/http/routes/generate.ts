@@ -8,9 +8,14 @@ import {
   parseFormat,
   parseKeepAlive,
   rejectImagesUnlessSupported,
-  rejectThinkUnlessSupported,
   requireCapability,
 } from "../../service/request-fields.js";
+import {
+  resolveThink,
+  type ThinkValue,
+  thinkingParserFor,
+  thinkTemplateData,
+} from "../../service/thinking.js";
 import { requireModelName } from "../../store/model-name.js";
 import type { StoredModel } from "../../store/model-store.js";
 import { NdjsonWriter } from "../ndjson.js";
@@ -61,6 +66,8 @@ interface GenerateRequest {
   options: unknown;
   /** A prompt longer than the window is truncated (default) or refused (false). */
   truncate: boolean;
+  /** The think flag after Ollama's default. */
+  think?: ThinkValue;
   /** How `suffix` is placed, when given. */
   insert?: InsertMode;
 }
@@ -87,7 +94,7 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
     truncate: optionalBool(body, "truncate") ?? true,
   };
   rejectImagesUnlessSupported(model, body.images);
-  rejectThinkUnlessSupported(model, body.think, req.asked);
+  req.think = resolveThink(model, body.think, req.asked);
   if (
     req.raw &&
     (req.template !== undefined || req.system !== undefined || req.context !== undefined)
@@ -120,14 +127,35 @@ export async function generateHandler(ctx: RequestContext): Promise<void> {
   const byTokens = req.insert === "tokens" && !raw;
   const rendered = byTokens
     ? req.prompt
-    : buildGeneratePrompt(model, {
-        prompt: req.prompt,
-        system: req.system,
-        template: req.template,
-        suffix: req.suffix,
-        raw,
-      });
+    : buildGeneratePrompt(
+        model,
+        {
+          prompt: req.prompt,
+          system: req.system,
+          template: req.template,
+          suffix: req.suffix,
+          raw,
+        },
+        thinkTemplateData(req.think),
+      );
   const out = req.stream ? new NdjsonWriter(ctx.res) : undefined;
+  // The reasoning is split from the answer as it streams (never in raw mode).
+  const parser = raw ? undefined : thinkingParserFor(model, req.think, rendered);
+  let response = "";
+  let thinking = "";
+  const onText = (text: string) => {
+    const split = parser ? parser.add(text) : { thinking: "", content: text };
+    if (split.content === "" && split.thinking === "") return;
+    response += split.content;
+    thinking += split.thinking;
+    out?.write({
+      model: req.asked,
+      created_at: nowTimestamp(),
+      response: split.content,
+      ...(split.thinking !== "" ? { thinking: split.thinking } : {}),
+      done: false,
+    });
+  };
   const job = {
     model,
     prompt: rendered,
@@ -138,12 +166,12 @@ export async function generateHandler(ctx: RequestContext): Promise<void> {
     keepAliveMs: req.keepAliveMs,
     format: req.format,
     signal: ctx.signal,
-    onText: (text: string) =>
-      out?.write({ model: req.asked, created_at: nowTimestamp(), response: text, done: false }),
+    onText,
   };
   if (!out) {
     const outcome = await runCompletion(ctx.deps, job);
-    return ctx.json(200, finalBody(req.asked, outcome.result.text, outcome, !raw));
+    const body = finalBody(req.asked, response, outcome, !raw);
+    return ctx.json(200, thinking === "" ? body : { ...body, thinking });
   }
   try {
     const outcome = await runCompletion(ctx.deps, job);
