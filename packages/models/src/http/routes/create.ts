@@ -89,6 +89,25 @@ function parseParameters(ctx: RequestContext, value: unknown): Record<string, un
   return value as Record<string, unknown>;
 }
 
+/**
+ * `adapters` (LoRA, file name → blob digest) cannot be applied: any given is a 400, so a
+ * model is never created without the adapters its request asked for.
+ */
+function rejectAdapters(value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== "object" || Array.isArray(value))
+    throw new LlmsrvError(
+      "bad_request",
+      `field "adapters" must be an object of file name to digest`,
+    );
+  const names = Object.keys(value);
+  if (names.length === 0) return;
+  throw new LlmsrvError(
+    "bad_request",
+    `LoRA adapters are not supported by this server (adapters given: ${names.join(", ")}); create the model without them`,
+  );
+}
+
 /** Builds the recipe from the request, validating everything before any progress is sent. */
 async function recipeFor(
   ctx: RequestContext,
@@ -98,6 +117,7 @@ async function recipeFor(
   if (body.quantize !== undefined && body.quantize !== null) {
     throw new LlmsrvError("bad_request", "quantization is not supported by this server");
   }
+  rejectAdapters(body.adapters);
   const from = optionalString(body, "from");
   const recipe: ModelRecipe = {
     template: optionalString(body, "template"),
