@@ -20,15 +20,24 @@ export interface WindowSpec {
 export const INPUT_TOO_LONG = "the input length exceeds the context length";
 
 /**
- * Places a generation may use: Ollama truncates the prompt to the whole window and then
- * shifts the context while generating (dropping half of what is not kept); with no context
- * shift here, the truncated prompt leaves that room (or `num_predict`, when smaller) instead.
+ * Places left for the answer when a prompt is cut to fit: Ollama truncates the prompt to the
+ * whole window and then shifts the context while generating (dropping half of what is not
+ * kept); with no context shift here, a cut prompt leaves that room (or `num_predict`, when
+ * smaller) instead.
  */
+export function answerRoom(
+  contextSize: number,
+  numKeep: number,
+  numPredict: number | undefined,
+): number {
+  const shiftRoom = Math.max(1, Math.floor((contextSize - Math.max(0, numKeep) - 1) / 2));
+  return Math.max(1, Math.min(numPredict ?? shiftRoom, shiftRoom));
+}
+
+/** Prompt tokens (beginning token excluded) a cut prompt keeps. */
 function promptBudget(w: WindowSpec, keep: number): number {
   const bos = w.addsBos ? 1 : 0;
-  const shiftRoom = Math.max(1, Math.floor((w.contextSize - keep - bos) / 2));
-  const room = Math.max(1, Math.min(w.numPredict ?? shiftRoom, shiftRoom));
-  return w.contextSize - bos - room;
+  return w.contextSize - bos - answerRoom(w.contextSize, keep, w.numPredict);
 }
 
 /**

@@ -27,6 +27,9 @@ export async function fitChatPrompt<M extends TemplateMessage>(
 ): Promise<string> {
   const whole = render([...messages]);
   if (!truncate || messages.length <= 1) return whole;
+  // Every token stands for at least one byte, plus the space prefix and the beginning token:
+  // a prompt with fewer bytes than the window fits without asking the tokenizer.
+  if (Buffer.byteLength(whole) + 2 <= counter.numCtx) return whole;
   if ((await counter.count(whole)) <= counter.numCtx) return whole;
   let first = messages.length - 1;
   for (let i = messages.length - 2; i >= 0; i--) {

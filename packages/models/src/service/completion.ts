@@ -1,6 +1,7 @@
 import { badRequest } from "../errors.js";
 import type { CompletionResult, OutputFormat } from "../runtime/model-runner.js";
 import { resolveOptions } from "../runtime/options.js";
+import { answerRoom } from "../runtime/prompt-window.js";
 import type { StoredModel } from "../store/model-store.js";
 import type { TokenCounter } from "./chat-window.js";
 import type { ServerDeps } from "./deps.js";
@@ -55,8 +56,10 @@ export async function runCompletion(
   });
   try {
     const loaded = lease.loaded;
+    const { numPredict, numKeep } = opts.sampling;
     const counter: TokenCounter = {
-      numCtx: opts.numCtx,
+      // Room is left for the answer, since the context is not shifted while generating.
+      numCtx: opts.numCtx - answerRoom(opts.numCtx, numKeep, numPredict),
       count: async (text) => (await loaded.tokenize(text)).length + 1,
     };
     const prompt = typeof job.prompt === "string" ? job.prompt : await job.prompt(counter);
