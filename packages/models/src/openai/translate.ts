@@ -76,6 +76,8 @@ export function nativeMessages(value: unknown): ChatMessage[] {
     if (typeof m?.role !== "string")
       throw new LlmsrvError("bad_request", `messages[${i}].role must be a string`);
     const msg: ChatMessage = { role: m.role, content: "" };
+    const reasoning = m.reasoning ?? m.reasoning_content;
+    if (typeof reasoning === "string" && reasoning !== "") msg.thinking = reasoning;
     if (typeof m.content === "string") msg.content = m.content;
     else if (Array.isArray(m.content)) {
       const { text, images } = contentParts(m.content, i);
@@ -128,6 +130,22 @@ export function nativeOptions(body: Record<string, unknown>): Record<string, unk
   else if (stop !== undefined && stop !== null)
     throw new LlmsrvError("bad_request", "stop must be a string or an array of strings");
   return options;
+}
+
+/**
+ * `reasoning_effort` (or `reasoning.effort`) → native `think`, as Ollama's OpenAI layer
+ * maps it: "none" turns thinking off, "low"/"medium"/"high" are levels.
+ */
+export function nativeThink(body: Record<string, unknown>): unknown {
+  const nested = (body.reasoning as { effort?: unknown } | undefined)?.effort;
+  const effort = nested ?? body.reasoning_effort;
+  if (effort === undefined || effort === null || effort === "") return undefined;
+  if (typeof effort !== "string" || !["high", "medium", "low", "none"].includes(effort))
+    throw new LlmsrvError(
+      "bad_request",
+      `invalid reasoning value: '${String(effort)}' (must be "high", "medium", "low", or "none")`,
+    );
+  return effort === "none" ? false : effort;
 }
 
 /** `response_format` → native format. */

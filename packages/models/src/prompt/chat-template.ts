@@ -13,6 +13,8 @@ export interface TemplateMessage {
   content: string;
   tool_calls?: Array<{ function: { name: string; arguments: unknown } }>;
   tool_name?: string;
+  /** (i9-text) The reasoning of an earlier assistant message. */
+  thinking?: string;
 }
 
 const cache = new Map<string, Template>();

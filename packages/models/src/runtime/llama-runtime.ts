@@ -12,6 +12,7 @@ import {
   type Token,
 } from "node-llama-cpp";
 import { LlmsrvError, messageOf } from "../errors.js";
+import { GeneratedText } from "./generated-text.js";
 import type {
   CompletionRequest,
   CompletionResult,
@@ -22,6 +23,8 @@ import type {
   OutputFormat,
   SamplingOptions,
 } from "./model-runner.js";
+import { PromptTokens } from "./prompt-tokens.js";
+import { TokenTextDecoder } from "./token-text.js";
 
 /** Options of the node-llama-cpp runtime. */
 export interface LlamaRuntimeOptions {
@@ -138,7 +141,6 @@ function samplingFor(s: SamplingOptions): LlamaCompletionGenerationOptions {
           frequencyPenalty: s.frequencyPenalty,
         }
       : false,
-    customStopTriggers: s.stop.length > 0 ? s.stop : undefined,
   };
 }
 
@@ -148,7 +150,7 @@ class LlamaLoadedModel implements LoadedModel {
   private readonly completions: LlamaCompletion[];
   private embedding: Promise<LlamaEmbeddingContext> | undefined;
   private embedQueue: Promise<unknown> = Promise.resolve();
-  private longestToken: number | undefined;
+  private readonly prompts: PromptTokens;
 
   constructor(
     private readonly llama: Llama,
@@ -162,37 +164,11 @@ class LlamaLoadedModel implements LoadedModel {
       () => new LlamaCompletion({ contextSequence: context.getSequence() }),
     );
     this.sizeBytes = fileSize + context.stateSize;
-  }
-
-  private vocabulary(): readonly unknown[] | undefined {
-    const meta = this.model.fileInfo.metadata as {
-      tokenizer?: { ggml?: { tokens?: readonly unknown[] } };
-    };
-    return meta.tokenizer?.ggml?.tokens;
-  }
-
-  private vocabularySize(): number {
-    return this.vocabulary()?.length ?? Number.MAX_SAFE_INTEGER;
-  }
-
-  /**
-   * The most UTF-8 bytes of text one token can stand for (its vocabulary string's length, an
-   * over-estimate for byte and space-marker tokens), so `bytes / maxTokenBytes` is a lower
-   * bound of a text's token count; 0 when the vocabulary is not in the metadata.
-   */
-  private maxTokenBytes(): number {
-    if (this.longestToken === undefined) {
-      let longest = 0;
-      for (const t of this.vocabulary() ?? []) {
-        if (typeof t === "string") longest = Math.max(longest, Buffer.byteLength(t));
-      }
-      this.longestToken = longest;
-    }
-    return this.longestToken;
+    this.prompts = new PromptTokens(model, spec.contextSize);
   }
 
   private tokenizeNow(text: string): number[] {
-    return this.model.tokenize(text, true) as number[];
+    return this.prompts.tokenize(text);
   }
 
   async tokenize(text: string): Promise<number[]> {
@@ -201,23 +177,6 @@ class LlamaLoadedModel implements LoadedModel {
 
   async detokenize(tokens: readonly number[]): Promise<string> {
     return this.model.detokenize(tokens as Token[], true);
-  }
-
-  /**
-   * Refuses, without tokenizing, a prompt that cannot fit whatever its tokens: llama.cpp's
-   * tokenizer is superlinear on long runs without spaces (a 320k-character run took 10 s on
-   * the demo model), and such prompts are too long anyway.
-   */
-  private checkPromptBound(prefix: number, text: string): void {
-    const longest = this.maxTokenBytes();
-    if (longest === 0) return;
-    const atLeast = prefix + Math.ceil(Buffer.byteLength(text) / longest);
-    if (atLeast >= this.spec.contextSize) {
-      throw new LlmsrvError(
-        "bad_request",
-        `the prompt is at least ${atLeast} tokens, which does not fit the context window of ${this.spec.contextSize}`,
-      );
-    }
   }
 
   private async grammarFor(format: OutputFormat | undefined): Promise<LlamaGrammar | undefined> {
@@ -233,28 +192,6 @@ class LlamaLoadedModel implements LoadedModel {
     }
   }
 
-  /** Tokens of the prompt (after any prefix), checked against the vocabulary and the window. */
-  private promptTokensFor(req: CompletionRequest): { promptTokens: number[]; total: number } {
-    const vocab = this.vocabularySize();
-    const bad = req.prefixTokens?.find((t) => !Number.isInteger(t) || t < 0 || t >= vocab);
-    if (bad !== undefined) {
-      throw new LlmsrvError(
-        "bad_request",
-        `context holds token ${bad}, outside the vocabulary (0-${vocab - 1})`,
-      );
-    }
-    this.checkPromptBound(req.prefixTokens?.length ?? 0, req.prompt);
-    const promptTokens = [...(req.prefixTokens ?? []), ...this.tokenizeNow(req.prompt)];
-    const total = promptTokens.length + (this.model.tokens.bos === null ? 0 : 1);
-    if (total >= this.spec.contextSize) {
-      throw new LlmsrvError(
-        "bad_request",
-        `the prompt is ${total} tokens, which does not fit the context window of ${this.spec.contextSize}`,
-      );
-    }
-    return { promptTokens, total };
-  }
-
   async complete(
     slot: number,
     req: CompletionRequest,
@@ -264,43 +201,58 @@ class LlamaLoadedModel implements LoadedModel {
     const completion = this.completions[slot];
     if (!completion) throw new LlmsrvError("internal", `no sequence slot ${slot}`);
     const grammar = await this.grammarFor(req.format);
-    const { promptTokens, total } = this.promptTokensFor(req);
+    const { promptTokens, total } = this.prompts.tokensFor(req);
     const room = this.spec.contextSize - total;
     const maxTokens = Math.min(req.sampling.numPredict ?? room, room);
-    const outputTokens: number[] = [];
     const started = process.hrtime.bigint();
-    let firstToken: bigint | undefined;
-    if (maxTokens <= 0)
-      return this.result("", "length", promptTokens, outputTokens, started, started, false);
-    const res = await completion.generateCompletionWithMeta(promptTokens as Token[], {
-      ...samplingFor(req.sampling),
-      maxTokens,
-      grammar,
-      disableContextShift: true,
-      signal,
-      stopOnAbortSignal: true,
-      onToken: (tokens) => {
-        firstToken ??= process.hrtime.bigint();
-        outputTokens.push(...(tokens as number[]));
-      },
-      onTextChunk: onText,
-    });
-    const reason = res.metadata.stopReason === "maxTokens" ? "length" : "stop";
-    const aborted = res.metadata.stopReason === "abort" || signal.aborted;
-    const result = this.result(
-      res.response,
-      reason,
-      promptTokens,
-      outputTokens,
-      started,
-      firstToken ?? started,
-      aborted,
+    if (maxTokens <= 0) return this.result("", "length", promptTokens, [], started, started, false);
+    const gen = new GeneratedText(this.decoderFor(promptTokens), req.sampling.stop, onText);
+    // A stop sequence ends generation through this signal (the caller's one aborts it too).
+    const stopper = new AbortController();
+    const forward = () => stopper.abort();
+    signal.addEventListener("abort", forward, { once: true });
+    if (signal.aborted) stopper.abort();
+    try {
+      const res = await completion.generateCompletionWithMeta(promptTokens as Token[], {
+        ...samplingFor(req.sampling),
+        maxTokens,
+        grammar,
+        disableContextShift: true,
+        signal: stopper.signal,
+        stopOnAbortSignal: true,
+        onToken: (tokens) => {
+          if (gen.add(tokens as number[])) stopper.abort();
+        },
+      });
+      gen.finish();
+      const reason = !gen.stopped && res.metadata.stopReason === "maxTokens" ? "length" : "stop";
+      const result = this.result(
+        gen.text,
+        reason,
+        promptTokens,
+        gen.tokens,
+        started,
+        gen.firstTokenAt ?? started,
+        signal.aborted,
+      );
+      result.promptEvalCount = total;
+      // Tokens held back inside node-llama-cpp (a partial UTF-8 character) never reach
+      // onToken; at the token limit exactly maxTokens were generated.
+      if (reason === "length") result.evalCount = Math.max(maxTokens, gen.tokens.length);
+      return result;
+    } finally {
+      signal.removeEventListener("abort", forward);
+    }
+  }
+
+  /** A decoder of generated tokens that reads them after the prompt's last tokens. */
+  private decoderFor(promptTokens: readonly number[]): TokenTextDecoder {
+    const bos = this.model.tokens.bos;
+    const context = promptTokens.length > 0 || bos === null ? promptTokens : [bos];
+    return new TokenTextDecoder(
+      (tokens, last) => this.model.detokenize(tokens as Token[], true, last as Token[]),
+      context,
     );
-    result.promptEvalCount = total;
-    // Tokens held back as a possible stop-sequence prefix never reach onToken; at the
-    // token limit exactly maxTokens were generated.
-    if (reason === "length") result.evalCount = Math.max(maxTokens, outputTokens.length);
-    return result;
   }
 
   private result(

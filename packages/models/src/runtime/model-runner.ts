@@ -32,6 +32,8 @@ export interface SamplingOptions {
   /** Max tokens to generate; undefined = until the context is full. */
   numPredict: number | undefined;
   stop: string[];
+  /** Prompt tokens kept at the start when a long prompt is truncated (`num_keep`). */
+  numKeep: number;
 }
 
 /** Output constraint: JSON, or JSON matching a schema. */
@@ -44,6 +46,10 @@ export interface CompletionRequest {
   prefixTokens?: number[];
   sampling: SamplingOptions;
   format?: OutputFormat;
+  /** Text after the insertion point: the prompt is framed with fill-in-the-middle tokens. */
+  suffix?: string;
+  /** A prompt longer than the window is truncated (default) or refused (false). */
+  truncate?: boolean;
 }
 
 /** Why generation ended, in Ollama's terms. */

@@ -1,5 +1,6 @@
 import { LlmsrvError } from "../errors.js";
 import type { SamplingOptions } from "./model-runner.js";
+import { DEFAULT_NUM_KEEP } from "./prompt-window.js";
 
 /** Request options after validation: sampling plus load-time settings. */
 export interface ResolvedOptions {
@@ -139,6 +140,7 @@ export function resolveOptions(
       frequencyPenalty: n.frequency_penalty,
       numPredict: n.num_predict < 0 ? undefined : n.num_predict,
       stop: stop.filter((s) => s !== ""),
+      numKeep: typeof merged.num_keep === "number" ? n.num_keep : DEFAULT_NUM_KEEP,
     },
   };
 }

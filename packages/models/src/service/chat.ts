@@ -1,12 +1,15 @@
 import { LlmsrvError } from "../errors.js";
 import { buildChatPrompt } from "../prompt/build-prompt.js";
 import type { TemplateMessage } from "../prompt/chat-template.js";
-import { extractToolCalls, type ToolCall, type ToolDefinition } from "../prompt/tool-calls.js";
+import type { ToolCall, ToolDefinition } from "../prompt/tool-calls.js";
 import type { OutputFormat } from "../runtime/model-runner.js";
 import type { StoredModel } from "../store/model-store.js";
+import { type ChatDelta, ChatOutput } from "./chat-output.js";
+import { fitChatPrompt, type TokenCounter } from "./chat-window.js";
 import { type CompletionOutcome, runCompletion } from "./completion.js";
 import type { ServerDeps } from "./deps.js";
 import { rejectImagesUnlessSupported, requireCapability } from "./request-fields.js";
+import { type ThinkValue, thinkingParserFor } from "./thinking.js";
 
 /** A native chat message after validation. */
 export interface ChatMessage extends TemplateMessage {
@@ -21,14 +24,18 @@ export interface ChatInput {
   format: OutputFormat | undefined;
   options: unknown;
   keepAliveMs: number | undefined;
+  /** The think flag after Ollama's default (thinking models think unless told not to). */
+  think?: ThinkValue;
+  /** Old messages that do not fit the window are dropped (default) or kept (false). */
+  truncate?: boolean;
   signal: AbortSignal;
-  /** The request's `think`, for the template's `.Think`/`.ThinkLevel`/`.IsThinkSet`. */
-  think?: boolean | string;
 }
 
 /** A finished chat turn. */
 export interface ChatOutcome {
   content: string;
+  /** The model's reasoning, split from the answer (empty unless thinking). */
+  thinking: string;
   toolCalls: ToolCall[];
   outcome: CompletionOutcome;
 }
@@ -49,6 +56,8 @@ export function parseMessages(value: unknown): ChatMessage[] {
       throw new LlmsrvError("bad_request", `messages[${i}].content must be a string`);
     }
     const msg: ChatMessage = { role, content: (content as string | undefined) ?? "" };
+    const { thinking } = m as Record<string, unknown>;
+    if (typeof thinking === "string" && thinking !== "") msg.thinking = thinking;
     if (images !== undefined && images !== null) msg.images = images as string[];
     if (Array.isArray(tool_calls)) msg.tool_calls = tool_calls as ChatMessage["tool_calls"];
     if (typeof tool_name === "string") msg.tool_name = tool_name;
@@ -79,26 +88,42 @@ export function checkChatCapabilities(
 }
 
 /**
- * Runs one chat turn. Text is streamed through `onDelta` unless tools were offered: then
- * the answer is held back and parsed for tool calls when complete.
+ * Runs one chat turn. The answer streams through `onDelta` as it is generated: reasoning
+ * split from content when thinking, tool calls once each is parsed.
  */
 export async function runChat(
   deps: ServerDeps,
   input: ChatInput,
-  onDelta?: (text: string) => void,
+  onDelta?: (delta: ChatDelta) => void,
 ): Promise<ChatOutcome> {
-  const prompt = buildChatPrompt(input.model, input.messages, input.tools, { think: input.think });
-  const streamText = input.tools.length === 0 ? onDelta : undefined;
+  const truncate = input.truncate ?? true;
+  let rendered = "";
+  const prompt = async (counter: TokenCounter) => {
+    rendered = await fitChatPrompt(
+      input.messages,
+      (messages) => buildChatPrompt(input.model, messages, input.tools, { think: input.think }),
+      counter,
+      truncate,
+    );
+    output.parser = thinkingParserFor(input.model, input.think, rendered);
+    return rendered;
+  };
+  const output = new ChatOutput(undefined, input.tools, onDelta);
   const outcome = await runCompletion(deps, {
     model: input.model,
     prompt,
+    truncate,
     options: input.options,
     keepAliveMs: input.keepAliveMs,
     format: input.format,
     signal: input.signal,
-    onText: streamText,
+    onText: (text) => output.push(text),
   });
-  const { content, calls } = extractToolCalls(outcome.result.text, input.tools);
-  if (input.tools.length > 0 && content !== "" && onDelta) onDelta(content);
-  return { content, toolCalls: calls, outcome };
+  output.finish();
+  return {
+    content: output.content,
+    thinking: output.thinking,
+    toolCalls: output.toolCalls,
+    outcome,
+  };
 }

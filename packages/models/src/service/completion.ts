@@ -1,18 +1,24 @@
 import { badRequest } from "../errors.js";
 import type { CompletionResult, OutputFormat } from "../runtime/model-runner.js";
 import { resolveOptions } from "../runtime/options.js";
+import { answerRoom } from "../runtime/prompt-window.js";
 import type { StoredModel } from "../store/model-store.js";
+import type { TokenCounter } from "./chat-window.js";
 import type { ServerDeps } from "./deps.js";
 
 /** One generation to run through the scheduler. */
 export interface CompletionJob {
   model: StoredModel;
-  /** The rendered prompt. */
-  prompt: string;
+  /** The rendered prompt, or a function rendering it once the model is loaded (to fit it). */
+  prompt: string | ((counter: TokenCounter) => Promise<string>);
+  /** A prompt longer than the window is truncated (default) or refused with 400 (false). */
+  truncate?: boolean;
   /** The request's `options` object (validated here, before anything is streamed). */
   options: unknown;
   keepAliveMs: number | undefined;
   format?: OutputFormat;
+  /** Text after the insertion point, placed with the model's fill-in-the-middle tokens. */
+  suffix?: string;
   /** Tokens of a previous exchange (`context`), placed before the prompt. */
   prefixTokens?: number[];
   signal: AbortSignal;
@@ -49,10 +55,20 @@ export async function runCompletion(
     signal: job.signal,
   });
   try {
+    const loaded = lease.loaded;
+    const { numPredict, numKeep } = opts.sampling;
+    const counter: TokenCounter = {
+      // Room is left for the answer, since the context is not shifted while generating.
+      numCtx: opts.numCtx - answerRoom(opts.numCtx, numKeep, numPredict),
+      count: async (text) => (await loaded.tokenize(text)).length + 1,
+    };
+    const prompt = typeof job.prompt === "string" ? job.prompt : await job.prompt(counter);
     const result = await lease.loaded.complete(
       lease.slot,
       {
-        prompt: job.prompt,
+        prompt,
+        truncate: job.truncate,
+        suffix: job.suffix,
         prefixTokens: job.prefixTokens,
         sampling: opts.sampling,
         format: job.format,

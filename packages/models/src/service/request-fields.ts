@@ -55,17 +55,3 @@ export function rejectImagesUnlessSupported(model: StoredModel, images: unknown)
 export function nowTimestamp(): string {
   return new Date().toISOString();
 }
-
-/** `think` on a model without the thinking capability is 400, as in Ollama. */
-export function rejectThinkUnlessSupported(model: StoredModel, think: unknown): void {
-  if (think === undefined || think === null || think === false) return;
-  if (think !== true && !["low", "medium", "high", "max"].includes(think as string)) {
-    throw new LlmsrvError(
-      "bad_request",
-      `invalid think value ${JSON.stringify(think)}; expected a boolean or low, medium, high, max`,
-    );
-  }
-  if (!model.facts.capabilities.includes("thinking")) {
-    throw new LlmsrvError("unsupported_capability", `"${model.display}" does not support thinking`);
-  }
-}

@@ -110,6 +110,25 @@ function autodetectTemplate(
   return detected.name;
 }
 
+/**
+ * `adapters` (LoRA, file name → blob digest) cannot be applied: any given is a 400, so a
+ * model is never created without the adapters its request asked for.
+ */
+function rejectAdapters(value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== "object" || Array.isArray(value))
+    throw new LlmsrvError(
+      "bad_request",
+      `field "adapters" must be an object of file name to digest`,
+    );
+  const names = Object.keys(value);
+  if (names.length === 0) return;
+  throw new LlmsrvError(
+    "bad_request",
+    `LoRA adapters are not supported by this server (adapters given: ${names.join(", ")}); create the model without them`,
+  );
+}
+
 /** Builds the recipe from the request, validating everything before any progress is sent. */
 async function recipeFor(
   ctx: RequestContext,
@@ -119,6 +138,7 @@ async function recipeFor(
   if (body.quantize !== undefined && body.quantize !== null) {
     throw new LlmsrvError("bad_request", "quantization is not supported by this server");
   }
+  rejectAdapters(body.adapters);
   const from = optionalString(body, "from");
   const recipe: ModelRecipe & { autodetected?: string } = {
     template: optionalString(body, "template"),

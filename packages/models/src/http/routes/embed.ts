@@ -34,7 +34,7 @@ export async function embedHandler(ctx: RequestContext): Promise<void> {
   if (inputs.length === 0) {
     const loadNs = await loadOnly(ctx.deps, model, body.options, keepAliveMs, ctx.signal);
     return ctx.json(200, {
-      model: model.display,
+      model: body.model as string,
       embeddings: [],
       total_duration: loadNs,
       load_duration: loadNs,
@@ -49,7 +49,7 @@ export async function embedHandler(ctx: RequestContext): Promise<void> {
   });
   assertFinite(r.vectors);
   ctx.json(200, {
-    model: model.display,
+    model: body.model as string,
     embeddings: r.vectors.map((v) => truncateDimensions(l2Normalize(v), dimensions)),
     total_duration: r.totalNs,
     load_duration: r.loadNs,

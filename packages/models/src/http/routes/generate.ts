@@ -1,16 +1,20 @@
 import { LlmsrvError } from "../../errors.js";
 import { buildGeneratePrompt } from "../../prompt/build-prompt.js";
-import { thinkInput } from "../../prompt/ollama-template.js";
 import type { OutputFormat } from "../../runtime/model-runner.js";
 import { type CompletionOutcome, loadOnly, runCompletion } from "../../service/completion.js";
+import { type InsertMode, insertModeFor } from "../../service/insert.js";
 import {
   nowTimestamp,
   parseFormat,
   parseKeepAlive,
   rejectImagesUnlessSupported,
-  rejectThinkUnlessSupported,
   requireCapability,
 } from "../../service/request-fields.js";
+import {
+  resolveThink,
+  type ThinkValue,
+  thinkingParserFor,
+} from "../../service/thinking.js";
 import { requireModelName } from "../../store/model-name.js";
 import type { StoredModel } from "../../store/model-store.js";
 import { NdjsonWriter } from "../ndjson.js";
@@ -47,6 +51,8 @@ function finalBody(model: string, response: string, o: CompletionOutcome, withCo
 /** The fields of a generate request, validated. */
 interface GenerateRequest {
   model: StoredModel;
+  /** The name as the client sent it, echoed in every answer (as Ollama does). */
+  asked: string;
   prompt: string;
   raw: boolean;
   stream: boolean;
@@ -57,7 +63,12 @@ interface GenerateRequest {
   keepAliveMs: number | undefined;
   format: OutputFormat | undefined;
   options: unknown;
-  think?: boolean | string;
+  /** A prompt longer than the window is truncated (default) or refused (false). */
+  truncate: boolean;
+  /** The think flag after Ollama's default. */
+  think?: ThinkValue;
+  /** How `suffix` is placed, when given. */
+  insert?: InsertMode;
 }
 
 /** Reads and checks every field before anything is loaded or streamed. */
@@ -68,6 +79,7 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
   requireCapability(model, "completion");
   const req: GenerateRequest = {
     model,
+    asked: body.model as string,
     prompt: optionalString(body, "prompt") ?? "",
     raw: optionalBool(body, "raw") ?? false,
     stream: optionalBool(body, "stream") ?? true,
@@ -78,23 +90,23 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
     keepAliveMs: parseKeepAlive(body.keep_alive),
     format: parseFormat(body.format),
     options: body.options,
-    think: thinkInput(body.think),
+    truncate: optionalBool(body, "truncate") ?? true,
   };
   rejectImagesUnlessSupported(model, body.images);
-  rejectThinkUnlessSupported(model, body.think);
+  req.think = resolveThink(model, body.think, req.asked);
   if (
     req.raw &&
     (req.template !== undefined || req.system !== undefined || req.context !== undefined)
   ) {
     throw new LlmsrvError("bad_request", "raw mode does not support template, system, or context");
   }
-  if (req.suffix) requireCapability(model, "insert");
+  if (req.suffix) req.insert = insertModeFor(model, req.template);
   return req;
 }
 
 /** Empty prompt: load the model (`done_reason: "load"`), or unload it with keep_alive 0. */
 async function loadOrUnload(ctx: RequestContext, req: GenerateRequest): Promise<void> {
-  const base = { model: req.model.display, created_at: nowTimestamp(), response: "", done: true };
+  const base = { model: req.asked, created_at: nowTimestamp(), response: "", done: true };
   if (req.keepAliveMs === 0) {
     await ctx.deps.scheduler.stop(req.model);
     return ctx.json(200, { ...base, done_reason: "unload" });
@@ -110,33 +122,56 @@ export async function generateHandler(ctx: RequestContext): Promise<void> {
   const req = await parseGenerateRequest(ctx);
   if (req.prompt === "") return loadOrUnload(ctx, req);
   const { model, raw } = req;
-  const rendered = buildGeneratePrompt(model, {
-    prompt: req.prompt,
-    system: req.system,
-    template: req.template,
-    suffix: req.suffix,
-    raw,
-    think: req.think,
-  });
+  // Fill-in-the-middle tokens are placed by the runtime around the prompt as it is.
+  const byTokens = req.insert === "tokens" && !raw;
+  const rendered = byTokens
+    ? req.prompt
+    : buildGeneratePrompt(model, {
+          prompt: req.prompt,
+          system: req.system,
+          template: req.template,
+          suffix: req.suffix,
+          raw,
+          think: req.think,
+        });
   const out = req.stream ? new NdjsonWriter(ctx.res) : undefined;
+  // The reasoning is split from the answer as it streams (never in raw mode).
+  const parser = raw ? undefined : thinkingParserFor(model, req.think, rendered);
+  let response = "";
+  let thinking = "";
+  const onText = (text: string) => {
+    const split = parser ? parser.add(text) : { thinking: "", content: text };
+    if (split.content === "" && split.thinking === "") return;
+    response += split.content;
+    thinking += split.thinking;
+    out?.write({
+      model: req.asked,
+      created_at: nowTimestamp(),
+      response: split.content,
+      ...(split.thinking !== "" ? { thinking: split.thinking } : {}),
+      done: false,
+    });
+  };
   const job = {
     model,
     prompt: rendered,
     prefixTokens: req.context,
+    suffix: byTokens ? req.suffix : undefined,
+    truncate: req.truncate,
     options: req.options,
     keepAliveMs: req.keepAliveMs,
     format: req.format,
     signal: ctx.signal,
-    onText: (text: string) =>
-      out?.write({ model: model.display, created_at: nowTimestamp(), response: text, done: false }),
+    onText,
   };
   if (!out) {
     const outcome = await runCompletion(ctx.deps, job);
-    return ctx.json(200, finalBody(model.display, outcome.result.text, outcome, !raw));
+    const body = finalBody(req.asked, response, outcome, !raw);
+    return ctx.json(200, thinking === "" ? body : { ...body, thinking });
   }
   try {
     const outcome = await runCompletion(ctx.deps, job);
-    out.write(finalBody(model.display, "", outcome, !raw));
+    out.write(finalBody(req.asked, "", outcome, !raw));
   } catch (e) {
     if (!out.headersSent) throw e;
     out.writeError(e);

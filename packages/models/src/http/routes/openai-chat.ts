@@ -4,11 +4,13 @@ import {
   nativeFormat,
   nativeMessages,
   nativeOptions,
+  nativeThink,
   openaiToolCalls,
   SYSTEM_FINGERPRINT,
   usage,
 } from "../../openai/translate.js";
 import { type ChatInput, checkChatCapabilities, parseTools, runChat } from "../../service/chat.js";
+import { resolveThink } from "../../service/thinking.js";
 import { requireModelName } from "../../store/model-name.js";
 import { optionalBool } from "../request-body.js";
 import type { RequestContext } from "../router.js";
@@ -32,6 +34,7 @@ async function respondOnce(
   const message = {
     role: "assistant",
     content: chat.content,
+    ...(chat.thinking !== "" ? { reasoning: chat.thinking } : {}),
     ...(chat.toolCalls.length > 0 ? { tool_calls: openaiToolCalls(chat.toolCalls) } : {}),
   };
   ctx.json(200, {
@@ -64,12 +67,16 @@ async function respondStreaming(
   });
   let first = true;
   try {
-    const chat = await runChat(ctx.deps, input, (text) => {
-      out.write(chunk(first ? { role: "assistant", content: text } : { content: text }, null));
+    const chat = await runChat(ctx.deps, input, (d) => {
+      const delta = {
+        ...(first ? { role: "assistant" } : {}),
+        content: d.content,
+        ...(d.thinking !== "" ? { reasoning: d.thinking } : {}),
+        ...(d.toolCalls.length > 0 ? { tool_calls: openaiToolCalls(d.toolCalls) } : {}),
+      };
+      out.write(chunk(delta, null));
       first = false;
     });
-    if (chat.toolCalls.length > 0)
-      out.write(chunk({ role: "assistant", tool_calls: openaiToolCalls(chat.toolCalls) }, null));
     const r = chat.outcome.result;
     out.write(chunk({}, finishReason(r.doneReason, chat.toolCalls)));
     if (includeUsage)
@@ -98,6 +105,7 @@ export async function openaiChatHandler(ctx: RequestContext): Promise<void> {
     format: nativeFormat(body.response_format),
     options: nativeOptions(body),
     keepAliveMs: undefined,
+    think: resolveThink(model, nativeThink(body), body.model as string),
     signal: ctx.signal,
   };
   checkChatCapabilities(input);
@@ -107,7 +115,7 @@ export async function openaiChatHandler(ctx: RequestContext): Promise<void> {
   const base = {
     id: completionId("chatcmpl"),
     created: Math.floor(Date.now() / 1000),
-    model: model.display,
+    model: body.model as string,
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
   if (stream) await respondStreaming(ctx, input, base, includeUsage);

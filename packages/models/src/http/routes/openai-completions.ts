@@ -8,6 +8,7 @@ import {
 } from "../../openai/translate.js";
 import { buildGeneratePrompt } from "../../prompt/build-prompt.js";
 import { runCompletion } from "../../service/completion.js";
+import { insertModeFor } from "../../service/insert.js";
 import { requireCapability } from "../../service/request-fields.js";
 import { requireModelName } from "../../store/model-name.js";
 import { optionalBool, optionalString } from "../request-body.js";
@@ -23,23 +24,27 @@ export async function openaiCompletionsHandler(ctx: RequestContext): Promise<voi
   if (typeof body.prompt !== "string")
     throw new LlmsrvError("bad_request", "prompt must be a string");
   const suffix = optionalString(body, "suffix");
-  if (suffix) requireCapability(model, "insert");
+  const insert = suffix ? insertModeFor(model) : undefined;
   const stream = optionalBool(body, "stream") ?? false;
   const includeUsage =
     (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-  const prompt = buildGeneratePrompt(model, { prompt: body.prompt, suffix, raw: false });
+  const byTokens = insert === "tokens";
+  const prompt = byTokens
+    ? body.prompt
+    : buildGeneratePrompt(model, { prompt: body.prompt, suffix, raw: false });
   const id = completionId("cmpl");
   const base = {
     id,
     object: "text_completion",
     created: Math.floor(Date.now() / 1000),
-    model: model.display,
+    model: body.model as string,
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
   const out = stream ? new SseWriter(ctx.res) : undefined;
   const job = {
     model,
     prompt,
+    suffix: byTokens ? suffix : undefined,
     options: nativeOptions(body),
     keepAliveMs: undefined,
     signal: ctx.signal,

@@ -57,7 +57,7 @@ export async function openaiEmbeddingsHandler(ctx: RequestContext): Promise<void
       embedding: encode(truncateDimensions(l2Normalize(v), dimensions), format as string),
       index,
     })),
-    model: model.display,
+    model: body.model as string,
     usage: { prompt_tokens: r.promptTokens, total_tokens: r.promptTokens },
   });
 }

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { fitChatPrompt, type TokenCounter } from "./chat-window.js";
+
+type Msg = { role: string; content: string };
+const render = (ms: Msg[]) => ms.map((m) => `${m.role[0]}:${m.content}`).join("|");
+/** One token per character: easy to reason about. */
+const counter = (numCtx: number): TokenCounter => ({ numCtx, count: async (t) => t.length });
+
+const chat: Msg[] = [
+  { role: "system", content: "SYS" },
+  { role: "user", content: "aaaaaaaaaa" },
+  { role: "assistant", content: "bbbbbbbbbb" },
+  { role: "user", content: "cccccccccc" },
+  { role: "assistant", content: "dddddddddd" },
+  { role: "user", content: "last" },
+];
+
+describe("fitting a chat into the context window (Ollama's rule)", () => {
+  it("keeps everything when it fits", async () => {
+    assert.equal(await fitChatPrompt(chat, render, counter(1000), true), render(chat));
+  });
+
+  it("keeps the system message and as many of the latest messages as fit", async () => {
+    // "s:SYS|a:dddddddddd|u:last" is 26 characters; one more message would be 39.
+    const p = await fitChatPrompt(chat, render, counter(30), true);
+    assert.equal(p, "s:SYS|a:dddddddddd|u:last");
+  });
+
+  it("always keeps the last message, even alone too long", async () => {
+    assert.equal(await fitChatPrompt(chat, render, counter(3), true), "s:SYS|u:last");
+  });
+
+  it("keeps every message with truncate false", async () => {
+    assert.equal(await fitChatPrompt(chat, render, counter(3), false), render(chat));
+  });
+
+  it("keeps system messages met among the dropped ones", async () => {
+    const twoSystems = [...chat.slice(0, 3), { role: "system", content: "S2" }, ...chat.slice(3)];
+    const p = await fitChatPrompt(twoSystems, render, counter(30), true);
+    assert.equal(p, "s:SYS|s:S2|a:dddddddddd|u:last");
+  });
+});
