@@ -10,11 +10,7 @@ import {
   rejectImagesUnlessSupported,
   requireCapability,
 } from "../../service/request-fields.js";
-import {
-  resolveThink,
-  type ThinkValue,
-  thinkingParserFor,
-} from "../../service/thinking.js";
+import { resolveThink, type ThinkValue, thinkingParserFor } from "../../service/thinking.js";
 import { requireModelName } from "../../store/model-name.js";
 import type { StoredModel } from "../../store/model-store.js";
 import { NdjsonWriter } from "../ndjson.js";
@@ -127,13 +123,13 @@ export async function generateHandler(ctx: RequestContext): Promise<void> {
   const rendered = byTokens
     ? req.prompt
     : buildGeneratePrompt(model, {
-          prompt: req.prompt,
-          system: req.system,
-          template: req.template,
-          suffix: req.suffix,
-          raw,
-          think: req.think,
-        });
+        prompt: req.prompt,
+        system: req.system,
+        template: req.template,
+        suffix: req.suffix,
+        raw,
+        think: req.think,
+      });
   const out = req.stream ? new NdjsonWriter(ctx.res) : undefined;
   // The reasoning is split from the answer as it streams (never in raw mode).
   const parser = raw ? undefined : thinkingParserFor(model, req.think, rendered);
