@@ -76,6 +76,19 @@ describe("rego eval", () => {
     assert.equal(ok.code, 0);
   });
 
+  it("answers false for a lone false expression, so --fail passes and --fail-defined trips", async () => {
+    for (const query of ["false", "1 == 2"]) {
+      const run = await rego(["eval", "--format", "values", query]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), [false]);
+      assert.equal((await rego(["eval", "--fail", query])).code, 0);
+      assert.equal((await rego(["eval", "--fail-defined", query])).code, 1);
+    }
+    const undefinedRun = await rego(["eval", "--fail", "1 == 2; true"]);
+    assert.equal(undefinedRun.code, 1);
+    assert.equal(undefinedRun.stdout, "{}\n");
+  });
+
   it("supports the values, bindings, raw and pretty formats", async () => {
     const base = ["eval", "-d", EXAMPLES_DIR];
     const values = await rego([...base, "--format", "values", "data.simple.env"]);
