@@ -2,7 +2,7 @@
  * Module-level productions: package, imports, rules (with `default`, `else`, `contains`,
  * ref heads and functions), in Rego v1 or v0 syntax. Also parses standalone queries.
  */
-import type { Body, Import, Loc, Module, Rule, Term } from "../ast/nodes.js";
+import type { Body, Expr, Import, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { RegoError, RegoErrorList } from "../errors.js";
 import { attachAnnotations } from "./annotations.js";
 import { SourceMap } from "./lexer.js";
@@ -98,10 +98,10 @@ class ModuleParser extends ExprParser {
     if (this.isKw("contains") && !args) {
       this.next();
       rule.kind = "multi";
-      rule.key = this.parseIn();
+      rule.key = this.parseIn(true);
     } else if (this.isSym(":=") || this.isSym("=")) {
       rule.assign = this.next().text === ":=";
-      rule.value = this.parseIn();
+      rule.value = this.parseIn(true);
     } else if (this.v0 && !args && ref.length > 1 && !isDefault && !this.isKw("if")) {
       this.readV0PartialSet(rule, ref);
     }
@@ -118,7 +118,7 @@ class ModuleParser extends ExprParser {
       const elseRule: Rule = { ...rule, elseRule: undefined, value: undefined, body: [] };
       if (this.isSym(":=") || this.isSym("=")) {
         this.next();
-        elseRule.value = this.parseIn();
+        elseRule.value = this.parseIn(true);
       }
       elseRule.body = this.parseRuleBody();
       elseRule.loc = this.loc(es);
@@ -144,23 +144,14 @@ class ModuleParser extends ExprParser {
   private parseRuleBody(): Body {
     if (this.isKw("if")) {
       this.next();
+      const afterIf = this.mark();
       if (this.isSym("{")) {
-        // `if {` opens a body, or an object/set literal or comprehension used as the body.
-        const save = this.pos;
-        const depth = this.depth;
-        const nesting = this.nesting;
-        try {
-          return this.parseBlock();
-        } catch (blockError) {
-          this.pos = save;
-          this.depth = depth;
-          this.nesting = nesting;
-          try {
-            return [this.parseLiteral()];
-          } catch {
-            throw blockError;
-          }
-        }
+        // As OPA: `if {` is read as one literal first (an object, a comprehension such as
+        // `{ 1 | 1 }`, a comparison of sets); only a set literal, never false, means a body.
+        const literal = this.attempt(() => this.parseLiteral());
+        if (literal && !isSetLiteral(literal)) return [literal];
+        if (literal) this.reset(afterIf);
+        return this.parseBlock();
       }
       return [this.parseLiteral()];
     }
@@ -210,6 +201,11 @@ class ModuleParser extends ExprParser {
   overflowError(): RegoError {
     return this.map.error(this.tok.start, nestingMessage());
   }
+}
+
+/** True for a literal that is just a set literal, `{ x }`: in a rule head, a body. */
+function isSetLiteral(e: Expr): boolean {
+  return e.type === "term" && !e.negated && e.with.length === 0 && e.term.type === "set";
 }
 
 /** `a.b["c"]` → ["a", "b", "c"]; a package or import path. */
