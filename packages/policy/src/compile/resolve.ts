@@ -48,6 +48,11 @@ export function importAliases(module: Module): Map<string, Term> {
   const out = new Map<string, Term>();
   for (const imp of module.imports) {
     const t = imp.path;
+    // `import input as x` / `import data as d`: the alias names the whole document.
+    if (t.type === "var" && (t.name === "input" || t.name === "data")) {
+      if (imp.alias) out.set(imp.alias, t);
+      continue;
+    }
     if (t.type !== "ref" || t.head.type !== "var") continue;
     const head = t.head.name;
     if (head !== "data" && head !== "input") continue;
@@ -177,6 +182,7 @@ export class Resolver {
     if (t.type === "ref" && t.head.type === "var") {
       const head = this.globalName(t.head);
       if (head?.type === "ref") return { ...t, head: head.head, path: [...head.path, ...t.path] };
+      if (head?.type === "var") return { ...t, head };
     }
     return t;
   }

@@ -174,7 +174,10 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       return base === undefined ? false : this.walkValue(base, path, i, env, k);
     }
     if (node?.hasRules) {
-      if (node.isFunction) return false;
+      if (node.isFunction) {
+        const v = this.functionDocument(node);
+        return v === undefined ? false : this.walkValue(v, path, i, env, k);
+      }
       if (base === undefined && i < path.length && this.keyedLookupApplies(node)) {
         const key = this.groundKey(path[i] as Term, env);
         if (key !== undefined) {
@@ -241,7 +244,7 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       if (o !== undefined) return o;
     }
     if (node?.hasRules) {
-      if (node.isFunction) return undefined;
+      if (node.isFunction) return this.functionDocument(node);
       return base !== undefined ? base : this.nodeValue(node);
     }
     if (
@@ -269,6 +272,13 @@ export abstract class DocumentEvaluator extends TermEvaluator {
   }
 
   // ---- virtual documents --------------------------------------------------------------
+
+  /** A function as a document: a function of no operands is its value (`f()`), as in OPA. */
+  protected functionDocument(node: RuleNode): Value | undefined {
+    return node.arity === 0 ? this.callUser(node, []) : undefined;
+  }
+
+  protected abstract callUser(node: RuleNode, args: Value[]): Value | undefined;
 
   nodeValue(node: RuleNode): Value | undefined {
     const cached = this.cache.get(node);
@@ -381,12 +391,15 @@ export abstract class DocumentEvaluator extends TermEvaluator {
     this.currentRule = cr.rule;
     this.evalBody(cr.rule.body, 0, env, () =>
       guard(() => {
-        found = true;
         if (constant !== undefined) {
+          found = true;
           emit(constant, cr.rule);
           return true;
         }
+        // A value that is undefined fails the body, as in OPA (which moves the head's refs
+        // into the body): the else chain is tried next.
         this.evalTerm(valueTerm, env, (v) => {
+          found = true;
           emit(v, cr.rule);
           return false;
         });
