@@ -425,6 +425,7 @@ export abstract class DocumentEvaluator extends TermEvaluator {
    */
   private keyedLookupApplies(node: RuleNode): boolean {
     if (node.isComplete || this.cache.has(node) || node.children.size > 0) return false;
+    if (node.keyedDefaults.length > 0) return false;
     if (this.overrides.data.length > 0) return false;
     return node.isMultiSet || node.rules.every((r) => r.dynamic.length > 0);
   }
@@ -510,6 +511,10 @@ export abstract class DocumentEvaluator extends TermEvaluator {
         }),
       );
     }
+    for (const d of node.keyedDefaults) {
+      if (!hasPath(out, d.keys))
+        insertPath(out, d.keys, this.defaultValue(d.rule) ?? true, false, d.rule);
+    }
     return out;
   }
 
@@ -528,6 +533,15 @@ function numericKeyInto(base: Value | undefined, p: Term | undefined): boolean {
 }
 
 /** Inserts `value` at `keys` in a nested object being built; conflicts are errors. */
+/** True when `keys` lead to a value inside `obj`. */
+function hasPath(obj: RegoObject, keys: Value[]): boolean {
+  let v: Value | undefined = obj;
+  for (const key of keys) {
+    v = v === undefined ? undefined : indexValue(v, key);
+  }
+  return v !== undefined;
+}
+
 function insertPath(
   out: RegoObject,
   keys: Value[],

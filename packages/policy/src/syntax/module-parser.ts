@@ -107,6 +107,10 @@ class ModuleParser extends ExprParser {
     }
     if (isDefault) {
       if (!rule.value) throw this.map.error(start, "default rule must have a value");
+      const bad = nonConstantPart(rule.value);
+      if (bad) {
+        throw this.map.error(start, `illegal default rule (value cannot contain ${bad})`);
+      }
       rule.loc = this.loc(start);
       return [rule];
     }
@@ -200,6 +204,34 @@ class ModuleParser extends ExprParser {
    */
   overflowError(): RegoError {
     return this.map.error(this.tok.start, nestingMessage());
+  }
+}
+
+/**
+ * The kind of the first var, ref or call in a default rule's value outside comprehensions
+ * (`var`, `ref`, `call`), which OPA's parser refuses there; undefined when there is none.
+ */
+function nonConstantPart(t: Term): string | undefined {
+  switch (t.type) {
+    case "var":
+    case "ref":
+    case "call":
+      return t.type;
+    case "array":
+    case "set":
+      for (const x of t.items) {
+        const bad = nonConstantPart(x);
+        if (bad) return bad;
+      }
+      return undefined;
+    case "object":
+      for (const [k, v] of t.entries) {
+        const bad = nonConstantPart(k) ?? nonConstantPart(v);
+        if (bad) return bad;
+      }
+      return undefined;
+    default:
+      return undefined;
   }
 }
 

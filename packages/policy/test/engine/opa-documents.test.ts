@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { engineWith, solutions } from "./helpers.js";
+import { RegoErrorList } from "../../src/errors.js";
+import { engineWith, solutions, thrown } from "./helpers.js";
 
 /** The value of `ref` in modules `srcs`, with optional input. */
 function value(srcs: string[], ref: string, input?: unknown): unknown {
@@ -53,4 +54,34 @@ test("a function of no operands is a document: data.t.f answers f()", () => {
   const fromInput = "package t\nf() := v if { v := input.v }\n";
   assert.equal(value([fromInput], "data.t.f", { v: 2 }), 2);
   assert.equal(value([fromInput], "data.t.f", {}), undefined);
+});
+
+test("default rules with a non-string key apply to that key of the object", () => {
+  const src = [
+    "package t",
+    "default a[1] := 5",
+    "a[2] := 3",
+    "a[1] := 7 if input.x",
+    'default complex[true] := "t"',
+    'default complex[false] := "f"',
+    'complex["hello"] := "world"',
+  ].join("\n");
+  const e = engineWith([src]);
+  const one = (q: string, input: unknown) => solutions(e, `v := ${q}`, { inputJSON: input })[0]?.v;
+  assert.equal(one("data.t.a[1]", {}), 5);
+  assert.equal(one("data.t.a[1]", { x: true }), 7);
+  assert.equal(one("data.t.a[2]", {}), 3);
+  assert.equal(one("data.t.complex[true]", {}), "t");
+  assert.equal(one("data.t.complex[false]", {}), "f");
+  assert.equal(one("count(data.t.complex)", {}), 3);
+});
+
+test("default rule values may not contain vars, refs or calls", () => {
+  for (const value of ["x", "[{x}]", '{"b": 5}.b', "incr(5)", "(5 + 6)", "5 in {5}"]) {
+    const e = thrown(() => engineWith([`package t\ndefault a := ${value}\n`]));
+    assert.ok(e instanceof RegoErrorList, value);
+    assert.equal(e.errors[0]?.code, "rego_parse_error", value);
+    assert.match(e.errors[0]?.message ?? "", /illegal default rule/, value);
+  }
+  assert.equal(value(["package t\ndefault a := [1, {2}, -3]\n"], "data.t.a[2]"), -3);
 });
