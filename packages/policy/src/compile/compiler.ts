@@ -16,7 +16,7 @@ import { checkRecursion } from "./recursion.js";
 import { importAliases, Resolver } from "./resolve.js";
 import { SafetyChecker } from "./safety.js";
 import { type CompiledRule, descendants, RuleNode, splitHead } from "./tree.js";
-import { checkTypes } from "./types.js";
+import { checkTypes, ruleKinds } from "./types.js";
 
 /** The result of compiling: the rule tree under `data` and the modules. */
 export interface CompiledPolicy {
@@ -106,12 +106,13 @@ export class Compiler {
     }
     for (const n of descendants(this.root)) this.classify(n);
     const safety = new SafetyChecker(this.arity, this.errors);
+    const kinds = ruleKinds(this.root);
     for (const m of modules) {
       for (const r of m.rules) {
         guarded(r.loc, this.errors, () => {
           this.checkRuleSafety(safety, r);
           checkCalls(r, this.arity, this.errors);
-          checkTypes(r, this.errors);
+          checkTypes(r, this.errors, kinds);
           checkWithTargets(r, this.arity, this.errors);
         });
       }
@@ -142,7 +143,7 @@ export class Compiler {
       resolved = resolver.resolveQuery(body);
       new SafetyChecker(this.arity, errors).checkBody(resolved, new Set());
       checkCalls({ body: resolved } as Rule, this.arity, errors);
-      checkTypes({ body: resolved } as Rule, errors);
+      checkTypes({ body: resolved } as Rule, errors, ruleKinds(this.root));
       checkWithTargets({ body: resolved } as Rule, this.arity, errors);
     });
     if (errors.length > 0) throw new RegoErrorList(sortErrors(errors));

@@ -95,3 +95,23 @@ test("a with target that is not input, data or a function is a compile error", (
     },
   ]);
 });
+
+test("builtin operands that are other rules are typed by those rules' values", () => {
+  const cases = [
+    "x := 5\nr := upper(x)",
+    "x := 5 if input.a else := 6\nr := upper(x)",
+    "f(a) := 5\nr := upper(f(1))",
+    "s contains 1\nr := upper(s)",
+    "x := 5\nr := upper(y) if { y := x }",
+  ];
+  for (const rules of cases) {
+    const errs = compileErrors(`package t\n${rules}\n`);
+    assert.equal(errs[0]?.code, "rego_type_error", rules);
+    assert.match(errs[0]?.message ?? "", /^upper: invalid argument\(s\)/, rules);
+  }
+  // Rules whose values differ in type, and reads replaced by `with`, stay unchecked.
+  const mixed = engineWith(['package t\nx := 5 if input.a\nx := "a" if input.b\nr := upper(x)\n']);
+  assert.deepEqual(solutions(mixed, "v := data.t.r", { inputJSON: { b: 1 } }), [{ v: "A" }]);
+  const replaced = engineWith(['package t\nx := 5\nr := v if { v := upper(x) with x as "a" }\n']);
+  assert.deepEqual(solutions(replaced, "v := data.t.r"), [{ v: "A" }]);
+});
