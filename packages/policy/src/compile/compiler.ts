@@ -96,6 +96,7 @@ export class Compiler {
         aliases: importAliases(m),
         errors: this.errors,
         counter: this.counter,
+        v0: m.v0,
       });
       for (const r of m.rules) guarded(r.loc, this.errors, () => resolver.resolveRule(r));
     }

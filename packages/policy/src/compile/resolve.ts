@@ -15,6 +15,8 @@ export interface ResolveContext {
   aliases: Map<string, Term>;
   errors: RegoError[];
   counter: { n: number };
+  /** Rego v0: `input` and `data` may be declared as local vars (v1 refuses the shadowing). */
+  v0?: boolean;
 }
 
 class Scope {
@@ -74,7 +76,7 @@ export class Resolver {
 
   private declare(scope: Scope, v: VarTerm, checkAssigned: boolean): VarTerm {
     if (v.name === "_") return { ...v, name: this.fresh("_") };
-    if (v.name === "input" || v.name === "data") {
+    if ((v.name === "input" || v.name === "data") && !this.ctx.v0) {
       this.ctx.errors.push(
         err(v.loc, `variables must not shadow ${v.name} (use a different variable name)`),
       );

@@ -14,7 +14,7 @@ import {
   ruleTooDeep,
   tooDeep,
 } from "./nesting.js";
-import { ExprParser } from "./parser.js";
+import { ExprParser, isOperator } from "./parser.js";
 
 const futureKeywords = ["in", "if", "contains", "every"];
 
@@ -77,7 +77,11 @@ class ModuleParser extends ExprParser {
     const start = this.tok.start;
     const isDefault = this.isKw("default");
     if (isDefault) this.next();
-    const headTerm = this.parseTerm();
+    let headTerm = this.parseTerm();
+    // OPA allows a space between a function's name and its operands in a head: `f (x) := x`.
+    if (this.isSym("(") && !this.tok.newline && isOperator(headTerm)) {
+      headTerm = this.parseCall(headTerm, start);
+    }
     let args: Term[] | undefined;
     let refTerm = headTerm;
     if (headTerm.type === "call") {
@@ -129,7 +133,25 @@ class ModuleParser extends ExprParser {
       tail.elseRule = elseRule;
       tail = elseRule;
     }
-    return [rule];
+    return [rule, ...this.chainedBodies(rule)];
+  }
+
+  /** `p { a } { b }`: each further body is one more rule with the same head, as in OPA. */
+  private chainedBodies(rule: Rule): Rule[] {
+    const more: Rule[] = [];
+    while (this.isSym("{") && rule.body.length > 0) {
+      if (rule.elseRule) throw this.unexpected("expected else keyword");
+      const start = this.tok.start;
+      const body = this.parseBlock();
+      const { ref, args, key, value } = structuredClone({
+        ref: rule.ref,
+        args: rule.args,
+        key: rule.key,
+        value: rule.value,
+      });
+      more.push({ ...rule, ref, args, key, value, body, loc: this.loc(start) });
+    }
+    return more;
   }
 
   /**
@@ -159,13 +181,12 @@ class ModuleParser extends ExprParser {
       }
       return [this.parseLiteral()];
     }
-    if (this.isSym("{") && !this.tok.newline) {
+    // A body may start on a later line (after comments, say), as OPA reads it; and the next
+    // statement may follow on the same line (`x := 1 y := 2`).
+    if (this.isSym("{")) {
       if (!this.v0)
         throw this.map.error(this.tok.start, "`if` keyword is required before rule body");
       return this.parseBlock();
-    }
-    if (this.tok.kind !== "eof" && !this.tok.newline && !this.isKw("else")) {
-      throw this.unexpected();
     }
     return [];
   }

@@ -301,7 +301,7 @@ export class ExprParser extends CollectionParser {
     return { type: "ref", head: term, path: [key], loc: this.loc(start) };
   }
 
-  private parseCall(op: Term, start: number): Term {
+  protected parseCall(op: Term, start: number): Term {
     this.enter(this.tok.start);
     this.expect("(");
     const args = this.parseList(")");
@@ -372,7 +372,7 @@ export class ExprParser extends CollectionParser {
 }
 
 /** True for a var or a ref made of a var and string keys: something that can be called. */
-function isOperator(t: Term): boolean {
+export function isOperator(t: Term): boolean {
   if (t.type === "var") return true;
   return (
     t.type === "ref" &&

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { PolicyEngine } from "../../src/engine.js";
 import { engineWith, solutions } from "./helpers.js";
 
 /** The value of data.t in a module made of `rules`. */
@@ -56,4 +57,19 @@ test("deeply nested sets that are re-read as literals parse without re-reading e
   const src = `${"{".repeat(depth)}{1}${" | y, 5}".repeat(depth)}`;
   const e = engineWith([`package t\ny := {2}\nz := ${src}\n`]);
   assert.equal(solutions(e, "x := data.t.z").length, 1);
+});
+
+test("layouts OPA accepts: f (x) heads, two rules on a line, chained bodies", () => {
+  assert.deepEqual(doc("f (x) := x + 1\ng := f(1)"), { g: 2 });
+  assert.deepEqual(doc("x := 1 y := 2"), { x: 1, y: 2 });
+  assert.deepEqual(doc("q if { false } { true }"), { q: true });
+});
+
+test("v0: a body may open on a later line, and input or data may be assigned", () => {
+  const e = new PolicyEngine({ v0Compatible: true });
+  e.addModule(
+    "v0.rego",
+    "package t\np\n# a comment\n{\n  true\n}\nr[x] { x := 1 } { x := 2 }\ns = v {\n  input := 5\n  data := 2\n  v := input + data\n}\n",
+  );
+  assert.deepEqual(solutions(e, "x := data.t"), [{ x: { p: true, r: [1, 2], s: 7 } }]);
 });
