@@ -8,6 +8,7 @@ import { rego } from "./cli-harness.js";
 const files = tempTree({
   "alice.json": JSON.stringify({ name: "alice", role: "admin" }),
   "mallory.yaml": "name: mallory\n",
+  "deep.json": `${"[".repeat(10000)}${"]".repeat(10000)}`,
   "broken/a.rego": "package a\n\np := := 1\n",
   "broken/b.rego": "package b\n\nq if {\n",
   "v0/old.rego":
@@ -87,6 +88,13 @@ describe("rego eval", () => {
     const undefinedRun = await rego(["eval", "--fail", "1 == 2; true"]);
     assert.equal(undefinedRun.code, 1);
     assert.equal(undefinedRun.stdout, "{}\n");
+  });
+
+  it("refuses input nested 10,000 deep by name, exit 2, without a stack overflow", async () => {
+    const run = await rego(["eval", "-i", join(files.dir, "deep.json"), "x := count(input)"]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /nesting exceeds the maximum depth of 1000/);
+    assert.doesNotMatch(run.stderr, /call stack/);
   });
 
   it("supports the values, bindings, raw and pretty formats", async () => {
