@@ -85,3 +85,9 @@ test("default rule values may not contain vars, refs or calls", () => {
   }
   assert.equal(value(["package t\ndefault a := [1, {2}, -3]\n"], "data.t.a[2]"), -3);
 });
+
+test("without input, input = 7 is undefined: input is never a var to bind", () => {
+  const src = "package t\nq := x if { input = 7; x = input }\nr if { [input] = [1] }\n";
+  assert.deepEqual(value([src], "data.t"), {});
+  assert.deepEqual(value([src], "data.t", 7), { q: 7 });
+});
