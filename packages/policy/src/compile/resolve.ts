@@ -131,12 +131,13 @@ export class Resolver {
       value: this.term(w.value, scope),
     }));
     switch (e.type) {
+      // As with :=, a var declared by `some` must not have been used or assigned above.
       case "some":
-        return { ...e, vars: e.vars.map((v) => this.declare(scope, v, false)), with: withs };
+        return { ...e, vars: e.vars.map((v) => this.declare(scope, v, true)), with: withs };
       case "somein": {
         const domain = this.term(e.domain, scope);
-        const key = e.key ? this.declarePattern(scope, e.key, false) : undefined;
-        const value = this.declarePattern(scope, e.value, false);
+        const key = e.key ? this.declarePattern(scope, e.key, true) : undefined;
+        const value = this.declarePattern(scope, e.value, true);
         return { ...e, domain, key, value, with: withs };
       }
       case "every": {
@@ -150,6 +151,10 @@ export class Resolver {
       case "term": {
         const t = e.term;
         if (t.type === "call" && t.name === "assign" && t.args.length === 2) {
+          const target = t.args[0] as Term;
+          if (target.type !== "var" && target.type !== "array" && target.type !== "object") {
+            this.ctx.errors.push(err(e.loc, `cannot assign to ${assignTargetName(target)}`));
+          }
           const rhs = this.term(t.args[1] as Term, scope);
           const lhs = this.declarePattern(scope, t.args[0] as Term, true);
           return { ...e, term: { ...t, args: [lhs, rhs] }, with: withs };
@@ -270,4 +275,15 @@ function err(loc: Loc, message: string): RegoError {
     row: loc.row,
     col: loc.col,
   });
+}
+
+/** What the left of `:=` is, in OPA's words, when it is nothing that can be assigned. */
+function assignTargetName(t: Term): string {
+  if (t.type !== "scalar") return t.type === "call" ? "call" : t.type;
+  if (t.value === null) return "null";
+  return typeof t.value === "string"
+    ? "string"
+    : typeof t.value === "boolean"
+      ? "boolean"
+      : "number";
 }

@@ -115,3 +115,25 @@ test("builtin operands that are other rules are typed by those rules' values", (
   const replaced = engineWith(['package t\nx := 5\nr := v if { v := upper(x) with x as "a" }\n']);
   assert.deepEqual(solutions(replaced, "v := data.t.r"), [{ v: "A" }]);
 });
+
+test("some declares like :=: not after the var was used or assigned; := needs a var", () => {
+  const cases: [string, string][] = [
+    ["value = 0\n  some value in [1, 2]", "var value referenced above"],
+    ["value := 0\n  some value in [1, 2]", "var value assigned above"],
+    ["value := 0\n  some value", "var value assigned above"],
+    ["1 := value\n  value = 1", "cannot assign to number"],
+    ['"a" := value\n  value = 1', "cannot assign to string"],
+  ];
+  for (const [body, message] of cases) {
+    const errs = compileErrors(`package t\np if {\n  ${body}\n}\n`);
+    assert.deepEqual(
+      errs.map((e) => [e.code, e.message]),
+      [["rego_compile_error", message]],
+      body,
+    );
+  }
+  const ok = engineWith([
+    'package t\nr := [x | some x in [1]; some y; y = x]\ns if { some k, v in {"a": 1}; k == "a" }\n',
+  ]);
+  assert.deepEqual(solutions(ok, "v := data.t"), [{ v: { r: [1], s: true } }]);
+});
