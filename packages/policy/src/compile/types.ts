@@ -152,12 +152,55 @@ function replacedCalls(rule: Rule): Set<Term> {
   return out;
 }
 
+/**
+ * Why `a = b` (or `a := b`) could never unify, as OPA's "match error" says, or undefined:
+ * array literals of different lengths, object literals with different constant keys, or
+ * terms whose known kinds differ.
+ */
+function mismatch(a: Term, b: Term, kindOf: (t: Term) => Kind | undefined): boolean {
+  if (a.type === "array" && b.type === "array") {
+    if (a.items.length !== b.items.length) return true;
+    return a.items.some((x, i) => mismatch(x, b.items[i] as Term, kindOf));
+  }
+  if (a.type === "object" && b.type === "object") {
+    const keys = (o: typeof a) =>
+      o.entries.map(([k]) => (k.type === "scalar" ? k.value : undefined));
+    const ka = keys(a);
+    const kb = keys(b);
+    if (ka.includes(undefined) || kb.includes(undefined)) return false;
+    if (ka.length !== kb.length || ka.some((k) => !kb.includes(k))) return true;
+    return a.entries.some(([k, v]) => {
+      const other = b.entries.find(
+        ([k2]) => k2.type === "scalar" && k.type === "scalar" && k2.value === k.value,
+      );
+      return other !== undefined && mismatch(v, other[1], kindOf);
+    });
+  }
+  const x = kindOf(a);
+  const y = kindOf(b);
+  return x !== undefined && y !== undefined && x !== y;
+}
+
 /** Reports builtin calls whose operand types can be seen to be wrong. */
 export function checkTypes(rule: Rule, errors: RegoError[], rules?: RuleKind): void {
   const vars = assignedKinds(rule, rules);
   const replaced = rules ? replacedCalls(rule) : new Set<Term>();
   visitRule(rule, (t) => {
     if (t.type !== "call") return;
+    if ((t.name === "eq" || t.name === "assign") && t.args.length === 2) {
+      const lookup = replaced.has(t) ? undefined : rules;
+      const [a, b] = t.args as [Term, Term];
+      if (mismatch(a, b, (x) => staticKind(x, vars, lookup))) {
+        errors.push(
+          new RegoError("rego_type_error", "match error", {
+            file: t.loc.file,
+            row: t.loc.row,
+            col: t.loc.col,
+          }),
+        );
+      }
+      return;
+    }
     const def = lookupBuiltin(t.name);
     if (!def || def.args.length === 0) return;
     const lookup = replaced.has(t) ? undefined : rules;

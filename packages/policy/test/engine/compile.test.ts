@@ -137,3 +137,24 @@ test("some declares like :=: not after the var was used or assigned; := needs a 
   ]);
   assert.deepEqual(solutions(ok, "v := data.t"), [{ v: { r: [1], s: true } }]);
 });
+
+test("unifying terms that could never match is a rego_type_error match error", () => {
+  for (const body of [
+    '[x] = {"key": 1}',
+    "[x, y] = [1, 2, 3]",
+    '{"a": first, "b": second} = {"a": 1, "c": 2}',
+    'x := 1\n  x = "a"',
+    "[a, b] := [1, 2, 3]",
+  ]) {
+    const errs = compileErrors(`package t\np if {\n  ${body}\n}\n`);
+    assert.deepEqual(
+      errs.map((e) => [e.code, e.message]),
+      [["rego_type_error", "match error"]],
+      body,
+    );
+  }
+  const ok = engineWith([
+    'package t\np := y if {\n  [x, 1] := [2, 1]\n  {"a": y} = {"a": [x]}\n}\n',
+  ]);
+  assert.deepEqual(solutions(ok, "v := data.t.p"), [{ v: [2] }]);
+});
