@@ -97,6 +97,15 @@ describe("rego eval", () => {
     assert.doesNotMatch(run.stderr, /call stack/);
   });
 
+  it("stops one long numbers.range expression at --timeout, with no size cap first", async () => {
+    const run = await rego(["eval", "--timeout", "50ms", "count(numbers.range(1, 50000000))"]);
+    assert.equal(run.code, 2);
+    const out = JSON.parse(run.stdout) as { errors: { code: string }[] };
+    assert.equal(out.errors[0]?.code, "eval_cancel_error");
+    const fits = await rego(["eval", "-f", "values", "count(numbers.range(1, 1500000))"]);
+    assert.deepEqual(JSON.parse(fits.stdout), [1500000]);
+  });
+
   it("supports the values, bindings, raw and pretty formats", async () => {
     const base = ["eval", "-d", EXAMPLES_DIR];
     const values = await rego([...base, "--format", "values", "data.simple.env"]);
