@@ -8,7 +8,7 @@
  * remembered, so re-reading costs no more than the first reading however deep they nest.
  */
 import type { Body, Term } from "../ast/nodes.js";
-import { TokenCursor } from "./token-cursor.js";
+import { isParseError, TokenCursor } from "./token-cursor.js";
 
 /** A composite term read once, and where its text ended. */
 interface Remembered {
@@ -63,7 +63,7 @@ export abstract class CollectionParser extends TokenCursor {
       this.expect(close);
       return body;
     } catch (e) {
-      if (!this.isSym(",") || this.nesting !== m.nesting) throw e;
+      if (!isParseError(e) || !this.isSym(",") || this.nesting !== m.nesting) throw e;
       this.reset(m);
       return undefined;
     }

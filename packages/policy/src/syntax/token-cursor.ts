@@ -4,7 +4,7 @@
  * have to be undone (OPA's parser tries some readings first and falls back to others).
  */
 import type { Loc } from "../ast/nodes.js";
-import type { RegoError } from "../errors.js";
+import { RegoError } from "../errors.js";
 import { type Comment, type SourceMap, type Token, tokenize } from "./lexer.js";
 import { maxNesting, nestingMessage } from "./nesting.js";
 
@@ -140,7 +140,6 @@ export abstract class TokenCursor {
 
 /** True for the errors this parser raises (a RegoError), not a JavaScript failure. */
 export function isParseError(e: unknown): boolean {
-  if (!(e instanceof Error && "code" in e)) return false;
   // Too deep stays too deep whichever way it is read: never worth a second try.
-  return (e as RegoError).code === "rego_parse_error" && e.message !== nestingMessage();
+  return e instanceof RegoError && e.code === "rego_parse_error" && e.message !== nestingMessage();
 }
