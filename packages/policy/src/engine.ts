@@ -2,9 +2,10 @@
  * The public face of the Rego engine: load modules and data, compile once, then evaluate
  * queries or data references many times.
  */
-import type { Body, Module, Term } from "./ast/nodes.js";
+import type { Body, Expr, Module, Term, TermExpr } from "./ast/nodes.js";
 import { displayName, shallowExprVars } from "./ast/walk.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
+import { capturedExpression } from "./compile/query-capture.js";
 import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
 import { collectionTooLarge, internalError, RegoError, RegoErrorList } from "./errors.js";
 import { Evaluator } from "./eval/evaluator.js";
@@ -75,6 +76,23 @@ function hasOwnValue(t: Term, compiler: Compiler): boolean {
   if (t.type !== "call") return true;
   if (noValueOperators.has(t.name)) return false;
   return t.args.length === compiler.arity(t.name);
+}
+
+/** The var that holds a captured expression's value (no user var can contain `$`). */
+const CAPTURE_VAR = "$value";
+
+/** `term` rewritten to `term = $value`, keeping its `with` modifiers: false is a value too. */
+function captureValue(e: TermExpr): TermExpr {
+  const v: Term = { type: "var", name: CAPTURE_VAR, loc: e.loc };
+  return { ...e, term: { type: "call", name: "eq", op: v, args: [e.term, v], loc: e.loc } };
+}
+
+function expressionResult(e: Expr, value: Value, query: string): ExpressionResult {
+  return {
+    value,
+    text: query.slice(e.loc.start, e.loc.end),
+    location: { row: e.loc.row, col: e.loc.col },
+  };
 }
 
 /** True when `terms` still spell `path` (an array may have changed since it was cached). */
@@ -198,7 +216,9 @@ export class PolicyEngine {
     );
     const results: QueryResult[] = [];
     const env: Env = new Map();
-    ev.evalQuery(body, env, () => {
+    const captured = capturedExpression(body, c.compiler.arity);
+    const evaluated = captured ? [captureValue(captured)] : body;
+    ev.evalQuery(evaluated, env, () => {
       if (results.length >= ev.maxCollectionSize) {
         throw collectionTooLarge("query results", results.length + 1, ev.maxCollectionSize);
       }
@@ -207,10 +227,10 @@ export class PolicyEngine {
         const v = env.get(n);
         if (v !== undefined) bindings.set(displayName(n), v);
       }
-      results.push({
-        expressions: this.expressionValues(ev, c.compiler, body, env, query),
-        bindings,
-      });
+      const expressions = captured
+        ? [expressionResult(captured, env.get(CAPTURE_VAR) ?? true, query)]
+        : this.expressionValues(ev, c.compiler, body, env, query);
+      results.push({ expressions, bindings });
       return false;
     });
     return results;
@@ -231,11 +251,7 @@ export class PolicyEngine {
           return true;
         });
       }
-      return {
-        value,
-        text: query.slice(e.loc.start, e.loc.end),
-        location: { row: e.loc.row, col: e.loc.col },
-      };
+      return expressionResult(e, value, query);
     });
   }
 

@@ -6,7 +6,7 @@ import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { isNumber, normalizeNumber, type RegoNumber, toBigInt } from "../value/number.js";
 import { RegoSet, typeName, type Value } from "../value/value.js";
 import { asInteger, asNumber, asString, oneOfError } from "./args.js";
-import { checkSize } from "./limits.js";
+import { checkMemory } from "./limits.js";
 import {
   absNumber,
   addNumbers,
@@ -76,7 +76,8 @@ function integerRange(
   const s = toBigInt(step);
   const span = a <= b ? b - a : a - b;
   const length = span / s + 1n;
-  checkSize(ctx, fn, length);
+  // No count limit, as in OPA: the deadline (checked per element) and memory bound it.
+  checkMemory(fn, length);
   if (typeof from === "number" && typeof to === "number" && typeof step === "number") {
     return numberRange(from, to, step, ctx);
   }

@@ -152,6 +152,25 @@ const cases: [string, unknown, unknown[], string][] = [
     [{ op: "add", path: "/bar", value: 42 }],
     "undefined",
   ],
+  [
+    "removes the root, then adds a new one",
+    { a: 1 },
+    [
+      { op: "remove", path: "" },
+      { op: "add", path: "", value: 3 },
+    ],
+    "3",
+  ],
+  ["leaves nothing after removing the root", { a: 1 }, [{ op: "remove", path: "" }], "undefined"],
+  [
+    "fails to remove a removed root",
+    { a: 1 },
+    [
+      { op: "remove", path: "" },
+      { op: "remove", path: "" },
+    ],
+    "undefined",
+  ],
   ["fails to remove a missing member", { foo: 1 }, [{ op: "remove", path: "/baz" }], "undefined"],
   ["fails to remove a missing index", ["a"], [{ op: "remove", path: "/1" }], "undefined"],
   [

@@ -101,8 +101,15 @@ function add(doc: Value, path: Value[], value: Value): Value {
   return editParent(doc, path, (parent, key) => insertChild(parent, key, value));
 }
 
-function remove(doc: Value, path: Value[]): Value {
-  if (path.length === 0) fail("cannot remove the whole document");
+/**
+ * The document after `remove` of the root path: nothing, until an `add` (or `copy`) at the
+ * root puts a document back, as OPA's edit tree allows. Any other operation on it fails.
+ */
+const REMOVED = Symbol("removed document");
+type Doc = Value | typeof REMOVED;
+
+function remove(doc: Value, path: Value[]): Doc {
+  if (path.length === 0) return REMOVED;
   return editParent(doc, path, removeChild);
 }
 
@@ -112,8 +119,10 @@ function replace(doc: Value, path: Value[], value: Value): Value {
 }
 
 /** Applies one operation object to `doc`. */
-function applyOperation(doc: Value, op: Value): Value {
+function applyOperation(current: Doc, op: Value): Doc {
   if (!(op instanceof RegoObject)) fail("operation is not an object");
+  if (current === REMOVED) return applyToRemoved(op);
+  const doc = current;
   const attribute = (name: string): Value => {
     const v = op.get(name);
     return v === undefined ? fail(`missing '${name}' attribute`) : v;
@@ -131,7 +140,9 @@ function applyOperation(doc: Value, op: Value): Value {
     case "move": {
       const from = pathOf("from");
       const moved = valueAt(doc, from);
-      return add(remove(doc, from), path, moved);
+      const rest = remove(doc, from);
+      if (rest === REMOVED) return path.length === 0 ? moved : fail("path does not exist");
+      return add(rest, path, moved);
     }
     case "copy":
       return add(doc, path, valueAt(doc, pathOf("from")));
@@ -143,10 +154,19 @@ function applyOperation(doc: Value, op: Value): Value {
   }
 }
 
+/** After the root was removed, only an `add` at the root applies. */
+function applyToRemoved(op: RegoObject): Value {
+  const path = parsePath(op.get("path") ?? null);
+  const value = op.get("value");
+  if (op.get("op") === "add" && path?.length === 0 && value !== undefined) return value;
+  return fail("the document was removed");
+}
+
 /** The patched document, or undefined when an operation fails. */
 export function applyJsonPatch(doc: Value, operations: Value[]): Value | undefined {
   try {
-    return operations.reduce(applyOperation, doc);
+    const out = operations.reduce<Doc>(applyOperation, doc);
+    return out === REMOVED ? undefined : out;
   } catch (e) {
     if (e instanceof PatchFailure) return undefined;
     throw e;

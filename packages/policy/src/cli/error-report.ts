@@ -40,7 +40,10 @@ export function failureJson(e: unknown): string {
   const items = errors
     ? errors.map(errorItem)
     : e instanceof LoadError
-      ? e.problems.map((message) => ({ code: "load_error", message }))
+      ? [
+          ...e.problems.map((message) => ({ code: "load_error", message })),
+          ...e.policyErrors.map(errorItem),
+        ]
       : [{ code: "internal_error", message: e instanceof Error ? e.message : String(e) }];
   return `${JSON.stringify({ errors: items }, null, 2)}\n`;
 }

@@ -36,7 +36,7 @@ function visitTerm(t: Term, v: Visitor): void {
   }
 }
 
-function visitExpr(e: Expr, v: Visitor): void {
+export function visitExpr(e: Expr, v: Visitor): void {
   v.expr?.(e);
   for (const w of e.with) visitTerm(w.value, v);
   switch (e.type) {

@@ -7,14 +7,16 @@ import type { Body, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { allVars } from "../ast/walk.js";
 import { lookupBuiltin } from "../builtins/registry.js";
 import { RegoError, RegoErrorList } from "../errors.js";
+import { constantValue } from "../eval/values.js";
 import { isStackOverflow, nestingMessage } from "../syntax/nesting.js";
+import { equal, stringifyJSON, type Value } from "../value/value.js";
 import { checkCalls, checkWithTargets, variadic } from "./calls.js";
 import { buildIndex } from "./indexing.js";
 import { checkRecursion } from "./recursion.js";
 import { importAliases, Resolver } from "./resolve.js";
 import { SafetyChecker } from "./safety.js";
 import { type CompiledRule, descendants, RuleNode, splitHead } from "./tree.js";
-import { checkTypes } from "./types.js";
+import { checkTypes, ruleKinds } from "./types.js";
 
 /** The result of compiling: the rule tree under `data` and the modules. */
 export interface CompiledPolicy {
@@ -94,6 +96,7 @@ export class Compiler {
         aliases: importAliases(m),
         errors: this.errors,
         counter: this.counter,
+        v0: m.v0,
       });
       for (const r of m.rules) guarded(r.loc, this.errors, () => resolver.resolveRule(r));
     }
@@ -104,12 +107,13 @@ export class Compiler {
     }
     for (const n of descendants(this.root)) this.classify(n);
     const safety = new SafetyChecker(this.arity, this.errors);
+    const kinds = ruleKinds(this.root);
     for (const m of modules) {
       for (const r of m.rules) {
         guarded(r.loc, this.errors, () => {
           this.checkRuleSafety(safety, r);
           checkCalls(r, this.arity, this.errors);
-          checkTypes(r, this.errors);
+          checkTypes(r, this.errors, kinds);
           checkWithTargets(r, this.arity, this.errors);
         });
       }
@@ -140,7 +144,7 @@ export class Compiler {
       resolved = resolver.resolveQuery(body);
       new SafetyChecker(this.arity, errors).checkBody(resolved, new Set());
       checkCalls({ body: resolved } as Rule, this.arity, errors);
-      checkTypes({ body: resolved } as Rule, errors);
+      checkTypes({ body: resolved } as Rule, errors, ruleKinds(this.root));
       checkWithTargets({ body: resolved } as Rule, this.arity, errors);
     });
     if (errors.length > 0) throw new RegoErrorList(sortErrors(errors));
@@ -152,6 +156,10 @@ export class Compiler {
     const node = this.root.find([]) as RuleNode;
     let n = node;
     for (const key of path) n = n.child(key);
+    if (rule.isDefault && dynamic.length > 0) {
+      this.placeKeyedDefault(n, dynamic, rule);
+      return;
+    }
     if (rule.isDefault) {
       if (n.defaultRule) {
         this.errors.push(
@@ -162,6 +170,26 @@ export class Compiler {
       return;
     }
     n.rules.push(compileRule(rule, dynamic));
+  }
+
+  /** `default a[1] := v`: a default for one constant key path below node `n`. */
+  private placeKeyedDefault(n: RuleNode, dynamic: Term[], rule: Rule): void {
+    const keys = dynamic.map((t) => constantValue(t));
+    if (keys.some((k) => k === undefined)) {
+      this.errors.push(ruleError("rego_compile_error", rule, "default rule head must be ground"));
+      return;
+    }
+    const values = keys as Value[];
+    const same = n.keyedDefaults.find(
+      (d) =>
+        d.keys.length === values.length && d.keys.every((k, i) => equal(k, values[i] as Value)),
+    );
+    if (same) {
+      const path = [n.dottedPath, ...values.map((k) => `[${stringifyJSON(k)}]`)].join("");
+      this.errors.push(ruleError("rego_type_error", rule, `multiple default rules ${path} found`));
+      return;
+    }
+    n.keyedDefaults.push({ keys: values, rule });
   }
 
   /** Decides a node's kind; reports rules of different kinds for one document. */
@@ -190,7 +218,9 @@ export class Compiler {
           }
         }
       }
-      node.isComplete = rules.every((r) => r.rule.kind === "single" && r.dynamic.length === 0);
+      node.isComplete =
+        node.keyedDefaults.length === 0 &&
+        rules.every((r) => r.rule.kind === "single" && r.dynamic.length === 0);
       node.isMultiSet =
         rules.length > 0 && rules.every((r) => r.rule.kind === "multi" && r.dynamic.length === 0);
       const single = rules.some((r) => r.rule.kind === "single" && r.dynamic.length === 0);

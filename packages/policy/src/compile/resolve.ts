@@ -15,6 +15,8 @@ export interface ResolveContext {
   aliases: Map<string, Term>;
   errors: RegoError[];
   counter: { n: number };
+  /** Rego v0: `input` and `data` may be declared as local vars (v1 refuses the shadowing). */
+  v0?: boolean;
 }
 
 class Scope {
@@ -48,6 +50,11 @@ export function importAliases(module: Module): Map<string, Term> {
   const out = new Map<string, Term>();
   for (const imp of module.imports) {
     const t = imp.path;
+    // `import input as x` / `import data as d`: the alias names the whole document.
+    if (t.type === "var" && (t.name === "input" || t.name === "data")) {
+      if (imp.alias) out.set(imp.alias, t);
+      continue;
+    }
     if (t.type !== "ref" || t.head.type !== "var") continue;
     const head = t.head.name;
     if (head !== "data" && head !== "input") continue;
@@ -69,7 +76,7 @@ export class Resolver {
 
   private declare(scope: Scope, v: VarTerm, checkAssigned: boolean): VarTerm {
     if (v.name === "_") return { ...v, name: this.fresh("_") };
-    if (v.name === "input" || v.name === "data") {
+    if ((v.name === "input" || v.name === "data") && !this.ctx.v0) {
       this.ctx.errors.push(
         err(v.loc, `variables must not shadow ${v.name} (use a different variable name)`),
       );
@@ -124,12 +131,13 @@ export class Resolver {
       value: this.term(w.value, scope),
     }));
     switch (e.type) {
+      // As with :=, a var declared by `some` must not have been used or assigned above.
       case "some":
-        return { ...e, vars: e.vars.map((v) => this.declare(scope, v, false)), with: withs };
+        return { ...e, vars: e.vars.map((v) => this.declare(scope, v, true)), with: withs };
       case "somein": {
         const domain = this.term(e.domain, scope);
-        const key = e.key ? this.declarePattern(scope, e.key, false) : undefined;
-        const value = this.declarePattern(scope, e.value, false);
+        const key = e.key ? this.declarePattern(scope, e.key, true) : undefined;
+        const value = this.declarePattern(scope, e.value, true);
         return { ...e, domain, key, value, with: withs };
       }
       case "every": {
@@ -143,6 +151,10 @@ export class Resolver {
       case "term": {
         const t = e.term;
         if (t.type === "call" && t.name === "assign" && t.args.length === 2) {
+          const target = t.args[0] as Term;
+          if (target.type !== "var" && target.type !== "array" && target.type !== "object") {
+            this.ctx.errors.push(err(e.loc, `cannot assign to ${assignTargetName(target)}`));
+          }
           const rhs = this.term(t.args[1] as Term, scope);
           const lhs = this.declarePattern(scope, t.args[0] as Term, true);
           return { ...e, term: { ...t, args: [lhs, rhs] }, with: withs };
@@ -177,6 +189,7 @@ export class Resolver {
     if (t.type === "ref" && t.head.type === "var") {
       const head = this.globalName(t.head);
       if (head?.type === "ref") return { ...t, head: head.head, path: [...head.path, ...t.path] };
+      if (head?.type === "var") return { ...t, head };
     }
     return t;
   }
@@ -262,4 +275,15 @@ function err(loc: Loc, message: string): RegoError {
     row: loc.row,
     col: loc.col,
   });
+}
+
+/** What the left of `:=` is, in OPA's words, when it is nothing that can be assigned. */
+function assignTargetName(t: Term): string {
+  if (t.type !== "scalar") return t.type === "call" ? "call" : t.type;
+  if (t.value === null) return "null";
+  return typeof t.value === "string"
+    ? "string"
+    : typeof t.value === "boolean"
+      ? "boolean"
+      : "number";
 }

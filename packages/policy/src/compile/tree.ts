@@ -15,11 +15,23 @@ export interface CompiledRule {
   elseRule?: CompiledRule;
 }
 
+/** A default rule for a key path below a node, with the key values. */
+export interface KeyedDefault {
+  keys: Value[];
+  rule: Rule;
+}
+
 /** A node of `data`: child nodes by key and the rules that define its value. */
 export class RuleNode {
   readonly children = new Map<string, RuleNode>();
   readonly rules: CompiledRule[] = [];
   defaultRule?: Rule;
+  /**
+   * Default rules whose head goes on past this node with keys that are not strings
+   * (`default a[1] := 0`, `default a[true] := 0`): each applies to its key of this node's
+   * object, when no other rule defines that key.
+   */
+  readonly keyedDefaults: KeyedDefault[] = [];
   /** Constant value of the default rule, when it is constant. */
   defaultValue?: Value;
   /** Set after compile when the node has enough rules to be worth indexing. */
@@ -59,7 +71,7 @@ export class RuleNode {
 
   /** True when the node or any descendant has rules. */
   get hasRules(): boolean {
-    return this.rules.length > 0 || this.defaultRule !== undefined;
+    return this.rules.length > 0 || this.defaultRule !== undefined || this.keyedDefaults.length > 0;
   }
 
   /** Dotted path with the `data` prefix, as OPA names rules in messages. */

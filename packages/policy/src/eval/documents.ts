@@ -181,7 +181,10 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       return base === undefined ? false : this.walkValue(base, path, i, env, k);
     }
     if (node?.hasRules) {
-      if (node.isFunction) return false;
+      if (node.isFunction) {
+        const v = this.functionDocument(node);
+        return v === undefined ? false : this.walkValue(v, path, i, env, k);
+      }
       if (base === undefined && i < path.length && this.keyedLookupApplies(node)) {
         const key = this.groundKey(path[i] as Term, env);
         if (key !== undefined) {
@@ -248,7 +251,7 @@ export abstract class DocumentEvaluator extends TermEvaluator {
       if (o !== undefined) return o;
     }
     if (node?.hasRules) {
-      if (node.isFunction) return undefined;
+      if (node.isFunction) return this.functionDocument(node);
       return base !== undefined ? base : this.nodeValue(node);
     }
     if (
@@ -276,6 +279,13 @@ export abstract class DocumentEvaluator extends TermEvaluator {
   }
 
   // ---- virtual documents --------------------------------------------------------------
+
+  /** A function as a document: a function of no operands is its value (`f()`), as in OPA. */
+  protected functionDocument(node: RuleNode): Value | undefined {
+    return node.arity === 0 ? this.callUser(node, []) : undefined;
+  }
+
+  protected abstract callUser(node: RuleNode, args: Value[]): Value | undefined;
 
   nodeValue(node: RuleNode): Value | undefined {
     const cached = this.cache.get(node);
@@ -397,13 +407,16 @@ export abstract class DocumentEvaluator extends TermEvaluator {
     if (tracer) tracer.enterRule(cr.rule);
     this.evalBody(cr.rule.body, 0, env, () =>
       guard(() => {
-        found = true;
         if (constant !== undefined) {
+          found = true;
           if (tracer) tracer.exitRule(cr.rule, true);
           emit(constant, cr.rule);
           return true;
         }
+        // A value that is undefined fails the body, as in OPA (which moves the head's refs
+        // into the body): the else chain is tried next.
         this.evalTerm(valueTerm, env, (v) => {
+          found = true;
           emit(v, cr.rule);
           return false;
         });
@@ -439,6 +452,7 @@ export abstract class DocumentEvaluator extends TermEvaluator {
    */
   private keyedLookupApplies(node: RuleNode): boolean {
     if (node.isComplete || this.cache.has(node) || node.children.size > 0) return false;
+    if (node.keyedDefaults.length > 0) return false;
     if (this.overrides.data.length > 0) return false;
     return node.isMultiSet || node.rules.every((r) => r.dynamic.length > 0);
   }
@@ -524,6 +538,10 @@ export abstract class DocumentEvaluator extends TermEvaluator {
         }),
       );
     }
+    for (const d of node.keyedDefaults) {
+      if (!hasPath(out, d.keys))
+        insertPath(out, d.keys, this.defaultValue(d.rule) ?? true, false, d.rule);
+    }
     return out;
   }
 
@@ -542,6 +560,15 @@ function numericKeyInto(base: Value | undefined, p: Term | undefined): boolean {
 }
 
 /** Inserts `value` at `keys` in a nested object being built; conflicts are errors. */
+/** True when `keys` lead to a value inside `obj`. */
+function hasPath(obj: RegoObject, keys: Value[]): boolean {
+  let v: Value | undefined = obj;
+  for (const key of keys) {
+    v = v === undefined ? undefined : indexValue(v, key);
+  }
+  return v !== undefined;
+}
+
 function insertPath(
   out: RegoObject,
   keys: Value[],

@@ -188,7 +188,7 @@ export class Evaluator extends DocumentEvaluator {
     return k(true);
   }
 
-  private callUser(node: RuleNode, args: Value[]): Value | undefined {
+  protected callUser(node: RuleNode, args: Value[]): Value | undefined {
     let result: Value | undefined;
     for (const cr of node.rules) {
       const env: Env = new Map();

@@ -404,10 +404,10 @@ export abstract class TermEvaluator {
 
   /** Unifies two terms, binding vars on either side. */
   unify(a: Term, b: Term, env: Env, k: K): boolean {
-    if (a.type === "var" && this.varValue(a.name, env) === undefined) {
+    if (a.type === "var" && this.varValue(a.name, env) === undefined && !isRoot(a.name)) {
       return this.evalTerm(b, env, (v) => this.bind(a.name, v, env, k));
     }
-    if (b.type === "var" && this.varValue(b.name, env) === undefined) {
+    if (b.type === "var" && this.varValue(b.name, env) === undefined && !isRoot(b.name)) {
       return this.evalTerm(a, env, (v) => this.bind(b.name, v, env, k));
     }
     if (a.type === "array" && b.type === "array") {
@@ -447,7 +447,8 @@ export abstract class TermEvaluator {
       case "var": {
         const bound = this.varValue(t.name, env);
         if (bound !== undefined) return equal(bound, v) ? k() : false;
-        return this.bind(t.name, v, env, k);
+        // An undefined `input` (no input given) is undefined, never a var to bind.
+        return isRoot(t.name) ? false : this.bind(t.name, v, env, k);
       }
       case "array": {
         if (!Array.isArray(v) || v.length !== t.items.length) return false;
@@ -473,4 +474,9 @@ export abstract class TermEvaluator {
         return this.evalTerm(t, env, (x) => (equal(x, v) ? k() : false));
     }
   }
+}
+
+/** `input` and `data`: documents, which unification never binds. */
+function isRoot(name: string): boolean {
+  return name === "input" || name === "data";
 }

@@ -4,7 +4,9 @@
  */
 import { PolicyEngine } from "../engine.js";
 import { type RegoError, RegoErrorList } from "../errors.js";
-import { type LoadedFiles, loadPaths } from "./load-paths.js";
+import { RegoObject } from "../value/value.js";
+import { LoadError } from "./load-error.js";
+import { type LoadedFiles, readPaths } from "./load-paths.js";
 
 /** Options for building an engine from files. */
 export interface BuildOptions {
@@ -51,6 +53,18 @@ export function buildEngine(
   paths: string[],
   options: BuildOptions = {},
 ): { engine: PolicyEngine; files: LoadedFiles } {
-  const files = loadPaths(paths);
+  const { files, problems } = readPaths(paths);
+  if (problems.length > 0) throw new LoadError(problems, policyErrors(files, options));
   return { engine: engineFromFiles(files, options), files };
+}
+
+/** The parse and compile errors of the policies read, reported along with load problems. */
+function policyErrors(files: LoadedFiles, options: BuildOptions): RegoError[] {
+  try {
+    engineFromFiles({ ...files, data: new RegoObject() }, options);
+    return [];
+  } catch (e) {
+    if (e instanceof RegoErrorList) return e.errors;
+    throw e;
+  }
 }

@@ -4,6 +4,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { readJSON } from "../builtins/json-reader.js";
+import { jsonTextDepthExceeds, MAX_VALUE_DEPTH, yamlNestingExceeds } from "../value/depth.js";
 import { equal, fromJSON, RegoObject, type Value } from "../value/value.js";
 
 /** Digits runs this long may not survive JSON.parse as floats; read those texts exactly. */
@@ -23,7 +24,14 @@ export function parseYamlValue(text: string): Value {
 
 /** Parses a data file by its extension (.json, .yaml, .yml). */
 export function parseDataText(fileName: string, text: string): Value {
-  return /\.ya?ml$/i.test(fileName) ? parseYamlValue(text) : parseJsonValue(text);
+  const yaml = /\.ya?ml$/i.test(fileName);
+  // Values are compared and written by recursion: a document deeper than the engine's value
+  // limit is refused by name here rather than failing later with a stack overflow.
+  const tooDeep = yaml
+    ? yamlNestingExceeds(text, MAX_VALUE_DEPTH)
+    : jsonTextDepthExceeds(text, MAX_VALUE_DEPTH);
+  if (tooDeep) throw new Error(`document nesting exceeds the maximum depth of ${MAX_VALUE_DEPTH}`);
+  return yaml ? parseYamlValue(text) : parseJsonValue(text);
 }
 
 /** A merge that met two different values at one path. */

@@ -1,12 +1,28 @@
-/** Files that could not be read, parsed as data or merged: every problem, one per entry. */
+/**
+ * Files that could not be read, parsed as data or merged: every problem, one per entry, and
+ * with them every error of the policies that were read (so that fixing the data file does
+ * not reveal a second round of errors).
+ */
+import type { RegoError } from "../errors.js";
+
+/** A policy error as a start-up line: `file:row:col: code: message`. */
+function policyLine(e: RegoError): string {
+  const at = e.location ? `${e.location.file}:${e.location.row}:${e.location.col}: ` : "";
+  return `${at}${e.code}: ${e.message}`;
+}
+
 export class LoadError extends Error {
   readonly code = "load_error";
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    readonly policyErrors: readonly RegoError[] = [],
+  ) {
+    const lines = [...problems, ...policyErrors.map(policyLine)];
     const head =
-      problems.length === 1
+      lines.length === 1
         ? "1 error occurred during loading"
-        : `${problems.length} errors occurred during loading`;
-    super(`${head}: ${problems.join("\n")}`);
+        : `${lines.length} errors occurred during loading`;
+    super(`${head}: ${lines.join("\n")}`);
     this.name = "LoadError";
   }
 }

@@ -140,6 +140,13 @@ function mergeBundle(
 
 /** Reads policies and data from `paths`; throws LoadError listing every problem. */
 export function loadPaths(paths: string[]): LoadedFiles {
+  const { files, problems } = readPaths(paths);
+  if (problems.length > 0) throw new LoadError(problems);
+  return files;
+}
+
+/** Reads what can be read from `paths`, and every problem met on the way. */
+export function readPaths(paths: string[]): { files: LoadedFiles; problems: string[] } {
   const problems: string[] = [];
   const modules: PolicySource[] = [];
   const dataFiles: { file: string; path: string[] }[] = [];
@@ -163,6 +170,5 @@ export function loadPaths(paths: string[]): LoadedFiles {
       dataFiles.push({ file: f.file, path: f.dataPath });
     }
   }
-  if (problems.length > 0) throw new LoadError(problems);
-  return { modules, data, dataFiles };
+  return { files: { modules, data, dataFiles }, problems };
 }

@@ -2,7 +2,7 @@
  * Module-level productions: package, imports, rules (with `default`, `else`, `contains`,
  * ref heads and functions), in Rego v1 or v0 syntax. Also parses standalone queries.
  */
-import type { Body, Import, Loc, Module, Rule, Term } from "../ast/nodes.js";
+import type { Body, Expr, Import, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { RegoError, RegoErrorList } from "../errors.js";
 import { attachAnnotations } from "./annotations.js";
 import { SourceMap } from "./lexer.js";
@@ -14,7 +14,7 @@ import {
   ruleTooDeep,
   tooDeep,
 } from "./nesting.js";
-import { ExprParser } from "./parser.js";
+import { ExprParser, isOperator } from "./parser.js";
 
 const futureKeywords = ["in", "if", "contains", "every"];
 
@@ -77,7 +77,11 @@ class ModuleParser extends ExprParser {
     const start = this.tok.start;
     const isDefault = this.isKw("default");
     if (isDefault) this.next();
-    const headTerm = this.parseTerm();
+    let headTerm = this.parseTerm();
+    // OPA allows a space between a function's name and its operands in a head: `f (x) := x`.
+    if (this.isSym("(") && !this.tok.newline && isOperator(headTerm)) {
+      headTerm = this.parseCall(headTerm, start);
+    }
     let args: Term[] | undefined;
     let refTerm = headTerm;
     if (headTerm.type === "call") {
@@ -98,15 +102,19 @@ class ModuleParser extends ExprParser {
     if (this.isKw("contains") && !args) {
       this.next();
       rule.kind = "multi";
-      rule.key = this.parseIn();
+      rule.key = this.parseIn(true);
     } else if (this.isSym(":=") || this.isSym("=")) {
       rule.assign = this.next().text === ":=";
-      rule.value = this.parseIn();
+      rule.value = this.parseIn(true);
     } else if (this.v0 && !args && ref.length > 1 && !isDefault && !this.isKw("if")) {
       this.readV0PartialSet(rule, ref);
     }
     if (isDefault) {
       if (!rule.value) throw this.map.error(start, "default rule must have a value");
+      const bad = nonConstantPart(rule.value);
+      if (bad) {
+        throw this.map.error(start, `illegal default rule (value cannot contain ${bad})`);
+      }
       rule.loc = this.loc(start);
       return [rule];
     }
@@ -118,14 +126,32 @@ class ModuleParser extends ExprParser {
       const elseRule: Rule = { ...rule, elseRule: undefined, value: undefined, body: [] };
       if (this.isSym(":=") || this.isSym("=")) {
         this.next();
-        elseRule.value = this.parseIn();
+        elseRule.value = this.parseIn(true);
       }
       elseRule.body = this.parseRuleBody();
       elseRule.loc = this.loc(es);
       tail.elseRule = elseRule;
       tail = elseRule;
     }
-    return [rule];
+    return [rule, ...this.chainedBodies(rule)];
+  }
+
+  /** `p { a } { b }`: each further body is one more rule with the same head, as in OPA. */
+  private chainedBodies(rule: Rule): Rule[] {
+    const more: Rule[] = [];
+    while (this.isSym("{") && rule.body.length > 0) {
+      if (rule.elseRule) throw this.unexpected("expected else keyword");
+      const start = this.tok.start;
+      const body = this.parseBlock();
+      const { ref, args, key, value } = structuredClone({
+        ref: rule.ref,
+        args: rule.args,
+        key: rule.key,
+        value: rule.value,
+      });
+      more.push({ ...rule, ref, args, key, value, body, loc: this.loc(start) });
+    }
+    return more;
   }
 
   /**
@@ -144,33 +170,23 @@ class ModuleParser extends ExprParser {
   private parseRuleBody(): Body {
     if (this.isKw("if")) {
       this.next();
+      const afterIf = this.mark();
       if (this.isSym("{")) {
-        // `if {` opens a body, or an object/set literal or comprehension used as the body.
-        const save = this.pos;
-        const depth = this.depth;
-        const nesting = this.nesting;
-        try {
-          return this.parseBlock();
-        } catch (blockError) {
-          this.pos = save;
-          this.depth = depth;
-          this.nesting = nesting;
-          try {
-            return [this.parseLiteral()];
-          } catch {
-            throw blockError;
-          }
-        }
+        // As OPA: `if {` is read as one literal first (an object, a comprehension such as
+        // `{ 1 | 1 }`, a comparison of sets); only a set literal, never false, means a body.
+        const literal = this.attempt(() => this.parseLiteral());
+        if (literal && !isSetLiteral(literal)) return [literal];
+        if (literal) this.reset(afterIf);
+        return this.parseBlock();
       }
       return [this.parseLiteral()];
     }
-    if (this.isSym("{") && !this.tok.newline) {
+    // A body may start on a later line (after comments, say), as OPA reads it; and the next
+    // statement may follow on the same line (`x := 1 y := 2`).
+    if (this.isSym("{")) {
       if (!this.v0)
         throw this.map.error(this.tok.start, "`if` keyword is required before rule body");
       return this.parseBlock();
-    }
-    if (this.tok.kind !== "eof" && !this.tok.newline && !this.isKw("else")) {
-      throw this.unexpected();
     }
     return [];
   }
@@ -210,6 +226,39 @@ class ModuleParser extends ExprParser {
   overflowError(): RegoError {
     return this.map.error(this.tok.start, nestingMessage());
   }
+}
+
+/**
+ * The kind of the first var, ref or call in a default rule's value outside comprehensions
+ * (`var`, `ref`, `call`), which OPA's parser refuses there; undefined when there is none.
+ */
+function nonConstantPart(t: Term): string | undefined {
+  switch (t.type) {
+    case "var":
+    case "ref":
+    case "call":
+      return t.type;
+    case "array":
+    case "set":
+      for (const x of t.items) {
+        const bad = nonConstantPart(x);
+        if (bad) return bad;
+      }
+      return undefined;
+    case "object":
+      for (const [k, v] of t.entries) {
+        const bad = nonConstantPart(k) ?? nonConstantPart(v);
+        if (bad) return bad;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** True for a literal that is just a set literal, `{ x }`: in a rule head, a body. */
+function isSetLiteral(e: Expr): boolean {
+  return e.type === "term" && !e.negated && e.with.length === 0 && e.term.type === "set";
 }
 
 /** `a.b["c"]` → ["a", "b", "c"]; a package or import path. */

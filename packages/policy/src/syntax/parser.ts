@@ -4,13 +4,12 @@
  * (`==` `!=` `<` `<=` `>` `>=`) → union (`|`) → intersection (`&`) → arithmetic (`+` `-`) →
  * factor (`*` `/` `%`) → unary → term; the binary levels share one precedence-climbing loop.
  * Nesting deeper than `maxNesting` is a parse error (nesting.ts). Module-level productions
- * live in module-parser.ts.
+ * live in module-parser.ts; arrays, sets, objects and comprehensions in collections.ts.
  */
 import type {
   Body,
   EveryExpr,
   Expr,
-  Loc,
   SomeDecl,
   SomeIn,
   Term,
@@ -18,10 +17,9 @@ import type {
   VarTerm,
   WithModifier,
 } from "../ast/nodes.js";
-import type { RegoError } from "../errors.js";
 import { parseNumber } from "../value/number.js";
-import { type Comment, type SourceMap, type Token, tokenize } from "./lexer.js";
-import { maxNesting, nestingMessage } from "./nesting.js";
+import { CollectionParser } from "./collections.js";
+import type { Token } from "./lexer.js";
 
 const relationOps: Record<string, string> = {
   "==": "equal",
@@ -48,105 +46,7 @@ for (const [ops, level] of [
 }
 
 /** Parses queries, literals, expressions and terms from one token stream. */
-export class ExprParser {
-  protected pos = 0;
-  /** Inside a comprehension head, `|` ends the head instead of meaning union. */
-  private noBar = false;
-  /** Brackets open around the current position: inside them a newline ends nothing. */
-  protected depth = 0;
-  /** Nested constructs open around the current position, against the nesting limit. */
-  protected nesting = 0;
-  /** Future keywords in effect (all of them in Rego v1). */
-  readonly keywords: Set<string>;
-  protected readonly tokens: Token[];
-
-  constructor(
-    readonly map: SourceMap,
-    keywords: Set<string>,
-    start = 0,
-    end = map.source.length,
-    readonly comments: Comment[] = [],
-    tokens?: Token[],
-  ) {
-    this.keywords = keywords;
-    this.tokens = tokens ?? tokenize(map, start, end, comments);
-  }
-
-  // ---- token helpers ------------------------------------------------------------------
-
-  protected get tok(): Token {
-    return this.tokens[this.pos] as Token;
-  }
-
-  protected peek(n = 1): Token {
-    return this.tokens[Math.min(this.pos + n, this.tokens.length - 1)] as Token;
-  }
-
-  protected next(): Token {
-    const t = this.tok;
-    if (t.kind !== "eof") this.pos++;
-    return t;
-  }
-
-  protected isSym(text: string, t = this.tok): boolean {
-    return t.kind === "symbol" && t.text === text;
-  }
-
-  protected isKw(word: string): boolean {
-    const t = this.tok;
-    if (t.kind !== "ident" || t.text !== word || !this.isKeywordOn(word)) return false;
-    const after = this.peek();
-    return !(after.kind === "symbol" && after.text === "." && after.start === t.end);
-  }
-
-  protected isKeywordOn(word: string): boolean {
-    return !["in", "if", "contains", "every"].includes(word) || this.keywords.has(word);
-  }
-
-  protected accept(text: string): boolean {
-    if (this.isSym(text)) {
-      this.pos++;
-      return true;
-    }
-    return false;
-  }
-
-  protected expect(text: string): Token {
-    if (!this.isSym(text)) throw this.unexpected(`expected ${text}`);
-    return this.next();
-  }
-
-  /** Opens one level of nesting at `offset`; past the limit, a parse error. */
-  protected enter(offset: number): void {
-    this.nesting++;
-    if (this.nesting > maxNesting) throw this.map.error(offset, nestingMessage());
-  }
-
-  protected leave(): void {
-    this.nesting--;
-  }
-
-  protected unexpected(hint?: string): RegoError {
-    const t = this.tok;
-    const what = t.kind === "eof" ? "EOF" : `${t.kind === "ident" ? "ident" : "token"} ${t.text}`;
-    const msg = `unexpected ${t.kind === "eof" ? "eof token" : what}${hint ? `: ${hint}` : ""}`;
-    return this.map.error(t.start, msg);
-  }
-
-  protected loc(start: number, end = this.prevEnd()): Loc {
-    const { row, col } = this.map.position(start);
-    return { file: this.map.file, row, col, start, end };
-  }
-
-  protected prevEnd(): number {
-    return this.pos > 0 ? (this.tokens[this.pos - 1] as Token).end : 0;
-  }
-
-  /** True when the current token cannot continue the previous line's expression. */
-  protected atLineBreak(): boolean {
-    return this.tok.newline && this.depth === 0;
-  }
-
+export class ExprParser extends CollectionParser {
   // ---- queries and literals -----------------------------------------------------------
 
   /** Literals up to `close` (or end of input), separated by `;` or newlines. */
@@ -188,7 +88,7 @@ export class ExprParser {
       const target = this.parseTerm();
       if (!this.isKw("as")) throw this.unexpected("expected as");
       this.next();
-      const value = this.parseIn();
+      const value = this.parseIn(true);
       const mod: WithModifier = { target, value, loc: this.loc(ws) };
       expr.with.push(mod);
     }
@@ -258,32 +158,53 @@ export class ExprParser {
   /** Unification and assignment: the loosest binding operators. */
   parseExpr(): Term {
     const start = this.tok.start;
-    const lhs = this.parseIn();
+    const lhs = this.parseIn(true);
     if (this.atLineBreak()) return lhs;
     if (this.isSym("=") || this.isSym(":=")) {
       const op = this.next().text === "=" ? "eq" : "assign";
-      const rhs = this.parseIn();
+      const rhs = this.parseIn(true);
       return this.call(op, [lhs, rhs], start);
     }
     return lhs;
   }
 
-  parseIn(): Term {
+  /**
+   * Membership, `x in xs`; where a whole expression stands (not in a list of elements or
+   * arguments) also `k, v in xs`. A `,` not followed by a term and `in` is left alone.
+   */
+  parseIn(keyValue = false): Term {
     const start = this.tok.start;
     let lhs = this.parseRelation();
-    while (this.isKw("in") && !this.atLineBreak()) {
-      this.next();
-      const rhs = this.parseRelation();
-      lhs = this.call("internal.member_2", [lhs, rhs], start);
+    for (;;) {
+      if (this.atLineBreak()) return lhs;
+      if (this.isKw("in")) {
+        this.next();
+        const rhs = this.parseRelation();
+        lhs = this.call("internal.member_2", [lhs, rhs], start);
+        continue;
+      }
+      const pair =
+        keyValue && this.isSym(",") ? this.attempt(() => this.keyValueIn(lhs, start)) : undefined;
+      if (!pair) return lhs;
+      lhs = pair;
     }
-    return lhs;
+  }
+
+  /** `, v in xs` after the key `k`; throws when that is not what follows. */
+  private keyValueIn(key: Term, start: number): Term {
+    this.expect(",");
+    const value = this.parseRelation();
+    if (!this.isKw("in") || this.atLineBreak()) throw this.unexpected("expected in");
+    this.next();
+    const coll = this.parseRelation();
+    return this.call("internal.member_3", [key, value, coll], start);
   }
 
   /** The binary operator at the current token, if any, with its precedence level. */
   private binaryOperator(): { name: string; level: number } | undefined {
     const t = this.tok;
     if (t.kind !== "symbol" || this.atLineBreak()) return undefined;
-    if (t.text === "|") return this.noBar ? undefined : { name: "or", level: Level.Or };
+    if (t.text === "|") return { name: "or", level: Level.Or };
     return binaryOps.get(t.text);
   }
 
@@ -312,7 +233,7 @@ export class ExprParser {
     return this.parseOperators(Level.Arith);
   }
 
-  private parseUnary(): Term {
+  protected parseUnary(): Term {
     if (this.isSym("-")) {
       const start = this.next().start;
       if (this.tok.kind === "number" && this.tok.start === start + 1) {
@@ -356,12 +277,9 @@ export class ExprParser {
         throw this.unexpected("expected ident");
       } else if (this.isSym("[") && this.tok.start === this.prevEnd()) {
         this.enter(this.next().start);
-        const saved = this.noBar;
-        this.noBar = false;
         this.depth++;
-        const key = this.parseIn();
+        const key = this.parseIn(true);
         this.depth--;
-        this.noBar = saved;
         this.expect("]");
         this.leave();
         term = this.extendRef(term, key, start);
@@ -383,7 +301,7 @@ export class ExprParser {
     return { type: "ref", head: term, path: [key], loc: this.loc(start) };
   }
 
-  private parseCall(op: Term, start: number): Term {
+  protected parseCall(op: Term, start: number): Term {
     this.enter(this.tok.start);
     this.expect("(");
     const args = this.parseList(")");
@@ -392,22 +310,6 @@ export class ExprParser {
     if (name === "set" && args.length === 0)
       return { type: "set", items: [], loc: this.loc(start) };
     return { type: "call", name, op, args, loc: this.loc(start) };
-  }
-
-  /** Comma-separated expressions up to `close` (consumed); a trailing comma is allowed. */
-  private parseList(close: string): Term[] {
-    const saved = this.noBar;
-    this.noBar = false;
-    this.depth++;
-    const items: Term[] = [];
-    while (!this.isSym(close)) {
-      items.push(this.parseIn());
-      if (!this.accept(",")) break;
-    }
-    this.depth--;
-    this.expect(close);
-    this.noBar = saved;
-    return items;
   }
 
   private parsePrimary(): Term {
@@ -427,26 +329,11 @@ export class ExprParser {
       case "ident":
         return this.parseIdent();
       case "symbol":
-        if (t.text === "[" || t.text === "{") {
-          this.enter(start);
-          const term = t.text === "[" ? this.parseArray() : this.parseBrace();
-          this.leave();
-          return term;
-        }
+        if (t.text === "[" || t.text === "{") return this.parseComposite();
         if (t.text === "(") {
           this.enter(this.next().start);
-          const saved = this.noBar;
-          this.noBar = false;
           this.depth++;
-          let inner = this.parseIn();
-          if (this.accept(",")) {
-            const value = this.parseRelation();
-            if (!this.isKw("in")) throw this.unexpected("expected in");
-            this.next();
-            const coll = this.parseRelation();
-            inner = this.call("internal.member_3", [inner, value, coll], start);
-          }
-          this.noBar = saved;
+          const inner = this.parseIn(true);
           this.depth--;
           this.expect(")");
           this.leave();
@@ -482,84 +369,10 @@ export class ExprParser {
     }
     return { type: "template", parts, loc: this.loc(t.start) };
   }
-
-  private parseArray(): Term {
-    const start = this.next().start;
-    if (this.accept("]")) return { type: "array", items: [], loc: this.loc(start) };
-    const saved = this.noBar;
-    this.noBar = true;
-    this.depth++;
-    const first = this.parseIn();
-    this.depth--;
-    this.noBar = false;
-    if (this.accept("|")) {
-      const body = this.parseQuery("]");
-      this.expect("]");
-      this.noBar = saved;
-      return { type: "arraycompr", term: first, body, loc: this.loc(start) };
-    }
-    const items = [first];
-    if (this.accept(",")) items.push(...this.parseList("]"));
-    else this.expect("]");
-    this.noBar = saved;
-    return { type: "array", items, loc: this.loc(start) };
-  }
-
-  private parseBrace(): Term {
-    const start = this.next().start;
-    if (this.accept("}")) return { type: "object", entries: [], loc: this.loc(start) };
-    const saved = this.noBar;
-    this.noBar = true;
-    this.depth++;
-    const first = this.parseIn();
-    this.depth--;
-    let result: Term;
-    if (this.accept(":")) {
-      this.depth++;
-      const value = this.parseIn();
-      this.depth--;
-      this.noBar = false;
-      if (this.accept("|")) {
-        const body = this.parseQuery("}");
-        this.expect("}");
-        result = { type: "objectcompr", key: first, value, body, loc: this.loc(start) };
-      } else {
-        result = this.parseObjectRest(first, value, start);
-      }
-    } else {
-      this.noBar = false;
-      if (this.accept("|")) {
-        const body = this.parseQuery("}");
-        this.expect("}");
-        result = { type: "setcompr", term: first, body, loc: this.loc(start) };
-      } else {
-        const items = [first];
-        if (this.accept(",")) items.push(...this.parseList("}"));
-        else this.expect("}");
-        result = { type: "set", items, loc: this.loc(start) };
-      }
-    }
-    this.noBar = saved;
-    return result;
-  }
-
-  private parseObjectRest(key: Term, value: Term, start: number): Term {
-    const entries: [Term, Term][] = [[key, value]];
-    this.depth++;
-    while (this.accept(",")) {
-      if (this.isSym("}")) break;
-      const k = this.parseIn();
-      this.expect(":");
-      entries.push([k, this.parseIn()]);
-    }
-    this.depth--;
-    this.expect("}");
-    return { type: "object", entries, loc: this.loc(start) };
-  }
 }
 
 /** True for a var or a ref made of a var and string keys: something that can be called. */
-function isOperator(t: Term): boolean {
+export function isOperator(t: Term): boolean {
   if (t.type === "var") return true;
   return (
     t.type === "ref" &&

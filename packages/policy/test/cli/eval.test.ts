@@ -8,6 +8,7 @@ import { rego } from "./cli-harness.js";
 const files = tempTree({
   "alice.json": JSON.stringify({ name: "alice", role: "admin" }),
   "mallory.yaml": "name: mallory\n",
+  "deep.json": `${"[".repeat(10000)}${"]".repeat(10000)}`,
   "broken/a.rego": "package a\n\np := := 1\n",
   "broken/b.rego": "package b\n\nq if {\n",
   "v0/old.rego":
@@ -74,6 +75,35 @@ describe("rego eval", () => {
     assert.equal(run.code, 1);
     const ok = await rego(["eval", "--fail", "-d", EXAMPLES_DIR, "data.simple.env"]);
     assert.equal(ok.code, 0);
+  });
+
+  it("answers false for a lone false expression, so --fail passes and --fail-defined trips", async () => {
+    for (const query of ["false", "1 == 2"]) {
+      const run = await rego(["eval", "--format", "values", query]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), [false]);
+      assert.equal((await rego(["eval", "--fail", query])).code, 0);
+      assert.equal((await rego(["eval", "--fail-defined", query])).code, 1);
+    }
+    const undefinedRun = await rego(["eval", "--fail", "1 == 2; true"]);
+    assert.equal(undefinedRun.code, 1);
+    assert.equal(undefinedRun.stdout, "{}\n");
+  });
+
+  it("refuses input nested 10,000 deep by name, exit 2, without a stack overflow", async () => {
+    const run = await rego(["eval", "-i", join(files.dir, "deep.json"), "x := count(input)"]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /nesting exceeds the maximum depth of 1000/);
+    assert.doesNotMatch(run.stderr, /call stack/);
+  });
+
+  it("stops one long numbers.range expression at --timeout, with no size cap first", async () => {
+    const run = await rego(["eval", "--timeout", "50ms", "count(numbers.range(1, 50000000))"]);
+    assert.equal(run.code, 2);
+    const out = JSON.parse(run.stdout) as { errors: { code: string }[] };
+    assert.equal(out.errors[0]?.code, "eval_cancel_error");
+    const fits = await rego(["eval", "-f", "values", "count(numbers.range(1, 1500000))"]);
+    assert.deepEqual(JSON.parse(fits.stdout), [1500000]);
   });
 
   it("supports the values, bindings, raw and pretty formats", async () => {

@@ -12,6 +12,8 @@ const files = tempTree({
   "policies/good.rego": "package good\n\nr := 1\n",
   "data/data.json": '{"a": 1}',
   "data/nested/data.json": '{"b": 2}',
+  "baddata/data.json": '{"a": ',
+  "baddata/p.rego": "package p\n\np := := 1\n",
 });
 after(() => files.remove());
 
@@ -112,6 +114,15 @@ describe("rego run --server", () => {
     assert.match(run.out.stderr, /^2 errors occurred:\n/);
     assert.match(run.out.stderr, /bad1\.rego:3:\d+: rego_parse_error: /);
     assert.match(run.out.stderr, /bad2\.rego:\d+:\d+: rego_parse_error: /);
+    assert.doesNotMatch(run.out.stderr, /Initializing server/);
+  });
+
+  it("refuses to start with a bad data file and lists the policy errors too", async () => {
+    const run = startRun(["--server", "--addr", "127.0.0.1:0", join(files.dir, "baddata")]);
+    assert.equal(await run.done, 1);
+    assert.match(run.out.stderr, /^2 errors occurred during loading: /);
+    assert.match(run.out.stderr, /baddata\/data\.json: /);
+    assert.match(run.out.stderr, /p\.rego:3:\d+: rego_parse_error: /);
     assert.doesNotMatch(run.out.stderr, /Initializing server/);
   });
 

@@ -95,3 +95,66 @@ test("a with target that is not input, data or a function is a compile error", (
     },
   ]);
 });
+
+test("builtin operands that are other rules are typed by those rules' values", () => {
+  const cases = [
+    "x := 5\nr := upper(x)",
+    "x := 5 if input.a else := 6\nr := upper(x)",
+    "f(a) := 5\nr := upper(f(1))",
+    "s contains 1\nr := upper(s)",
+    "x := 5\nr := upper(y) if { y := x }",
+  ];
+  for (const rules of cases) {
+    const errs = compileErrors(`package t\n${rules}\n`);
+    assert.equal(errs[0]?.code, "rego_type_error", rules);
+    assert.match(errs[0]?.message ?? "", /^upper: invalid argument\(s\)/, rules);
+  }
+  // Rules whose values differ in type, and reads replaced by `with`, stay unchecked.
+  const mixed = engineWith(['package t\nx := 5 if input.a\nx := "a" if input.b\nr := upper(x)\n']);
+  assert.deepEqual(solutions(mixed, "v := data.t.r", { inputJSON: { b: 1 } }), [{ v: "A" }]);
+  const replaced = engineWith(['package t\nx := 5\nr := v if { v := upper(x) with x as "a" }\n']);
+  assert.deepEqual(solutions(replaced, "v := data.t.r"), [{ v: "A" }]);
+});
+
+test("some declares like :=: not after the var was used or assigned; := needs a var", () => {
+  const cases: [string, string][] = [
+    ["value = 0\n  some value in [1, 2]", "var value referenced above"],
+    ["value := 0\n  some value in [1, 2]", "var value assigned above"],
+    ["value := 0\n  some value", "var value assigned above"],
+    ["1 := value\n  value = 1", "cannot assign to number"],
+    ['"a" := value\n  value = 1', "cannot assign to string"],
+  ];
+  for (const [body, message] of cases) {
+    const errs = compileErrors(`package t\np if {\n  ${body}\n}\n`);
+    assert.deepEqual(
+      errs.map((e) => [e.code, e.message]),
+      [["rego_compile_error", message]],
+      body,
+    );
+  }
+  const ok = engineWith([
+    'package t\nr := [x | some x in [1]; some y; y = x]\ns if { some k, v in {"a": 1}; k == "a" }\n',
+  ]);
+  assert.deepEqual(solutions(ok, "v := data.t"), [{ v: { r: [1], s: true } }]);
+});
+
+test("unifying terms that could never match is a rego_type_error match error", () => {
+  for (const body of [
+    '[x] = {"key": 1}',
+    "[x, y] = [1, 2, 3]",
+    '{"a": first, "b": second} = {"a": 1, "c": 2}',
+    'x := 1\n  x = "a"',
+    "[a, b] := [1, 2, 3]",
+  ]) {
+    const errs = compileErrors(`package t\np if {\n  ${body}\n}\n`);
+    assert.deepEqual(
+      errs.map((e) => [e.code, e.message]),
+      [["rego_type_error", "match error"]],
+      body,
+    );
+  }
+  const ok = engineWith([
+    'package t\np := y if {\n  [x, 1] := [2, 1]\n  {"a": y} = {"a": [x]}\n}\n',
+  ]);
+  assert.deepEqual(solutions(ok, "v := data.t.p"), [{ v: [2] }]);
+});
