@@ -15,3 +15,4 @@ export {
   toRecord,
 } from "./log-format.js";
 export { createLogger, type LogDestination, type Logger, type LoggerOptions } from "./logger.js";
+export { parsePrometheusText, type Sample, sampleValue } from "./prometheus-text.js";
