@@ -9,8 +9,9 @@
  * query). Process and Node.js runtime metrics come with them, as OPA's endpoint carries Go's.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Registry } from "prom-client";
 import type { PolicyEngine } from "../engine.js";
+import { RequestHistogram } from "./request-histogram.js";
 import type { ServerContext } from "./server-context.js";
 
 /** OPA's handler label of a path (a route prefix without its slash), or `other`. */
@@ -23,44 +24,57 @@ export function handlerLabel(pathname: string): string {
   return "other";
 }
 
+/** prom-client's default buckets, which OPA's histogram uses too. */
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
 /** The policy server's registry and the metrics it records. */
 export class PolicyMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Histogram({
-    name: "http_request_duration_seconds",
-    help: "A histogram of duration for requests.",
-    labelNames: ["code", "handler", "method"] as const,
-    registers: [this.registry],
-  });
-  private readonly evaluations = new Counter({
-    name: "rego_query_eval_total",
-    help: "Policy evaluations by the server, by outcome: defined, undefined or error.",
-    labelNames: ["outcome"] as const,
-    registers: [this.registry],
-  });
-  private readonly evalSeconds = new Histogram({
-    name: "rego_query_eval_duration_seconds",
-    help: "Time one policy evaluation took.",
-    buckets: [0.00001, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
-    registers: [this.registry],
-  });
+  private readonly requests = new RequestHistogram(
+    "http_request_duration_seconds",
+    "A histogram of duration for requests.",
+    ["code", "handler", "method"],
+    BUCKETS,
+    this.registry,
+  );
+  private readonly evalSeconds = new RequestHistogram(
+    "rego_query_eval_duration_seconds",
+    "Time one policy evaluation took.",
+    [],
+    [0.00001, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    this.registry,
+  );
+  /** Evaluations by outcome, counted as plain numbers on the hot path, read at scrape time. */
+  private readonly outcomes = { defined: 0, undefined: 0, error: 0 };
 
   constructor() {
+    const outcomes = this.outcomes;
+    new Counter({
+      name: "rego_query_eval_total",
+      help: "Policy evaluations by the server, by outcome: defined, undefined or error.",
+      labelNames: ["outcome"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [outcome, n] of Object.entries(outcomes)) this.inc({ outcome }, n);
+      },
+    });
     collectDefaultMetrics({ register: this.registry });
   }
 
   /** Times `work`, counting its outcome (`undefined` results are the undefined decisions). */
   private evaluated<T>(work: () => T, isDefined: (result: T) => boolean): T {
-    const stop = this.evalSeconds.startTimer();
+    const started = performance.now();
     try {
       const result = work();
-      this.evaluations.inc({ outcome: isDefined(result) ? "defined" : "undefined" });
+      if (isDefined(result)) this.outcomes.defined++;
+      else this.outcomes.undefined++;
       return result;
     } catch (error) {
-      this.evaluations.inc({ outcome: "error" });
+      this.outcomes.error++;
       throw error;
     } finally {
-      stop();
+      this.evalSeconds.observe([], (performance.now() - started) / 1000);
     }
   }
 
@@ -85,10 +99,12 @@ export class PolicyMetrics {
     return (req: IncomingMessage, res: ServerResponse) => {
       const url = req.url ?? "/";
       const pathname = url.split("?", 1)[0] ?? "/";
-      const stop = this.requests.startTimer();
-      res.once("finish", () =>
-        stop({ code: String(res.statusCode), handler: handlerLabel(pathname), method: req.method }),
-      );
+      const started = performance.now();
+      res.once("finish", () => {
+        const seconds = (performance.now() - started) / 1000;
+        const labels = [String(res.statusCode), handlerLabel(pathname), req.method ?? "GET"];
+        this.requests.observe(labels, seconds);
+      });
       if (pathname === "/metrics" && req.method === "GET") {
         req.resume();
         void this.registry.metrics().then((text) => {
