@@ -2,7 +2,7 @@
  * Each package, packed with `npm pack`, installs on its own into a clean global prefix and
  * its command runs. Registry dependencies come from the npm cache when it has them
  * (--prefer-offline); @quintet/kit, which is not on the registry, is installed from its own
- * tarball beside the package. Installing everything takes about a minute (node-llama-cpp
+ * tarball beside the package. Installing everything takes one to three minutes (node-llama-cpp
  * alone is 700 MB), so the ordinary test run skips it; .ci/run sets QUINTET_PACK_TEST=1.
  */
 import assert from "node:assert/strict";
@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const enabled = process.env.QUINTET_PACK_TEST === "1";
 const skip = enabled
   ? false
-  : "set QUINTET_PACK_TEST=1 to pack and install every package (about a minute; .ci/run does)";
+  : "set QUINTET_PACK_TEST=1 to pack and install every package (minutes; .ci/run does)";
 
 /** The tarball `npm pack` wrote for a package name, e.g. quintet-policy-0.1.0.tgz. */
 function tarball(dir: string, name: string): string {
