@@ -3,7 +3,13 @@
  * all problems are reported together and each names its variable.
  */
 import { existsSync } from "node:fs";
-import { ConfigError, readAddr, readWholeNumber } from "@quintet/kit";
+import {
+  ConfigError,
+  type LogFormat,
+  readAddr,
+  readLogFormat,
+  readWholeNumber,
+} from "@quintet/kit";
 
 export interface GreeterConfig {
   /** host:port the server listens on and the client dials. */
@@ -17,6 +23,8 @@ export interface GreeterConfig {
   readonly token?: string;
   /** How long a graceful shutdown waits for in-flight calls before cancelling them. */
   readonly shutdownGraceMs: number;
+  /** Log lines as JSON or text; undefined: text on a terminal. */
+  readonly logFormat?: LogFormat;
 }
 
 /** Name, meaning and default of every variable, for `--help` and the README. */
@@ -88,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GreeterConfig 
     bad,
   );
   checkTimeZone(env, bad);
+  const logFormat = readLogFormat(env, bad);
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze({
     addr,
@@ -96,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GreeterConfig 
     tlsCa,
     token: token || undefined,
     shutdownGraceMs,
+    ...(logFormat && { logFormat }),
   });
 }

@@ -1,3 +1,18 @@
 export { ConfigError } from "./config-error.js";
 export { isEntryPoint } from "./entry-point.js";
 export { addrProblem, readAddr, readWholeNumber } from "./env-readers.js";
+export {
+  isLogRecord,
+  type LogFormat,
+  type LogLevel,
+  type LogRecord,
+  logFormatVariable,
+  logLevels,
+  readLogFormat,
+  recordOf,
+  renderText,
+  resolveLogFormat,
+  toRecord,
+} from "./log-format.js";
+export { createLogger, type LogDestination, type Logger, type LoggerOptions } from "./logger.js";
+export { parsePrometheusText, type Sample, sampleValue } from "./prometheus-text.js";

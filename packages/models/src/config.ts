@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import { join } from "node:path";
+import { type LogFormat, readLogFormat } from "@quintet/kit";
 import { parseKeepAliveEnv } from "./duration.js";
 import { ConfigError } from "./errors.js";
 import { loadTemplateIndex } from "./prompt/template-autodetect.js";
@@ -25,6 +26,8 @@ export interface LlmsrvConfig {
   readonly physicalCores: number;
   readonly apiKey: string | undefined;
   readonly logLevel: string;
+  /** Log lines as JSON or text; undefined: text on a terminal. */
+  readonly logFormat?: LogFormat;
   /** Most inputs one embedding request may carry. */
   readonly maxEmbedInputs: number;
   /** Largest JSON request body in bytes (blob uploads stream to disk and are not bounded). */
@@ -236,6 +239,7 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
     bad.push(`LLMSRV_LOG_LEVEL: unknown level "${logLevel}"`);
   }
+  const logFormat = readLogFormat(env, bad);
   const config: LlmsrvConfig = {
     host,
     port,
@@ -253,6 +257,7 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
     physicalCores: cores,
     apiKey: env.LLMSRV_API_KEY?.trim() || undefined,
     logLevel,
+    ...(logFormat && { logFormat }),
     maxEmbedInputs: intVar(env, "LLMSRV_MAX_EMBED_INPUTS", 2048, 1, bad),
     maxBodyBytes: intVar(env, "LLMSRV_MAX_BODY_BYTES", 32 * 1024 * 1024, 1, bad),
     templatesDir: readTemplatesDir(env, bad),

@@ -1,16 +1,15 @@
-import { type Logger, pino } from "pino";
+import { createLogger as createServiceLogger, type LogFormat, type Logger } from "@quintet/kit";
 
 /**
- * The server's structured logger: JSON lines on stderr (stdout carries the "listening on"
- * line that launchers wait for), with credentials redacted.
+ * The server's structured logger, in the format every Quintet service shares (@quintet/kit):
+ * on stderr (stdout carries the "listening on" line that launchers wait for), with
+ * credentials redacted.
  */
-export function createLogger(level: string): Logger {
-  return pino(
-    {
-      level,
-      base: { component: "llmsrv" },
-      redact: ["req.headers.authorization", "headers.authorization", "apiKey", "*.apiKey"],
-    },
-    pino.destination(2),
-  );
+export function createLogger(level: string, format?: LogFormat): Logger {
+  return createServiceLogger({
+    service: "models",
+    level,
+    format,
+    redact: ["req.headers.authorization", "headers.authorization", "apiKey", "*.apiKey"],
+  });
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import type { LlmsrvConfig } from "./config.js";
 import { createApp } from "./http/app.js";
+import { ModelMetrics } from "./http/metrics.js";
 import { ROUTES } from "./http/routes.js";
 import type { ModelRuntime } from "./runtime/model-runner.js";
 import { ProcessRuntime } from "./runtime/process-runtime.js";
@@ -37,7 +38,10 @@ export async function startServer(
     const demo = await ensureDemoModel(store);
     log.info({ model: demo.display, digest: demo.digest }, "demo model ready");
   }
-  const runtime = options.runtime ?? new ProcessRuntime({ maxThreads: config.physicalCores });
+  const metrics = new ModelMetrics(ROUTES);
+  const runtime = metrics.countTokens(
+    options.runtime ?? new ProcessRuntime({ maxThreads: config.physicalCores }),
+  );
   const scheduler = new Scheduler(
     runtime,
     {
@@ -55,6 +59,8 @@ export async function startServer(
   );
   const deps: ServerDeps = { config, store, scheduler, log };
   const server: Server = createApp(ROUTES, deps);
+  metrics.watch(scheduler);
+  metrics.serve(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());

@@ -11,6 +11,7 @@ import type { SessionCodec } from "./auth/session.js";
 import { NotesError } from "./errors.js";
 import { crossSiteHook } from "./http/cross-site.js";
 import { handleError } from "./http/error-response.js";
+import { registerMetrics } from "./http/metrics.js";
 import { type SessionVersions, sessionHook } from "./http/request-session.js";
 import { securityHeadersHook } from "./http/security-headers.js";
 import { registerStaticAssets } from "./http/static-assets.js";
@@ -56,6 +57,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorateRequest("session", undefined);
   app.addHook("onRequest", securityHeadersHook);
+  registerMetrics(app);
   app.addHook("onRequest", sessionHook(options.sessions, options.sessionVersions));
   app.addHook("onRequest", crossSiteHook);
   app.addHook("onRequest", gateHook);

@@ -3,7 +3,7 @@
  * once, reports all problems together and returns a frozen object.
  */
 import { randomBytes } from "node:crypto";
-import { readWholeNumber } from "@quintet/kit";
+import { type LogFormat, readLogFormat, readWholeNumber } from "@quintet/kit";
 import { ConfigError } from "./errors.js";
 
 /** Validated configuration of the notes application. */
@@ -32,6 +32,8 @@ export interface NotesConfig {
   readonly trustProxy: boolean;
   /** pino log level. */
   readonly logLevel: string;
+  /** Log lines as JSON or text; undefined: text on a terminal. */
+  readonly logFormat?: LogFormat;
   /** True when NODE_ENV is `production`. */
   readonly production: boolean;
 }
@@ -143,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): NotesConfig {
   if (!LOG_LEVELS.has(logLevel)) {
     bad.push(`NOTES_LOG_LEVEL: expected one of ${[...LOG_LEVELS].join(", ")}, got "${logLevel}"`);
   }
+  const logFormat = readLogFormat(env, bad);
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     bad.push("DATABASE_URL: expected a postgres:// or postgresql:// URL");
@@ -161,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): NotesConfig {
     trustProxy: readBool(env, "NOTES_TRUST_PROXY", bad),
     logLevel,
     production,
+    ...(logFormat && { logFormat }),
   };
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze(config);

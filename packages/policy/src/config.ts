@@ -3,7 +3,13 @@
  * and validated once; all problems are reported together, each naming its variable.
  * Command-line flags win over these values (the CLI applies them on top).
  */
-import { addrProblem, ConfigError, readWholeNumber } from "@quintet/kit";
+import {
+  addrProblem,
+  ConfigError,
+  type LogFormat,
+  readLogFormat,
+  readWholeNumber,
+} from "@quintet/kit";
 /** Settings of the policy server and CLI. */
 export interface RegoConfig {
   /** host:port `rego run --server` listens on when --addr is not given. */
@@ -22,6 +28,8 @@ export interface RegoConfig {
   readonly shutdownGraceMs: number;
   /** Level of the server's own log lines (stderr). */
   readonly logLevel: "debug" | "info" | "error";
+  /** Log lines as JSON or text; undefined: text on a terminal. */
+  readonly logFormat?: LogFormat;
 }
 
 /** Default bound on one server evaluation: a small request must not hold the server forever. */
@@ -123,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RegoConfig {
     "info",
     bad,
   );
+  const logFormat = readLogFormat(env, bad);
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze({
     addr,
@@ -133,5 +142,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RegoConfig {
     maxCollectionSize,
     shutdownGraceMs,
     logLevel,
+    ...(logFormat && { logFormat }),
   });
 }

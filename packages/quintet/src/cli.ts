@@ -3,7 +3,7 @@
  * The `quintet` binary. `up [names...]` starts components (all present ones by default),
  * `status` shows which answer their health check, `list` names what is registered.
  */
-import { ConfigError, isEntryPoint } from "@quintet/kit";
+import { ConfigError, isEntryPoint, resolveLogFormat } from "@quintet/kit";
 import { type Component, isPresent, registeredComponents, repoRoot } from "./components.js";
 import { configTable, type LauncherConfig, loadConfig } from "./config.js";
 import { Supervisor } from "./supervisor.js";
@@ -16,6 +16,8 @@ export interface CliIO {
   signal: AbortSignal;
   /** Repository root holding packages/ (tests point it elsewhere). */
   root?: string;
+  /** Whether stdout is a terminal (log lines for a person rather than JSON). */
+  stdoutIsTTY?: boolean;
 }
 
 const usage = `usage: quintet <command>
@@ -66,6 +68,7 @@ async function up(names: string[], config: LauncherConfig, io: CliIO, root: stri
   const supervisor = new Supervisor(chosen, {
     root,
     startTimeoutMs: config.startTimeoutMs,
+    logFormat: resolveLogFormat(config.logFormat, io.stdoutIsTTY),
     io: { line: (text) => io.stdout(`${text}\n`) },
     env: io.env,
   });
@@ -134,5 +137,6 @@ if (isEntryPoint(import.meta.url)) {
     stderr: (text) => process.stderr.write(text),
     env: process.env,
     signal: stop.signal,
+    stdoutIsTTY: process.stdout.isTTY,
   });
 }

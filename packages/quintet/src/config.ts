@@ -3,7 +3,14 @@
  * long start-up may take. The address variables are the components' own, so one setting
  * moves both the component and the launcher's health check.
  */
-import { ConfigError, readAddr, readWholeNumber } from "@quintet/kit";
+import {
+  ConfigError,
+  type LogFormat,
+  logFormatVariable,
+  readAddr,
+  readLogFormat,
+  readWholeNumber,
+} from "@quintet/kit";
 
 export interface LauncherConfig {
   readonly greeterAddr: string;
@@ -12,6 +19,8 @@ export interface LauncherConfig {
   readonly notesAddr: string;
   /** How long a component may take to answer its health check. */
   readonly startTimeoutMs: number;
+  /** Log lines as JSON or text; undefined: text on a terminal. */
+  readonly logFormat?: LogFormat;
 }
 
 export const configTable = [
@@ -20,6 +29,7 @@ export const configTable = [
   ["LLMSRV_HOST", "model server's HTTP address", "127.0.0.1:11434"],
   ["NOTES_ADDR", "notes web app's HTTP address", "127.0.0.1:8080"],
   ["QUINTET_START_TIMEOUT_MS", "time a component gets to pass its health check", "180000"],
+  [logFormatVariable.name, logFormatVariable.meaning, logFormatVariable.default],
 ] as const;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
@@ -35,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig
     [1, 86_400_000],
     bad,
   );
+  const logFormat = readLogFormat(env, bad);
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze({
     greeterAddr,
@@ -42,5 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig
     modelsAddr,
     notesAddr,
     startTimeoutMs,
+    ...(logFormat && { logFormat }),
   });
 }

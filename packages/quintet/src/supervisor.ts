@@ -1,18 +1,26 @@
 /**
- * Runs components as child processes: prefixes their log lines with the component name,
- * waits for each service's health check, runs jobs once their dependencies are up,
+ * Runs components as child processes: writes their log lines and its own in the one log format
+ * (@quintet/kit: text for a person, or JSON lines), waits for each service's health check, runs jobs once their dependencies are up,
  * forwards SIGINT/SIGTERM, and stops everything when one fails. Each child is linked to the
  * launcher (parent-link.ts) so that it also stops when the launcher dies without a word.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import {
+  type LogFormat,
+  type LogLevel,
+  type LogRecord,
+  recordOf,
+  renderText,
+  toRecord,
+} from "@quintet/kit";
 import type { Component } from "./components.js";
 import { StartError } from "./errors.js";
 import { linkedSpawn } from "./parent-link.js";
 import { portProblem } from "./port-check.js";
 
 export interface SupervisorIO {
-  /** One line for the person at the terminal. */
+  /** One line of output (a rendered log record). */
   line(text: string): void;
 }
 
@@ -23,6 +31,8 @@ export interface SupervisorOptions {
   env?: NodeJS.ProcessEnv;
   /** Time an orphaned child gets for its graceful shutdown (default 10 s). */
   orphanGraceMs?: number;
+  /** How log records are written (default text). Children always write JSON to the launcher. */
+  logFormat?: LogFormat;
 }
 
 interface Running {
@@ -35,14 +45,11 @@ export class Supervisor {
   private readonly running: Running[] = [];
   private readonly healthy = new Map<string, Promise<void>>();
   private stopping = false;
-  private readonly width: number;
 
   constructor(
     private readonly components: Component[],
     private readonly options: SupervisorOptions,
-  ) {
-    this.width = Math.max(...components.map((c) => c.name.length));
-  }
+  ) {}
 
   /**
    * Starts every component and resolves when everything has stopped: 0 after a requested
@@ -54,7 +61,7 @@ export class Supervisor {
     const onFailure = (error: Error) => {
       if (failure || this.stopping) return;
       failure = error;
-      this.options.io.line(`quintet: ${error.message}`);
+      this.say("error", error.message);
       failed.abort();
     };
     const stop = AbortSignal.any([stopSignal, failed.signal]);
@@ -62,8 +69,7 @@ export class Supervisor {
     if (!failure) {
       for (const component of this.components) this.launch(component, stop, onFailure);
       Promise.all(this.healthy.values()).then(
-        () =>
-          !stop.aborted && this.options.io.line("quintet: all components up; Ctrl-C stops them"),
+        () => !stop.aborted && this.say("info", "all components up; Ctrl-C stops them"),
         () => undefined,
       );
     }
@@ -96,15 +102,13 @@ export class Supervisor {
       running.exited.then((code) => {
         if (this.stopping) return;
         if (component.kind === "job" && code === 0) {
-          this.options.io.line(`quintet: ${component.name} finished`);
+          this.say("info", `${component.name} finished`);
           return;
         }
         onFailure(new StartError(component.name, `exited with code ${code} (its log is above)`));
       });
       if (component.kind === "service") await this.waitHealthy(running, stop);
-      this.options.io.line(
-        `quintet: ${component.name.padEnd(this.width)}  ${component.url}  pid ${running.child.pid}`,
-      );
+      this.say("info", `${component.name} up`, { url: component.url, pid: running.child.pid });
     })();
     started.catch((error: Error) => {
       if (!stop.aborted) onFailure(error);
@@ -116,24 +120,42 @@ export class Supervisor {
     const link = linkedSpawn(this.options.orphanGraceMs ?? 10_000);
     const child = spawn(process.execPath, [...link.execArgv, component.script, ...component.args], {
       cwd: this.options.root,
-      env: { ...(this.options.env ?? process.env), ...component.env, ...link.env },
+      // JSON lines from every child, so the launcher can write them in its own format.
+      env: {
+        ...(this.options.env ?? process.env),
+        ...component.env,
+        ...link.env,
+        LOG_FORMAT: "json",
+      },
       stdio: link.stdio,
     });
-    const prefix = `${component.name.padEnd(this.width)} | `;
     for (const stream of [child.stdout, child.stderr]) {
       if (!stream) continue;
-      createInterface({ input: stream }).on("line", (line) => this.options.io.line(prefix + line));
+      createInterface({ input: stream }).on("line", (line) =>
+        this.write(toRecord(component.name, line)),
+      );
     }
     const exited = new Promise<number | null>((resolve) => {
       child.once("exit", (code) => resolve(code));
       child.once("error", (error) => {
-        this.options.io.line(`${prefix}${error.message}`);
+        this.write(recordOf(component.name, error.message, "error"));
         resolve(null);
       });
     });
     const running = { component, child, exited };
     this.running.push(running);
     return running;
+  }
+
+  /** Writes one record in the chosen format. */
+  private write(record: LogRecord): void {
+    const json = this.options.logFormat === "json";
+    this.options.io.line(json ? JSON.stringify(record) : renderText(record));
+  }
+
+  /** A record of the launcher's own. */
+  private say(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
+    this.write(recordOf("quintet", msg, level, fields));
   }
 
   private async waitHealthy(running: Running, stop: AbortSignal): Promise<void> {
@@ -170,7 +192,7 @@ export class Supervisor {
     const timer = setTimeout(() => {
       for (const { child, component } of alive) {
         if (child.exitCode === null && child.signalCode === null) {
-          this.options.io.line(`quintet: ${component.name} ignored ${signal}; killing it`);
+          this.say("warn", `${component.name} ignored ${signal}; killing it`);
           child.kill("SIGKILL");
         }
       }

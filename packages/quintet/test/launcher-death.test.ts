@@ -113,7 +113,11 @@ async function startLauncher(args: string[], env: NodeJS.ProcessEnv = process.en
     });
     launcher.once("exit", () => reject(new Error(`launcher exited early:\n${output}`)));
   });
-  const pids = [...output.matchAll(/^quintet: .* pid (\d+)$/gm)].map((m) => Number(m[1]));
+  // The launcher's "<name> up" records: JSON lines from the real CLI (stdout is a pipe),
+  // text from the fake launcher.
+  const pids = [
+    ...output.matchAll(/"service":"quintet".*"pid":(\d+)|quintet: .* pid=(\d+)$/gm),
+  ].map((m) => Number(m[1] ?? m[2]));
   return { launcher, exited, pids, output };
 }
 
@@ -194,7 +198,7 @@ describe("when the launcher dies, its children stop", () => {
       `web:forking.mjs:${port}`,
     ]);
     try {
-      assert.match(output, /^web \| helper said \{"linked":null\}$/m);
+      assert.match(output, / INFO {2}web: helper said \{"linked":null\}$/m);
       launcher.kill("SIGKILL");
       await exited;
       assert.deepEqual(await survivors(pids), [], "the child outlived the launcher");

@@ -2,8 +2,8 @@
  * Query latency and recall on synthetic data: exact search (sequential scan) against the
  * halfvec HNSW index, on the same table and the same queries.
  */
-import { createMemoryPglite, wrapPglite } from "../src/db/pglite-client.js";
 import { VectorStore } from "../src/store/vector-store.js";
+import { pgliteTarget, type QueryBenchTarget } from "./bench-targets.js";
 import { percentile, since } from "./stats.js";
 import { ClusteredVectors } from "./synthetic.js";
 
@@ -87,13 +87,17 @@ async function measure(
   };
 }
 
-/** Fills an in-memory PGlite with synthetic rows and measures exact and indexed queries. */
+/**
+ * Fills the target (in-memory PGlite by default) with synthetic rows and measures exact and
+ * indexed queries.
+ */
 export async function runQueryBench(
   options: QueryBenchOptions,
   log: Log,
+  target: QueryBenchTarget = pgliteTarget,
 ): Promise<QueryBenchResult> {
-  const db = await createMemoryPglite();
-  const store = new VectorStore(wrapPglite(db, true), options.dim);
+  const db = await target.open();
+  const store = new VectorStore(db.session(true), options.dim);
   try {
     await store.setup();
     const [v] = await store.client.query<{ pg: string; vector: string }>(
@@ -118,7 +122,7 @@ export async function runQueryBench(
     log(`  built in ${buildSeconds.toFixed(1)} s`);
     const lines = [exact.line];
     for (const ef of options.efSearch) {
-      const indexed = new VectorStore(wrapPglite(db, false), options.dim, ef);
+      const indexed = new VectorStore(db.session(false), options.dim, ef);
       const result = await measure(
         `HNSW halfvec, ef_search=${ef}`,
         queries,
@@ -128,11 +132,11 @@ export async function runQueryBench(
       lines.push(result.line);
       log(`  ef_search=${ef}: recall@3 ${result.line.recall.toFixed(3)}`);
     }
-    const planStore = new VectorStore(wrapPglite(db, false), options.dim, options.efSearch[0]);
+    const planStore = new VectorStore(db.session(false), options.dim, options.efSearch[0]);
     const plan = await planStore.explainQuery(queries[0] as number[]);
     return {
       options,
-      versions: `PostgreSQL ${v?.pg} (PGlite), pgvector ${v?.vector}`,
+      versions: `PostgreSQL ${v?.pg} (${target.label}), pgvector ${v?.vector}`,
       insertSeconds,
       buildSeconds,
       lines,

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { llmsrvBin, startNode } from "../test/child-process.js";
 import { startEmbeddingsEndpoint } from "../test/embeddings-endpoint.js";
+import { serverTarget } from "./bench-targets.js";
 import { type LoadLine, type LoadSetting, runLoadBench } from "./load-bench.js";
 import { type QueryBenchResult, runQueryBench } from "./query-bench.js";
 import { ms } from "./stats.js";
@@ -98,12 +99,16 @@ function indexVerdict(q: QueryBenchResult): string {
   );
 }
 
-function queryMarkdown(q: QueryBenchResult): string[] {
+function queryMarkdown(q: QueryBenchResult, server?: QueryBenchResult): string[] {
   const exact = q.lines[0];
-  const rows = q.lines.map((l) => {
+  const rows = q.lines.map((l, i) => {
     const speedup = exact ? (exact.p50 / l.p50).toFixed(1) : "-";
-    return `| ${l.label} | ${ms(l.p50)} | ${ms(l.p99)} | ${ms(l.mean)} | ${l.recall.toFixed(3)} | ${speedup}x |`;
+    const s = server?.lines[i];
+    const onServer = server ? ` ${s ? `${ms(s.p50)} | ${s.recall.toFixed(3)}` : "- | -"} |` : "";
+    return `| ${l.label} | ${ms(l.p50)} | ${ms(l.p99)} | ${ms(l.mean)} | ${l.recall.toFixed(3)} | ${speedup}x |${onServer}`;
   });
+  const serverHead = server ? " PostgreSQL server p50 ms | server recall@3 |" : "";
+  const serverRule = server ? "---|---|" : "";
   const o = q.options;
   return [
     "## Query latency: exact search vs halfvec HNSW",
@@ -117,9 +122,15 @@ function queryMarkdown(q: QueryBenchResult): string[] {
       `halfvec_l2_ops, m=${o.m}, ef_construction=${o.efConstruction}, maintenance_work_mem=${o.maintenanceWorkMem}): ` +
       `${q.buildSeconds.toFixed(1)} s.`,
     "",
-    "| search | p50 ms | p99 ms | mean ms | recall@3 | p50 speed-up |",
-    "|---|---|---|---|---|---|",
+    `| search | p50 ms | p99 ms | mean ms | recall@3 | p50 speed-up |${serverHead}`,
+    `|---|---|---|---|---|---|${serverRule}`,
     ...rows,
+    "",
+    server
+      ? `PostgreSQL server columns: the same rows and queries on ${server.versions} (BENCH_PG_URL or ` +
+        `TEST_DATABASE_URL; a database of its own, dropped afterwards); insert ${server.insertSeconds.toFixed(1)} s, ` +
+        `index build ${server.buildSeconds.toFixed(1)} s.`
+      : "No PostgreSQL server column: neither BENCH_PG_URL nor TEST_DATABASE_URL was set.",
     "",
     "Build setting: the same as `vectors index` without options (pgvector's defaults). BENCH_M and " +
       "BENCH_EF_CONSTRUCTION try others. Query times include the whole `VectorStore.query` round trip " +
@@ -193,6 +204,9 @@ async function main(): Promise<void> {
     },
     log,
   );
+  const target = serverTarget();
+  if (target) log(`query benchmark again on the ${target.label}`);
+  const server = target ? await runQueryBench(query.options, log, target) : undefined;
   const loads =
     process.env.BENCH_SKIP_LOAD === "1" ? [] : [await localEndpointLoad(), await llmsrvLoad()];
   const report = [
@@ -203,7 +217,7 @@ async function main(): Promise<void> {
     "Goals (issue 6): index >= 10x faster than exact search at recall@3 >= 0.95; batching faster than one request per row.",
     indexVerdict(query),
     "",
-    ...queryMarkdown(query),
+    ...queryMarkdown(query, server),
     ...loadMarkdown(loads),
   ].join("\n");
   const out =

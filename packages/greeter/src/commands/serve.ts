@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { addrProblem } from "@quintet/kit";
-import { pino } from "pino";
+import { addrProblem, createLogger } from "@quintet/kit";
 import { type Command, configOrReport } from "../cli-io.js";
 import { configTable } from "../config.js";
 import { GreeterServer } from "../server.js";
@@ -36,7 +35,11 @@ export const serveCommand: Command = {
     }
     const config = configOrReport(io);
     if (!config) return 1;
-    const log = pino({ name: "greeter" }, { write: (line: string) => io.stdout(line) });
+    const log = createLogger({
+      service: "greeter",
+      format: config.logFormat,
+      destination: { write: io.stdout, isTTY: process.stdout.isTTY },
+    });
     const addr = values.addr ?? config.addr;
     const server = new GreeterServer({
       token: config.token,

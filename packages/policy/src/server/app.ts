@@ -8,6 +8,7 @@ import { methodNotAllowed, routeNotFound } from "./api-error.js";
 import { handleData } from "./data-handler.js";
 import { toHttpError } from "./error-response.js";
 import { handleHealth } from "./health-handler.js";
+import { withMetrics } from "./metrics.js";
 import { handlePolicies } from "./policies-handler.js";
 import { handleQuery } from "./query-handler.js";
 import { sendJson } from "./respond.js";
@@ -119,7 +120,10 @@ export function startPolicyServer(
   options: PolicyServerOptions,
   addr: string,
 ): Promise<RunningServer> {
-  const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener(options));
+  const server = createServer(
+    { keepAliveTimeout: 5_000 },
+    withMetrics(options, createRequestListener),
+  );
   const { host, port } = splitAddr(addr);
   return new Promise((resolve, reject) => {
     server.once("error", reject);

@@ -51,7 +51,7 @@ export const serveCommand: Command = {
       io.stderr.write(`llmsrv: ${e instanceof ConfigError ? e.message : messageOf(e)}\n`);
       return EXIT.failure;
     }
-    const log = createLogger(config.logLevel);
+    const log = createLogger(config.logLevel, config.logFormat);
     try {
       const server = await startServer(config, log, { ensureDemo: values["ensure-demo"] ?? false });
       io.stdout.write(`llmsrv listening on ${server.url}\n`);

@@ -3,7 +3,7 @@
  * `listening on http://host:port` to stdout, and shuts down cleanly on SIGINT/SIGTERM.
  */
 import { parseArgs } from "node:util";
-import pino from "pino";
+import { createLogger as createServiceLogger, type LogFormat } from "@quintet/kit";
 import { loadConfig } from "../../config.js";
 import { ConfigError, NotesError } from "../../errors.js";
 import { startServer } from "../../server.js";
@@ -13,21 +13,20 @@ import { type CliCommand, type CliIo, EXIT } from "../io.js";
 const USAGE = "usage: notes serve [--help]\n\nConfiguration comes from the environment:\n";
 
 /** Structured logs to stderr; secrets and credentials redacted. */
-function createLogger(level: string, io: CliIo) {
-  return pino(
-    {
-      level,
-      name: "notes",
-      redact: [
-        "req.headers.cookie",
-        "req.headers.authorization",
-        "password",
-        "password1",
-        "password2",
-      ],
-    },
-    io.stderr,
-  );
+function createLogger(level: string, format: LogFormat | undefined, io: CliIo) {
+  return createServiceLogger({
+    service: "notes",
+    level,
+    format,
+    destination: io.stderr as NodeJS.WritableStream & { isTTY?: boolean },
+    redact: [
+      "req.headers.cookie",
+      "req.headers.authorization",
+      "password",
+      "password1",
+      "password2",
+    ],
+  });
 }
 
 export const serveCommand: CliCommand = {
@@ -55,7 +54,7 @@ export const serveCommand: CliCommand = {
       io.stderr.write(`notes serve: ${error.message}\n`);
       return EXIT.failure;
     }
-    const log = createLogger(config.logLevel, io);
+    const log = createLogger(config.logLevel, config.logFormat, io);
     if (config.sessionSecretGenerated) {
       log.warn(
         "SESSION_SECRET is not set: generated a random one for this run (development mode); sessions end when the server restarts",

@@ -4,8 +4,7 @@
  * Start-up errors are listed with file:line:col and the exit code is 1.
  */
 
-import { addrProblem } from "@quintet/kit";
-import { pino } from "pino";
+import { addrProblem, createLogger, type LogFormat } from "@quintet/kit";
 import { loadConfig } from "../../config.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { startPolicyServer } from "../../server/app.js";
@@ -55,6 +54,7 @@ interface RunSettings {
   evalTimeoutMs: number;
   maxInputDepth: number;
   maxCollectionSize: number;
+  logFormat?: LogFormat;
 }
 
 function applySet(settings: RunSettings, assignment: string): void {
@@ -84,6 +84,7 @@ function readSettings(
     evalTimeoutMs: config.evalTimeoutMs,
     maxInputDepth: config.maxInputDepth,
     maxCollectionSize: config.maxCollectionSize,
+    logFormat: config.logFormat,
   };
   const bad = addrProblem("--addr", settings.addr, { emptyHost: true });
   if (bad) throw new UsageError(bad);
@@ -118,15 +119,12 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
   }
   const { settings, paths } = parsed;
   if (!parsed.server) return runRepl(paths, { v0: parsed.v0, watch: parsed.watch }, io);
-  const log = pino(
-    {
-      level: settings.logLevel,
-      base: { component: "policy" },
-      formatters: { level: (label) => ({ level: label }) },
-      timestamp: pino.stdTimeFunctions.isoTime,
-    },
-    { write: (line: string) => io.stderr(line) },
-  );
+  const log = createLogger({
+    service: "policy",
+    level: settings.logLevel,
+    format: settings.logFormat,
+    destination: { write: io.stderr, isTTY: process.stderr.isTTY },
+  });
   let built: ReturnType<typeof buildEngine>;
   try {
     built = buildEngine(paths, { v0Compatible: parsed.v0 });
