@@ -85,6 +85,17 @@ export class PolicyStore {
     return this.state.policies;
   }
 
+  /**
+   * The stored id a Policy API path names: the id itself, or the id with a leading `/`
+   * (files named by absolute path lose their first slash in the URL).
+   */
+  resolveId(id: string): string | undefined {
+    const { policies } = this.state;
+    return (
+      policies.find((p) => p.file === id)?.file ?? policies.find((p) => p.file === `/${id}`)?.file
+    );
+  }
+
   /** Replaces everything at once (a `--watch` reload). */
   reset(engine: PolicyEngine, policies: readonly PolicySource[]): void {
     this.state = { engine, policies };
@@ -111,11 +122,12 @@ export class PolicyStore {
   putPolicy(id: string, source: string): boolean {
     if (isEmptyModule(source)) throw badRequest("empty module");
     const { policies } = this.state;
-    const at = policies.findIndex((p) => p.file === id);
+    const file = this.resolveId(id) ?? id;
+    const at = policies.findIndex((p) => p.file === file);
     if (at >= 0 && policies[at]?.source === source) return false;
     const next = policies.slice();
-    if (at >= 0) next[at] = { file: id, source };
-    else next.push({ file: id, source });
+    if (at >= 0) next[at] = { file, source };
+    else next.push({ file, source });
     this.state = this.compiled(next, (errors) => badRequest(COMPILE_MODULE_ERROR, errors));
     return true;
   }
@@ -123,8 +135,9 @@ export class PolicyStore {
   /** Removes the policy `id`; refused (400 `invalid_operation`) when others need it. */
   deletePolicy(id: string): void {
     const { policies } = this.state;
-    if (!policies.some((p) => p.file === id)) throw policyNotFound(id);
-    const next = policies.filter((p) => p.file !== id);
+    const file = this.resolveId(id);
+    if (file === undefined) throw policyNotFound(id);
+    const next = policies.filter((p) => p.file !== file);
     this.state = this.compiled(next, (errors) => invalidOperation(COMPILE_MODULE_ERROR, errors));
   }
 
