@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { moduleToValue } from "../ast/json.js";
 import type { PolicySource } from "../loader/load-paths.js";
 import { toJSON } from "../value/value.js";
+import { badRequest } from "./api-error.js";
 import { parsePolicy, policyNotFound } from "./policy-store.js";
 import { boolParam } from "./query-params.js";
 import { sendJson } from "./respond.js";
@@ -14,7 +15,12 @@ import type { RequestTarget, ServerContext } from "./server-context.js";
 
 /** The id a Policy API path names (it may contain slashes). */
 export function policyId(pathname: string): string {
-  return decodeURIComponent(pathname.replace(/^\//, ""));
+  const raw = pathname.replace(/^\//, "");
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw badRequest(`invalid policy id: ${raw}`);
+  }
 }
 
 function policyJSON(p: PolicySource, v0: boolean): Record<string, unknown> {

@@ -130,6 +130,16 @@ describe("Policy API", () => {
     assert.deepEqual(await res.json(), { code: "invalid_parameter", message: "empty module" });
   });
 
+  it("answers 400 for a policy id that does not percent-decode", async () => {
+    const res = await putPolicy("bad%zz.rego", "package z\n\nx := 1\n");
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), {
+      code: "invalid_parameter",
+      message: "invalid policy id: bad%zz.rego",
+    });
+    assert.equal((await h.get("/v1/policies/bad%zz.rego")).status, 400);
+  });
+
   it("PUT with ?metrics answers the timers", async () => {
     const res = await putPolicy("m.rego?metrics", "package m\n\nx := 1\n");
     assert.equal(res.status, 200);
