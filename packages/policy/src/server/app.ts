@@ -91,7 +91,8 @@ export interface PolicyServerOptions extends ServerContext {
  * a write (or a reload through `options.store`) is seen by the next request.
  */
 function withStore(options: PolicyServerOptions): ServerContext {
-  const store = options.store ?? new PolicyStore(options.engine, options.policies ?? []);
+  const store =
+    options.store ?? new PolicyStore(options.engine, options.policies ?? [], options.bundles);
   return {
     maxBodyBytes: options.maxBodyBytes,
     evalTimeoutMs: options.evalTimeoutMs,

@@ -77,6 +77,7 @@ async function handlePut(
   const parseNs = Number(process.hrtime.bigint() - start);
   const path = writePath(target.pathname);
   const store = storeOf(ctx);
+  store.checkScope(path);
   if (
     req.headers["if-none-match"] === "*" &&
     readPath(store.engine.baseData(), path) !== undefined
@@ -137,6 +138,7 @@ async function handlePatch(
   const steps = patchSteps(target.pathname, parseBodyJson(ctx, text));
   const parseNs = Number(process.hrtime.bigint() - start);
   const touched = commonPrefix(steps.map((s) => s.path));
+  for (const s of steps) storeOf(ctx).checkScope(s.path);
   storeOf(ctx).writeData((data) => {
     let out = data;
     for (const s of steps) out = applyPatch(out, s.op, s.path, s.value);
@@ -167,6 +169,7 @@ async function handleDelete(
   const start = process.hrtime.bigint();
   req.resume();
   const path = writePath(target.pathname);
+  storeOf(ctx).checkScope(path);
   storeOf(ctx).writeData((data) => {
     if (readPath(data, path) === undefined) {
       throw resourceNotFound(

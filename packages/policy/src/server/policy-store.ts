@@ -13,6 +13,7 @@ import type { PolicySource } from "../loader/load-paths.js";
 import { parseModule } from "../syntax/module-parser.js";
 import type { Value } from "../value/value.js";
 import { type ApiError, badRequest, invalidOperation, resourceNotFound } from "./api-error.js";
+import { type BundleScope, checkPathScope } from "./bundle-scope.js";
 import { nonEmpty } from "./document-patch.js";
 
 /** OPA's message for a policy change that does not parse or compile. */
@@ -71,8 +72,18 @@ function regoErrors(e: unknown): RegoError[] | undefined {
 export class PolicyStore {
   private state: StoreState;
 
-  constructor(engine: PolicyEngine, policies: readonly PolicySource[]) {
+  constructor(
+    engine: PolicyEngine,
+    policies: readonly PolicySource[],
+    /** Bundles whose roots are read-only here. */
+    private bundles: readonly BundleScope[] = [],
+  ) {
     this.state = { engine, policies };
+  }
+
+  /** Throws OPA's 400 when a write at `path` touches a bundle's roots. */
+  checkScope(path: readonly string[]): void {
+    checkPathScope(this.bundles, path);
   }
 
   /** The engine every decision reads (one read per decision). */
@@ -97,8 +108,13 @@ export class PolicyStore {
   }
 
   /** Replaces everything at once (a `--watch` reload). */
-  reset(engine: PolicyEngine, policies: readonly PolicySource[]): void {
+  reset(
+    engine: PolicyEngine,
+    policies: readonly PolicySource[],
+    bundles: readonly BundleScope[] = [],
+  ): void {
     this.state = { engine, policies };
+    this.bundles = bundles;
   }
 
   /**
@@ -125,6 +141,8 @@ export class PolicyStore {
     const file = this.resolveId(id) ?? id;
     const at = policies.findIndex((p) => p.file === file);
     if (at >= 0 && policies[at]?.source === source) return false;
+    if (at >= 0) this.checkPackageScope(policies[at] as PolicySource);
+    this.checkPackageScope({ file, source });
     const next = policies.slice();
     if (at >= 0) next[at] = { file, source };
     else next.push({ file, source });
@@ -137,8 +155,21 @@ export class PolicyStore {
     const { policies } = this.state;
     const file = this.resolveId(id);
     if (file === undefined) throw policyNotFound(id);
+    this.checkPackageScope(policies.find((p) => p.file === file) as PolicySource);
     const next = policies.filter((p) => p.file !== file);
     this.state = this.compiled(next, (errors) => invalidOperation(COMPILE_MODULE_ERROR, errors));
+  }
+
+  /** A policy whose package lies under a bundle's roots cannot change (OPA's scope check). */
+  private checkPackageScope(policy: PolicySource): void {
+    if (this.bundles.length === 0) return;
+    let pkg: string[];
+    try {
+      pkg = parsePolicy(policy, this.state.engine.options.v0Compatible ?? false).pkg;
+    } catch {
+      return; // Text that does not parse is refused by the compile step, with its errors.
+    }
+    checkPathScope(this.bundles, pkg);
   }
 
   /** A new state compiling `policies` over the current data; `refuse` makes the error. */

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_MAX_INPUT_DEPTH } from "../config.js";
 import type { PolicyEngine } from "../engine.js";
+import type { BundleScope } from "./bundle-scope.js";
 import type { DecisionLogger } from "./decision-log.js";
 import type { PolicyStore } from "./policy-store.js";
 
@@ -24,6 +25,8 @@ export interface ServerContext {
    * absent the server makes one from `engine` and `policies` at start.
    */
   readonly store?: PolicyStore;
+  /** Bundles loaded at start; their roots are read-only (used when the server makes the store). */
+  readonly bundles?: readonly BundleScope[];
   /** Path below `data` that `POST /` answers (OPA's `default_decision`); system/main. */
   readonly defaultDecision?: readonly string[];
 }

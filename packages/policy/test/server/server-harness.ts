@@ -37,6 +37,7 @@ export async function startHarness(
     {
       engine,
       policies: files.modules,
+      bundles: files.bundles,
       maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
       evalTimeoutMs: options.evalTimeoutMs ?? 0,
       maxInputDepth: options.maxInputDepth,

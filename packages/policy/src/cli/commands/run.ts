@@ -144,7 +144,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
   }
   const { engine } = built;
   // Read per request: API writes and --watch reloads swap in a new state.
-  const store = new PolicyStore(engine, built.files.modules);
+  const store = new PolicyStore(engine, built.files.modules, built.files.bundles);
   const server = await startPolicyServer(
     {
       engine,
@@ -175,7 +175,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     ? watchPaths(paths, () => {
         const r = reloadEngine(paths, parsed.v0);
         if (r.ok) {
-          store.reset(r.loaded.engine, r.loaded.files.modules);
+          store.reset(r.loaded.engine, r.loaded.files.modules, r.loaded.files.bundles);
           log.info({ modules: r.loaded.engine.modules().length }, "Reloaded policies and data.");
         } else {
           log.error({ errors: r.error }, "Reload failed; keeping the last good policies and data.");
