@@ -2,10 +2,11 @@
  * The public face of the Rego engine: load modules and data, compile once, then evaluate
  * queries or data references many times.
  */
-import type { Body, Expr, Module, Term, TermExpr } from "./ast/nodes.js";
+import type { Body, Expr, Loc, Module, Term, TermExpr } from "./ast/nodes.js";
 import { displayName, shallowExprVars } from "./ast/walk.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
 import { capturedExpression } from "./compile/query-capture.js";
+import type { RuleNode } from "./compile/tree.js";
 import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
 import { collectionTooLarge, internalError, RegoError, RegoErrorList } from "./errors.js";
 import { Evaluator } from "./eval/evaluator.js";
@@ -308,6 +309,36 @@ export class PolicyEngine {
       this.refPaths.set(key, terms);
     }
     return terms;
+  }
+
+  /** The base document (`data` as loaded or written), without rule values. */
+  baseData(): Value {
+    return this.data;
+  }
+
+  /**
+   * An engine with the same compiled policies reading `data` as its base document: the
+   * server's data writes swap one in without compiling again.
+   */
+  withData(data: Value): PolicyEngine {
+    const copy = new PolicyEngine(this.options);
+    copy.sources.push(...this.sources);
+    copy.compiled = this.ensureCompiled();
+    copy.parsed = this.parsed;
+    copy.data = data;
+    return copy;
+  }
+
+  /** Where rules define documents (paths below `data`), for data/policy conflict checks. */
+  rulePaths(): { path: string[]; loc: Loc }[] {
+    const out: { path: string[]; loc: Loc }[] = [];
+    const visit = (node: RuleNode): void => {
+      const rule = node.rules[0]?.rule ?? node.defaultRule;
+      if (rule) out.push({ path: node.path, loc: rule.loc });
+      for (const child of node.children.values()) visit(child);
+    };
+    visit(this.ensureCompiled().policy.root);
+    return out;
   }
 
   /** The modules loaded, for `inspect`: package path (e.g. "data.simple") and file name. */

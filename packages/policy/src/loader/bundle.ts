@@ -12,6 +12,19 @@ import { readTar, type TarEntry, writeTar } from "./tar.js";
 export interface BundleContents {
   modules: { file: string; source: string }[];
   documents: { file: string; path: string[]; value: Value }[];
+  /** The `.manifest` roots (`[""]`, every path, when the manifest is absent or names none). */
+  roots: string[];
+}
+
+/** The roots a `.manifest` declares; OPA defaults a missing list to `[""]`. */
+function manifestRoots(text: string): string[] {
+  const manifest = JSON.parse(text) as { roots?: unknown };
+  const roots = manifest.roots;
+  if (roots === undefined || roots === null) return [""];
+  if (!Array.isArray(roots) || !roots.every((r) => typeof r === "string")) {
+    throw new Error(".manifest: roots must be a list of strings");
+  }
+  return roots.map((r) => r.replace(/^\/+|\/+$/g, ""));
 }
 
 function cleanName(name: string): string {
@@ -21,12 +34,14 @@ function cleanName(name: string): string {
 /** Reads a gzipped bundle; throws with the reason when it is corrupt. */
 export function readBundle(bundleFile: string, gzipped: Buffer): BundleContents {
   const entries = readTar(gunzipSync(gzipped));
-  const out: BundleContents = { modules: [], documents: [] };
+  const out: BundleContents = { modules: [], documents: [], roots: [""] };
   for (const entry of entries) {
     const name = cleanName(entry.name);
     const parts = name.split("/");
     const base = parts.at(-1) ?? "";
-    if (name.endsWith(".rego")) {
+    if (name === ".manifest") {
+      out.roots = manifestRoots(entry.content.toString("utf8"));
+    } else if (name.endsWith(".rego")) {
       out.modules.push({ file: `${bundleFile}/${name}`, source: entry.content.toString("utf8") });
     } else if (base === "data.json" || base === "data.yaml" || base === "data.yml") {
       const file = `${bundleFile}/${name}`;

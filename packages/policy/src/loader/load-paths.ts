@@ -26,6 +26,8 @@ export interface LoadedFiles {
   readonly data: RegoObject;
   /** Data files read, with the path they were merged at. */
   readonly dataFiles: { file: string; path: string[] }[];
+  /** Bundles loaded (name = the bundle's path) and the roots their manifests own. */
+  readonly bundles?: { name: string; roots: string[] }[];
 }
 
 const DATA_FILE_NAMES = new Set(["data.json", "data.yaml", "data.yml"]);
@@ -115,7 +117,11 @@ function mergeDataFile(data: RegoObject, f: Found, text: string, problems: strin
 function mergeBundle(
   data: RegoObject,
   file: string,
-  into: { modules: PolicySource[]; dataFiles: { file: string; path: string[] }[] },
+  into: {
+    modules: PolicySource[];
+    dataFiles: { file: string; path: string[] }[];
+    bundles: { name: string; roots: string[] }[];
+  },
   problems: string[],
 ): RegoObject {
   let contents: BundleContents;
@@ -126,6 +132,7 @@ function mergeBundle(
     return data;
   }
   into.modules.push(...contents.modules);
+  into.bundles.push({ name: file, roots: contents.roots });
   let merged = data;
   for (const doc of contents.documents) {
     try {
@@ -150,6 +157,7 @@ export function readPaths(paths: string[]): { files: LoadedFiles; problems: stri
   const problems: string[] = [];
   const modules: PolicySource[] = [];
   const dataFiles: { file: string; path: string[] }[] = [];
+  const bundles: { name: string; roots: string[] }[] = [];
   let data = new RegoObject();
   const seen = new Set<string>();
   for (const f of findFiles(paths, problems)) {
@@ -159,7 +167,7 @@ export function readPaths(paths: string[]): { files: LoadedFiles; problems: stri
     if (real !== undefined && seen.has(real)) continue;
     if (real !== undefined) seen.add(real);
     if (f.kind === "bundle") {
-      data = mergeBundle(data, f.file, { modules, dataFiles }, problems);
+      data = mergeBundle(data, f.file, { modules, dataFiles, bundles }, problems);
       continue;
     }
     const text = readText(f.file, problems);
@@ -170,5 +178,5 @@ export function readPaths(paths: string[]): { files: LoadedFiles; problems: stri
       dataFiles.push({ file: f.file, path: f.dataPath });
     }
   }
-  return { files: { modules, data, dataFiles }, problems };
+  return { files: { modules, data, dataFiles, bundles }, problems };
 }

@@ -6,10 +6,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { methodNotAllowed, routeNotFound } from "./api-error.js";
 import { handleData } from "./data-handler.js";
+import { handleDataWrite } from "./data-write-handler.js";
+import { handleDefaultDecision } from "./default-decision-handler.js";
 import { toHttpError } from "./error-response.js";
 import { handleHealth } from "./health-handler.js";
-import { withMetrics } from "./metrics.js";
+import { type EngineView, withMetrics } from "./metrics.js";
 import { handlePolicies } from "./policies-handler.js";
+import { PolicyStore } from "./policy-store.js";
+import { handlePolicyWrite } from "./policy-write-handler.js";
 import { handleQuery } from "./query-handler.js";
 import { sendJson } from "./respond.js";
 import type { Handler, RequestTarget, ServerContext } from "./server-context.js";
@@ -23,18 +27,34 @@ interface Route {
 
 /** Every route the server knows. Other methods on these paths get 405; other paths 404. */
 const ROUTES: readonly Route[] = [
-  { prefix: "/v1/data", methods: { GET: handleData, POST: handleData } },
+  {
+    prefix: "/v1/data",
+    methods: {
+      GET: handleData,
+      POST: handleData,
+      PUT: handleDataWrite,
+      PATCH: handleDataWrite,
+      DELETE: handleDataWrite,
+    },
+  },
   { prefix: "/health", methods: { GET: handleHealth } },
   { prefix: "/v1/query", methods: { GET: handleQuery, POST: handleQuery } },
   { prefix: "/v0/data", methods: { POST: handleWebhook } },
-  { prefix: "/v1/policies", methods: { GET: handlePolicies } },
+  {
+    prefix: "/v1/policies",
+    methods: { GET: handlePolicies, PUT: handlePolicyWrite, DELETE: handlePolicyWrite },
+  },
 ];
+
+/** `/` alone: OPA's default decision (no prefix match: every other path is its own route). */
+const ROOT_ROUTE: Route = { prefix: "/", methods: { POST: handleDefaultDecision } };
 
 /** Shared by requests without a query string; handlers only read parameters. */
 const NO_PARAMS = new URLSearchParams();
 
 /** The route of a path and the rest of the path below its prefix. */
 function findRoute(pathname: string): { route: Route; rest: string } | undefined {
+  if (pathname === "/") return { route: ROOT_ROUTE, rest: "" };
   for (const route of ROUTES) {
     if (pathname === route.prefix) return { route, rest: "" };
     if (pathname.startsWith(route.prefix) && pathname[route.prefix.length] === "/") {
@@ -65,12 +85,40 @@ function answerError(res: ServerResponse, error: unknown, onInternal: (e: unknow
 export interface PolicyServerOptions extends ServerContext {
   /** Called with internal (500) errors, for the server log. */
   onInternalError?: (error: unknown) => void;
+  /** How handlers see the store's current engine (the metrics count its evaluations). */
+  viewEngine?: EngineView;
+}
+
+/**
+ * The context handlers see: `engine` and `policies` read from the store on every access, so
+ * a write (or a reload through `options.store`) is seen by the next request.
+ */
+function withStore(options: PolicyServerOptions): ServerContext {
+  const store =
+    options.store ?? new PolicyStore(options.engine, options.policies ?? [], options.bundles);
+  const view = options.viewEngine;
+  return {
+    maxBodyBytes: options.maxBodyBytes,
+    evalTimeoutMs: options.evalTimeoutMs,
+    maxInputDepth: options.maxInputDepth,
+    maxCollectionSize: options.maxCollectionSize,
+    decisionLogger: options.decisionLogger,
+    defaultDecision: options.defaultDecision,
+    store,
+    get engine() {
+      return view ? view(store.engine) : store.engine;
+    },
+    get policies() {
+      return store.policies;
+    },
+  };
 }
 
 /** The request listener: routes, runs the handler, answers errors. */
 export function createRequestListener(
   options: PolicyServerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const ctx = withStore(options);
   const onInternal = options.onInternalError ?? (() => {});
   // One function per server, shared by every request's target: no closure per request.
   const fail = (res: ServerResponse, error: unknown): void => answerError(res, error, onInternal);
@@ -91,7 +139,7 @@ export function createRequestListener(
       fail,
     };
     try {
-      const pending = handler(options, req, res, target);
+      const pending = handler(ctx, req, res, target);
       if (pending) pending.catch((e: unknown) => answerError(res, e, onInternal));
     } catch (e) {
       answerError(res, e, onInternal);

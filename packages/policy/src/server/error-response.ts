@@ -66,6 +66,7 @@ export function toHttpError(e: unknown): HttpError {
       case "too_large":
         return { status: 413, body: body(e.code, e.message, e.errors) };
       case "missing_resource":
+      case "conflict":
         return { status: 404, body: body(e.code, e.message, e.errors) };
       case "method_not_allowed":
         return { status: 405 };

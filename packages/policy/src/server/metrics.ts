@@ -78,6 +78,15 @@ export class PolicyMetrics {
     }
   }
 
+  private counted: { source: PolicyEngine; counted: PolicyEngine } | undefined;
+
+  /** `countEvaluations`, made once per engine (a write or a reload brings a new one). */
+  counting(engine: PolicyEngine): PolicyEngine {
+    if (this.counted?.source !== engine)
+      this.counted = { source: engine, counted: this.countEvaluations(engine) };
+    return this.counted.counted;
+  }
+
   /** The engine as the handlers see it: the same engine, its evaluations counted. */
   countEvaluations(engine: PolicyEngine): PolicyEngine {
     const counted = Object.create(engine) as PolicyEngine;
@@ -118,13 +127,17 @@ export class PolicyMetrics {
   }
 }
 
-/** The request listener of a server with metrics: `makeListener` gets the counted engine. */
-export function withMetrics<O extends ServerContext>(
+/**
+ * The request listener of a server with metrics: `makeListener` is told to see every engine
+ * (the first, and each one a write or reload swaps in) through the evaluation counters.
+ */
+export function withMetrics<O extends ServerContext & { viewEngine?: EngineView }>(
   options: O,
   makeListener: (options: O) => RequestListener,
 ): RequestListener {
   const metrics = new PolicyMetrics();
-  return metrics.wrap(
-    makeListener({ ...options, engine: metrics.countEvaluations(options.engine) }),
-  );
+  return metrics.wrap(makeListener({ ...options, viewEngine: (e) => metrics.counting(e) }));
 }
+
+/** How the handlers see an engine (metrics wrap it to count evaluations). */
+export type EngineView = (engine: PolicyEngine) => PolicyEngine;

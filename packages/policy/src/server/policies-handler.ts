@@ -1,15 +1,40 @@
 /**
  * The Policy API, read side: `GET /v1/policies` lists the loaded policy files and
- * `GET /v1/policies/<id>` returns one, as `{"id", "raw"}` (OPA also sends its JSON AST, which
- * this engine does not produce). Policies are fixed at start-up: PUT and DELETE are 405.
+ * `GET /v1/policies/<id>` returns one, as `{"id", "raw", "ast"}` with `ast` in OPA's JSON
+ * AST form (`src/ast/json.ts`). PUT and DELETE are in policy-write-handler.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { resourceNotFound } from "./api-error.js";
+import { moduleToValue } from "../ast/json.js";
+import type { PolicySource } from "../loader/load-paths.js";
+import { toJSON } from "../value/value.js";
+import { badRequest } from "./api-error.js";
+import { parsePolicy, policyNotFound } from "./policy-store.js";
 import { boolParam } from "./query-params.js";
 import { sendJson } from "./respond.js";
 import type { RequestTarget, ServerContext } from "./server-context.js";
 
-/** Serves GET /v1/policies and /v1/policies/<id> (the id may contain slashes). */
+/** The id a Policy API path names (it may contain slashes). */
+export function policyId(pathname: string): string {
+  const raw = pathname.replace(/^\//, "");
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw badRequest(`invalid policy id: ${raw}`);
+  }
+}
+
+function policyJSON(p: PolicySource, v0: boolean): Record<string, unknown> {
+  let ast: unknown;
+  try {
+    ast = toJSON(moduleToValue(parsePolicy(p, v0)));
+  } catch {
+    // Every served policy compiled once; should its text stop parsing, leave `ast` out.
+    ast = undefined;
+  }
+  return ast === undefined ? { id: p.file, raw: p.source } : { id: p.file, raw: p.source, ast };
+}
+
+/** Serves GET /v1/policies and /v1/policies/<id>. */
 export function handlePolicies(
   ctx: ServerContext,
   _req: IncomingMessage,
@@ -18,12 +43,13 @@ export function handlePolicies(
 ): void {
   const pretty = boolParam(target.params, "pretty");
   const policies = ctx.policies ?? [];
-  const id = decodeURIComponent(target.pathname.replace(/^\//, ""));
+  const v0 = ctx.engine.options.v0Compatible ?? false;
+  const id = policyId(target.pathname);
   if (id === "") {
-    sendJson(res, 200, { result: policies.map((p) => ({ id: p.file, raw: p.source })) }, pretty);
+    sendJson(res, 200, { result: policies.map((p) => policyJSON(p, v0)) }, pretty);
     return;
   }
   const found = policies.find((p) => p.file === id || p.file === `/${id}`);
-  if (!found) throw resourceNotFound(`storage_not_found_error: policy id "${id}"`);
-  sendJson(res, 200, { result: { id: found.file, raw: found.source } }, pretty);
+  if (!found) throw policyNotFound(id);
+  sendJson(res, 200, { result: policyJSON(found, v0) }, pretty);
 }

@@ -2,7 +2,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_MAX_INPUT_DEPTH } from "../config.js";
 import type { PolicyEngine } from "../engine.js";
+import type { BundleScope } from "./bundle-scope.js";
 import type { DecisionLogger } from "./decision-log.js";
+import type { PolicyStore } from "./policy-store.js";
 
 export interface ServerContext {
   readonly engine: PolicyEngine;
@@ -18,6 +20,21 @@ export interface ServerContext {
   readonly policies?: readonly { readonly file: string; readonly source: string }[];
   /** Present when decision logging is on. */
   readonly decisionLogger?: DecisionLogger;
+  /**
+   * The writable state behind `engine` and `policies` (Data and Policy API writes). When
+   * absent the server makes one from `engine` and `policies` at start.
+   */
+  readonly store?: PolicyStore;
+  /** Bundles loaded at start; their roots are read-only (used when the server makes the store). */
+  readonly bundles?: readonly BundleScope[];
+  /** Path below `data` that `POST /` answers (OPA's `default_decision`); system/main. */
+  readonly defaultDecision?: readonly string[];
+}
+
+/** The store of a context made by the server (always present inside handlers). */
+export function storeOf(ctx: ServerContext): PolicyStore {
+  if (!ctx.store) throw new Error("server context without a policy store");
+  return ctx.store;
 }
 
 /** A parsed request target: the path below the route prefix and the query parameters. */

@@ -14,7 +14,11 @@ import { readBody } from "./request-body.js";
 import { sendJson } from "./respond.js";
 import { inputDepthLimit, type RequestTarget, type ServerContext } from "./server-context.js";
 
-function parseInput(req: IncomingMessage, text: string, maxDepth: number): Value | undefined {
+export function parseInput(
+  req: IncomingMessage,
+  text: string,
+  maxDepth: number,
+): Value | undefined {
   if (/^\s*$/.test(text)) return undefined;
   const yaml = /yaml/i.test(req.headers["content-type"] ?? "");
   if (!yaml && jsonTextDepthExceeds(text, maxDepth)) throw inputTooDeep(maxDepth);

@@ -108,6 +108,27 @@ describe("rego run --server", () => {
     assert.equal(line.decision_id, body.decision_id);
   });
 
+  it("answers POST / from the path --set default_decision names", async () => {
+    const run = startRun([
+      "--server",
+      "-a",
+      "127.0.0.1:0",
+      "--set",
+      "default_decision=/simple/allow",
+      EXAMPLES_DIR,
+    ]);
+    const url = await run.url;
+    const res = await fetch(`${url}/`, { method: "POST", body: '{"name":"alice"}' });
+    const text = await res.text();
+    run.stop();
+    assert.equal(await run.done, 0);
+    assert.equal(res.status, 200);
+    assert.equal(text, "true\n");
+    const bad = startRun(["--server", "--set", "default_decision=a//b", EXAMPLES_DIR]);
+    assert.equal(await bad.done, 2);
+    assert.match(bad.out.stderr, /--set default_decision=a\/\/b: unsupported key or value/);
+  });
+
   it("refuses to start with every parse error listed as file:line:col, exit 1", async () => {
     const run = startRun(["--server", "--addr", "127.0.0.1:0", join(files.dir, "policies")]);
     assert.equal(await run.done, 1);

@@ -59,4 +59,14 @@ describe("GET /metrics", () => {
     const after = sampleValue(await scrape(), "rego_query_eval_total", { outcome: "defined" });
     assert.equal(after - before, 1);
   });
+
+  it("still counts evaluations after a policy write swaps in a new engine", async () => {
+    const put = await h.send("PUT", "/v1/policies/extra", "package extra\n\nanswer := 42\n");
+    assert.equal(put.status, 200);
+    const before = sampleValue(await scrape(), "rego_query_eval_total", { outcome: "defined" });
+    const res = await h.get("/v1/data/extra/answer");
+    assert.deepEqual(await res.json(), { result: 42 });
+    const after = sampleValue(await scrape(), "rego_query_eval_total", { outcome: "defined" });
+    assert.equal(after - before, 1);
+  });
 });

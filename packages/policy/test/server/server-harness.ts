@@ -10,6 +10,13 @@ export interface Harness {
   post(path: string, body: string, headers?: Record<string, string>): Promise<Response>;
   get(path: string): Promise<Response>;
   request(method: string, path: string): Promise<Response>;
+  /** Any method, with an optional body (sent as is) and headers. */
+  send(
+    method: string,
+    path: string,
+    body?: string,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
 }
 
 /** Loads `paths`, starts a server on 127.0.0.1:0 and returns helpers to call it. */
@@ -21,6 +28,7 @@ export async function startHarness(
     evalTimeoutMs?: number;
     maxInputDepth?: number;
     maxCollectionSize?: number;
+    defaultDecision?: string[];
   } = {},
 ): Promise<Harness> {
   const { engine, files } = buildEngine(paths);
@@ -29,10 +37,12 @@ export async function startHarness(
     {
       engine,
       policies: files.modules,
+      bundles: files.bundles,
       maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
       evalTimeoutMs: options.evalTimeoutMs ?? 0,
       maxInputDepth: options.maxInputDepth,
       maxCollectionSize: options.maxCollectionSize,
+      defaultDecision: options.defaultDecision,
       decisionLogger: options.decisionLogs
         ? consoleDecisionLogger((line) => logLines.push(line))
         : undefined,
@@ -56,5 +66,6 @@ export async function startHarness(
     post: (path, body, headers) => call("POST", path, body, headers),
     get: (path) => call("GET", path),
     request: (method, path) => call(method, path),
+    send: (method, path, body, headers) => call(method, path, body, headers),
   };
 }

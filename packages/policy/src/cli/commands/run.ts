@@ -9,6 +9,7 @@ import { loadConfig } from "../../config.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { startPolicyServer } from "../../server/app.js";
 import { consoleDecisionLogger } from "../../server/decision-log.js";
+import { PolicyStore } from "../../server/policy-store.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, isExpectedFailure } from "../error-report.js";
 import { parseFlags, UsageError } from "../parse-flags.js";
@@ -30,6 +31,7 @@ Flags:
       --set <key=value>          config override (repeatable); supported:
                                    decision_logs.console=true|false
                                    server.decoding.max_length=<bytes>
+                                   default_decision=<path> (POST /; system/main)
       --shutdown-grace-period <s> seconds in-flight requests get on shutdown
   -l, --log-level <level>        debug, info or error
       --v0-compatible            parse policies as Rego v0 (default address :8181)
@@ -55,12 +57,16 @@ interface RunSettings {
   maxInputDepth: number;
   maxCollectionSize: number;
   logFormat?: LogFormat;
+  /** OPA's `default_decision`, as a path below `data` (`POST /`). */
+  defaultDecision: string[];
 }
 
 function applySet(settings: RunSettings, assignment: string): void {
   const [key, value] = assignment.split("=", 2);
   if (key === "decision_logs.console" && (value === "true" || value === "false")) {
     settings.decisionLogs = value === "true";
+  } else if (key === "default_decision" && /^\/?[^/\s]+(\/[^/\s]+)*$/.test(value ?? "")) {
+    settings.defaultDecision = (value as string).replace(/^\//, "").split("/");
   } else if (key === "server.decoding.max_length" && /^[1-9]\d*$/.test(value ?? "")) {
     settings.maxBodyBytes = Number(value);
   } else {
@@ -85,6 +91,7 @@ function readSettings(
     maxInputDepth: config.maxInputDepth,
     maxCollectionSize: config.maxCollectionSize,
     logFormat: config.logFormat,
+    defaultDecision: ["system", "main"],
   };
   const bad = addrProblem("--addr", settings.addr, { emptyHost: true });
   if (bad) throw new UsageError(bad);
@@ -133,17 +140,15 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     io.stderr(describeFailure(e, true));
     return 1;
   }
-  let current = built;
   const { engine } = built;
+  // Read per request: API writes and --watch reloads swap in a new state.
+  const store = new PolicyStore(engine, built.files.modules, built.files.bundles);
   const server = await startPolicyServer(
     {
-      // Read per request: --watch swaps in a new engine after a good reload.
-      get engine() {
-        return current.engine;
-      },
-      get policies() {
-        return current.files.modules;
-      },
+      engine,
+      policies: built.files.modules,
+      store,
+      defaultDecision: settings.defaultDecision,
       maxBodyBytes: settings.maxBodyBytes,
       evalTimeoutMs: settings.evalTimeoutMs,
       maxInputDepth: settings.maxInputDepth,
@@ -168,7 +173,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     ? watchPaths(paths, () => {
         const r = reloadEngine(paths, parsed.v0);
         if (r.ok) {
-          current = r.loaded;
+          store.reset(r.loaded.engine, r.loaded.files.modules, r.loaded.files.bundles);
           log.info({ modules: r.loaded.engine.modules().length }, "Reloaded policies and data.");
         } else {
           log.error({ errors: r.error }, "Reload failed; keeping the last good policies and data.");

@@ -1,0 +1,215 @@
+/**
+ * What the server serves: one immutable state (a compiled engine over the base document,
+ * and the policy files it was compiled from) behind one reference. A write builds the next
+ * state completely (a copy-on-write data root, or a new compilation of every policy) and
+ * then swaps the reference in a single assignment. Evaluation is synchronous and reads the
+ * reference once per decision, so every decision sees the state before a write or after it,
+ * never a mix; a write that fails leaves the reference untouched.
+ */
+import type { Loc } from "../ast/nodes.js";
+import { PolicyEngine } from "../engine.js";
+import { RegoError, RegoErrorList } from "../errors.js";
+import type { PolicySource } from "../loader/load-paths.js";
+import { parseModule } from "../syntax/module-parser.js";
+import type { Value } from "../value/value.js";
+import { type ApiError, badRequest, invalidOperation, resourceNotFound } from "./api-error.js";
+import { type BundleScope, checkPathScope } from "./bundle-scope.js";
+import { nonEmpty } from "./document-patch.js";
+
+/** OPA's message for a policy change that does not parse or compile. */
+export const COMPILE_MODULE_ERROR = "error(s) occurred while compiling module(s)";
+
+interface StoreState {
+  readonly engine: PolicyEngine;
+  readonly policies: readonly PolicySource[];
+}
+
+/** `1 error occurred: file:row: code: message`, as Go prints a list of AST errors. */
+function goErrorsText(errors: readonly RegoError[]): string {
+  const one = (e: RegoError) =>
+    `${e.location ? `${e.location.file}:${e.location.row}: ` : ""}${e.code}: ${e.message}`;
+  if (errors.length === 1) return `1 error occurred: ${one(errors[0] as RegoError)}`;
+  return `${errors.length} errors occurred:\n${errors.map(one).join("\n")}`;
+}
+
+/** Rules whose path holds data too (`conflicting rule for data path a/b found`). */
+function dataConflicts(engine: PolicyEngine, data: Value, near?: readonly string[]): RegoError[] {
+  const related = (path: readonly string[]) => {
+    if (!near) return true;
+    const n = Math.min(path.length, near.length);
+    for (let i = 0; i < n; i++) if (path[i] !== near[i]) return false;
+    return true;
+  };
+  const out: RegoError[] = [];
+  for (const { path, loc } of engine.rulePaths()) {
+    if (path.length === 0 || !related(path) || !nonEmpty(data, path)) continue;
+    out.push(conflictError(path, loc));
+  }
+  return out;
+}
+
+function conflictError(path: readonly string[], loc: Loc): RegoError {
+  return new RegoError(
+    "rego_compile_error",
+    `conflicting rule for data path ${path.join("/")} found`,
+    { file: loc.file, row: loc.row, col: loc.col },
+  );
+}
+
+/** True when a policy text holds nothing but blanks and comments (OPA: `empty module`). */
+function isEmptyModule(source: string): boolean {
+  return source.split("\n").every((line) => /^\s*(#.*)?$/.test(line));
+}
+
+/** The errors of a failed parse or compile, or undefined when `e` is something else. */
+function regoErrors(e: unknown): RegoError[] | undefined {
+  if (e instanceof RegoErrorList) return e.errors;
+  if (e instanceof RegoError) return [e];
+  return undefined;
+}
+
+/** The served state and its atomic updates. */
+export class PolicyStore {
+  private state: StoreState;
+
+  constructor(
+    engine: PolicyEngine,
+    policies: readonly PolicySource[],
+    /** Bundles whose roots are read-only here. */
+    private bundles: readonly BundleScope[] = [],
+  ) {
+    this.state = { engine, policies };
+  }
+
+  /** Throws OPA's 400 when a write at `path` touches a bundle's roots. */
+  checkScope(path: readonly string[]): void {
+    checkPathScope(this.bundles, path);
+  }
+
+  /** The engine every decision reads (one read per decision). */
+  get engine(): PolicyEngine {
+    return this.state.engine;
+  }
+
+  /** The policy files the engine was compiled from, in load order. */
+  get policies(): readonly PolicySource[] {
+    return this.state.policies;
+  }
+
+  /**
+   * The stored id a Policy API path names: the id itself, or the id with a leading `/`
+   * (files named by absolute path lose their first slash in the URL).
+   */
+  resolveId(id: string): string | undefined {
+    const { policies } = this.state;
+    return (
+      policies.find((p) => p.file === id)?.file ?? policies.find((p) => p.file === `/${id}`)?.file
+    );
+  }
+
+  /** Replaces everything at once (a `--watch` reload). */
+  reset(
+    engine: PolicyEngine,
+    policies: readonly PolicySource[],
+    bundles: readonly BundleScope[] = [],
+  ): void {
+    this.state = { engine, policies };
+    this.bundles = bundles;
+  }
+
+  /**
+   * Applies `update` to the base document and swaps the result in, unless the new data
+   * sits where a rule is defined (400 `invalid_parameter`, as OPA's path-conflict check).
+   * `touched` is the written path: only rules above or below it are checked.
+   */
+  writeData(update: (data: Value) => Value, touched: readonly string[]): void {
+    const { engine, policies } = this.state;
+    const next = update(engine.baseData());
+    const conflicts = dataConflicts(engine, next, touched);
+    if (conflicts.length > 0) throw badRequest(goErrorsText(conflicts));
+    this.state = { engine: engine.withData(next), policies };
+  }
+
+  /**
+   * Adds or replaces the policy `id`, compiling it with every other policy; any parse or
+   * compile error refuses the change whole (400 `invalid_parameter`). False when the text
+   * is the one already stored (a no-op, as in OPA).
+   */
+  putPolicy(id: string, source: string): boolean {
+    if (isEmptyModule(source)) throw badRequest("empty module");
+    const { policies } = this.state;
+    const file = this.resolveId(id) ?? id;
+    const at = policies.findIndex((p) => p.file === file);
+    if (at >= 0 && policies[at]?.source === source) return false;
+    if (at >= 0) this.checkPackageScope(policies[at] as PolicySource);
+    this.checkPackageScope({ file, source });
+    const next = policies.slice();
+    if (at >= 0) next[at] = { file, source };
+    else next.push({ file, source });
+    this.state = this.compiled(next, (errors) => badRequest(COMPILE_MODULE_ERROR, errors));
+    return true;
+  }
+
+  /** Removes the policy `id`; refused (400 `invalid_operation`) when others need it. */
+  deletePolicy(id: string): void {
+    const { policies } = this.state;
+    const file = this.resolveId(id);
+    if (file === undefined) throw policyNotFound(id);
+    this.checkPackageScope(policies.find((p) => p.file === file) as PolicySource);
+    const next = policies.filter((p) => p.file !== file);
+    this.state = this.compiled(next, (errors) => invalidOperation(COMPILE_MODULE_ERROR, errors));
+  }
+
+  /** A policy whose package lies under a bundle's roots cannot change (OPA's scope check). */
+  private checkPackageScope(policy: PolicySource): void {
+    if (this.bundles.length === 0) return;
+    let pkg: string[];
+    try {
+      pkg = parsePolicy(policy, this.state.engine.options.v0Compatible ?? false).pkg;
+    } catch {
+      return; // Text that does not parse is refused by the compile step, with its errors.
+    }
+    checkPathScope(this.bundles, pkg);
+  }
+
+  /** A new state compiling `policies` over the current data; `refuse` makes the error. */
+  private compiled(
+    policies: readonly PolicySource[],
+    refuse: (errors: RegoError[]) => ApiError,
+  ): StoreState {
+    const { engine: current } = this.state;
+    const fresh = new PolicyEngine(current.options);
+    const parseErrors: RegoError[] = [];
+    for (const p of policies) {
+      try {
+        fresh.addModule(p.file, p.source);
+      } catch (e) {
+        const errors = regoErrors(e);
+        if (!errors) throw e;
+        parseErrors.push(...errors);
+      }
+    }
+    if (parseErrors.length > 0) throw refuse(parseErrors);
+    try {
+      fresh.compile();
+    } catch (e) {
+      const errors = regoErrors(e);
+      if (!errors) throw e;
+      throw refuse(errors);
+    }
+    const engine = fresh.withData(current.baseData());
+    const conflicts = dataConflicts(engine, engine.baseData());
+    if (conflicts.length > 0) throw refuse(conflicts);
+    return { engine, policies };
+  }
+}
+
+/** OPA's answer for an unknown policy id: 404 `resource_not_found`. */
+export function policyNotFound(id: string): ApiError {
+  return resourceNotFound(`storage_not_found_error: policy id "${id}"`);
+}
+
+/** A policy's module as parsed from its text, for the Policy API's `ast`. */
+export function parsePolicy(policy: PolicySource, v0: boolean) {
+  return parseModule(policy.file, policy.source, v0);
+}
