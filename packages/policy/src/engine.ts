@@ -5,6 +5,7 @@
 import type { Body, Expr, Loc, Module, Term, TermExpr } from "./ast/nodes.js";
 import { displayName, shallowExprVars } from "./ast/walk.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
+import { dataConflicts } from "./compile/data-conflicts.js";
 import { capturedExpression } from "./compile/query-capture.js";
 import type { RuleNode } from "./compile/tree.js";
 import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
@@ -23,6 +24,12 @@ export interface EngineOptions {
   v0Compatible?: boolean;
   /** Default for QueryOptions.strictBuiltinErrors. */
   strictBuiltinErrors?: boolean;
+  /**
+   * Refuse rules that define a path base data already holds (default true), as OPA's
+   * `eval`, server and Go API do. OPA's own topdown test harness compiles without this
+   * check (base data then shadows the rule), and the compliance runner follows it.
+   */
+  checkDataConflicts?: boolean;
 }
 
 /** Options of one evaluation. */
@@ -168,7 +175,13 @@ export class PolicyEngine {
     let existing: Value | undefined = this.data;
     for (const key of path)
       existing = existing instanceof RegoObject ? existing.get(key) : undefined;
-    this.data = upsert(this.data, path, mergeData(existing, v));
+    const data = upsert(this.data, path, mergeData(existing, v));
+    // Data added after compiling may not take a path that a rule defines (OPA refuses it).
+    if (this.compiled && this.options.checkDataConflicts !== false) {
+      const conflicts = dataConflicts(this.compiled.policy.root, data);
+      if (conflicts.length > 0) throw new RegoErrorList(conflicts);
+    }
+    this.data = data;
   }
 
   /** Compiles everything added; throws RegoErrorList with every compile error sorted by location. */
@@ -177,6 +190,10 @@ export class PolicyEngine {
     const modules = this.sources.map((s) => parseModule(s.file, s.source, s.v0));
     const compiler = new Compiler();
     const policy = compiler.compile(modules);
+    if (this.options.checkDataConflicts !== false) {
+      const conflicts = dataConflicts(policy.root, this.data);
+      if (conflicts.length > 0) throw new RegoErrorList(conflicts);
+    }
     this.parsed = modules;
     this.compiled = { policy, compiler, functions: new Map() };
   }

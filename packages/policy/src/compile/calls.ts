@@ -74,22 +74,35 @@ export function visitRule(rule: Rule, visitor: Visitor | ((t: Term) => void)): v
 /** Builtins that take any number of operands. */
 export const variadic = new Set(["print"]);
 
-/** Reports calls of unknown functions and calls with the wrong number of operands. */
+/**
+ * Reports calls of unknown functions and calls with the wrong number of operands. Only a
+ * call that is a whole expression may name its output as one more operand
+ * (`count(x, 2)`); nested in a term (`y := count(x, 2)`) OPA makes it a call with two
+ * outputs, too many arguments.
+ */
 export function checkCalls(rule: Rule, arity: ArityLookup, errors: RegoError[]): void {
-  visitRule(rule, (t) => {
+  const statements = new Set<Term>();
+  const term = (t: Term) => {
     if (t.type !== "call" || variadic.has(t.name)) return;
     const n = arity(t.name);
     const where = { file: t.loc.file, row: t.loc.row, col: t.loc.col };
     if (n === undefined) {
       errors.push(new RegoError("rego_type_error", `undefined function ${t.name}`, where));
-    } else if (t.args.length !== n && t.args.length !== n + 1) {
+      return;
+    }
+    const most = statements.has(t) ? n + 1 : n;
+    if (t.args.length < n || t.args.length > most) {
       const msg =
         t.args.length < n
           ? `${t.name}: too few arguments: want ${n}, got ${t.args.length}`
           : `${t.name}: too many arguments: want ${n}, got ${t.args.length}`;
       errors.push(new RegoError("rego_type_error", msg, where));
     }
-  });
+  };
+  const expr = (e: Expr) => {
+    if (e.type === "term") statements.add(e.term);
+  };
+  visitRule(rule, { term, expr });
 }
 
 /** The dotted name of a `with` target made of a var and string keys. */

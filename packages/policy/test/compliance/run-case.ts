@@ -56,7 +56,9 @@ function errorText(e: unknown): { codes: string[]; text: string } {
 }
 
 function evaluate(c: ComplianceCase, extra: QueryOptions): Record<string, unknown>[] {
-  const engine = new PolicyEngine();
+  // OPA's topdown harness, which these cases come from, compiles without its data/policy
+  // path-conflict check: base data shadows a rule of the same path there.
+  const engine = new PolicyEngine({ checkDataConflicts: false });
   (c.modules ?? []).forEach((src, i) => {
     engine.addModule(`test-${i}.rego`, src);
   });
