@@ -12,9 +12,13 @@ import {
   type NotesErrorCode,
   ThrottledError,
 } from "../errors.js";
+import { loginForm, signupForm } from "../views/auth-pages.js";
 import { errorPage } from "../views/error-page.js";
+import type { SafeHtml } from "../views/html.js";
 import { isSameHost } from "./cross-site.js";
+import { formField } from "./form-fields.js";
 import { sendPage } from "./pages.js";
+import { displayable } from "./text-rules.js";
 
 const STATUS: Record<NotesErrorCode, number> = {
   invalid_email: 400,
@@ -27,6 +31,7 @@ const STATUS: Record<NotesErrorCode, number> = {
   method_not_allowed: 405,
   email_already_registered: 409,
   login_throttled: 429,
+  signup_throttled: 429,
   config_invalid: 500,
   storage_error: 503,
 };
@@ -53,7 +58,8 @@ function loginBackHref(request: FastifyRequest): string {
 function headingOf(error: unknown): string {
   if (error instanceof FormError)
     return error.form === "signup" ? "Sign-up failed" : "Login failed";
-  if (error instanceof ThrottledError) return "Login failed";
+  if (error instanceof ThrottledError)
+    return error.form === "signup" ? "Sign-up failed" : "Login failed";
   return "Request failed";
 }
 
@@ -65,8 +71,20 @@ function messageOf(error: unknown, status: number): string {
   return "Something went wrong, please try again later !!!";
 }
 
+/**
+ * The form of a refused sign-up or login, with the email field as typed (passwords are never
+ * echoed); undefined for other errors.
+ */
+function retryFormOf(error: unknown, request: FastifyRequest): SafeHtml | undefined {
+  if (!(error instanceof FormError || error instanceof ThrottledError)) return undefined;
+  const email = displayable(formField(request.body, "email") ?? "");
+  return error.form === "signup" ? signupForm(email) : loginForm(email);
+}
+
 function backHrefOf(error: unknown, request: FastifyRequest): string {
-  if (error instanceof FormError && error.form === "signup") return "/signup";
+  if ((error instanceof FormError || error instanceof ThrottledError) && error.form === "signup") {
+    return "/signup";
+  }
   if (error instanceof FormError || error instanceof ThrottledError) return loginBackHref(request);
   return "/";
 }
@@ -86,6 +104,7 @@ export function handleError(
     message: messageOf(error, status),
     detail: error instanceof FormError ? error.detail : undefined,
     backHref: backHrefOf(error, request),
+    retryForm: retryFormOf(error, request),
   });
   return sendPage(reply, status, page);
 }

@@ -20,6 +20,7 @@ export function registerSignupRoutes(app: FastifyInstance, deps: RouteDeps): voi
       email: formField(request.body, "email"),
       password1: formField(request.body, "password1"),
       password2: formField(request.body, "password2"),
+      clientAddress: request.ip,
     });
     request.log.info({ email }, "user registered");
     const notice = {

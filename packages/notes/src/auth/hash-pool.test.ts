@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { threadId } from "node:worker_threads";
+import { createHashPool } from "./hash-pool.js";
+import { createPasswordHasher } from "./password.js";
+
+describe("the password hashing pool", () => {
+  const pool = createHashPool(2);
+  after(() => pool.close());
+
+  it("hashes and verifies on worker threads, never on the event loop's thread", async () => {
+    const hashed = await pool.hash("correct horse", 4);
+    assert.notEqual(hashed.threadId, threadId);
+    assert.match(hashed.value, /^\$2[ab]\$04\$.{53}$/);
+    const right = await pool.verify("correct horse", hashed.value);
+    const wrong = await pool.verify("wrong horse", hashed.value);
+    assert.deepEqual([right.value, wrong.value], [true, false]);
+    assert.notEqual(right.threadId, threadId);
+  });
+
+  it("spreads simultaneous jobs over its threads and queues the rest", async () => {
+    const jobs = Array.from({ length: 6 }, (_, i) => pool.hash(`password ${i}`, 6));
+    assert.ok(pool.queued() > 0, "more jobs than threads wait in the queue");
+    const results = await Promise.all(jobs);
+    assert.equal(new Set(results.map((r) => r.threadId)).size, 2);
+    assert.equal(pool.queued(), 0);
+  });
+
+  it("fails a job whose stored hash is malformed, and keeps working", async () => {
+    const malformed = `$2b$04$${"!".repeat(53)}`;
+    await assert.rejects(pool.verify("x", malformed), /password hashing failed/);
+    assert.equal((await pool.verify("x", (await pool.hash("x", 4)).value)).value, true);
+  });
+
+  it("refuses jobs once closed", async () => {
+    const closing = createHashPool(1);
+    await closing.hash("x", 4);
+    await closing.close();
+    await assert.rejects(closing.hash("x", 4), /closed/);
+  });
+});
+
+describe("the password hasher", () => {
+  const hasher = createPasswordHasher(4, 1);
+  after(() => hasher.close());
+
+  it("reads a malformed stored hash as no match", async () => {
+    assert.equal(await hasher.verify("x", `$2b$04$${"!".repeat(53)}`), false);
+    assert.equal(await hasher.verify("pw", await hasher.hash("pw")), true);
+  });
+});
