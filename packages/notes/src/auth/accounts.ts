@@ -30,6 +30,8 @@ export interface SignupForm {
   readonly password2: string | undefined;
   /** Where the form came from: sign-ups are counted per client address. */
   readonly clientAddress: string;
+  /** Aborts when the client has gone: a hash still queued for it is dropped. */
+  readonly signal?: AbortSignal;
 }
 
 /** A submitted login form plus the client address it came from. */
@@ -37,6 +39,8 @@ export interface LoginAttempt {
   readonly email: string | undefined;
   readonly password: string | undefined;
   readonly clientAddress: string;
+  /** Aborts when the client has gone: a hash still queued for it is dropped. */
+  readonly signal?: AbortSignal;
 }
 
 /** Registers and authenticates users. */
@@ -99,7 +103,7 @@ export function createAccounts(deps: AccountsDeps): Accounts {
       if (password !== form.password2) {
         throw signupError("password_confirmation_failed", MESSAGES.confirmationFailed);
       }
-      return registerUser(deps, email, password, form.clientAddress);
+      return registerUser(deps, email, password, form);
     },
 
     async login(attempt) {
@@ -121,7 +125,7 @@ export function createAccounts(deps: AccountsDeps): Accounts {
 
       let email: string;
       try {
-        email = await checkCredentials(deps, typed, attempt.password);
+        email = await checkCredentials(deps, typed, attempt.password, attempt.signal);
       } catch (error) {
         // A wrong email or password keeps its place as a failure; a fault of ours does not.
         if (!(error instanceof FormError)) reservation.release();
@@ -143,12 +147,13 @@ async function checkCredentials(
   deps: AccountsDeps,
   typed: string,
   password: string,
+  signal: AbortSignal | undefined,
 ): Promise<string> {
   for (const email of new Set([canonicalEmail(typed), typed])) {
     if (codePointLength(email) > MAX_EMAIL_LENGTH) continue;
     const hash = await deps.users.findPasswordHash(email);
     if (hash === undefined) continue;
-    if (!(await deps.hasher.verify(password, hash))) {
+    if (!(await deps.hasher.verify(password, hash, signal))) {
       throw loginError("password_mismatch", MESSAGES.invalidPassword);
     }
     return email;
@@ -166,14 +171,14 @@ async function registerUser(
   deps: AccountsDeps,
   email: string,
   password: string,
-  clientAddress: string,
+  form: SignupForm,
 ): Promise<string> {
-  const reservation = deps.signupThrottle.reserve([addressKey(clientAddress)]);
+  const reservation = deps.signupThrottle.reserve([addressKey(form.clientAddress)]);
   if (!reservation.granted) throw new ThrottledError(reservation.retryAfter, "signup");
   let stored: boolean;
   try {
     if (await deps.users.exists(email)) stored = false;
-    else stored = await deps.users.create(email, await deps.hasher.hash(password));
+    else stored = await deps.users.create(email, await deps.hasher.hash(password, form.signal));
   } catch (error) {
     reservation.release();
     throw error;

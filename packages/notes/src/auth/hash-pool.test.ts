@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { threadId } from "node:worker_threads";
-import { createHashPool } from "./hash-pool.js";
+import { AbortedJobError, createHashPool } from "./hash-pool.js";
 import { createPasswordHasher } from "./password.js";
 
 describe("the password hashing pool", () => {
@@ -30,6 +30,23 @@ describe("the password hashing pool", () => {
     const malformed = `$2b$04$${"!".repeat(53)}`;
     await assert.rejects(pool.verify("x", malformed), /password hashing failed/);
     assert.equal((await pool.verify("x", (await pool.hash("x", 4)).value)).value, true);
+  });
+
+  it("drops a queued job whose request was abandoned, and never runs it", async () => {
+    const single = createHashPool(1);
+    try {
+      const running = single.hash("first", 10);
+      const controller = new AbortController();
+      const abandoned = single.hash("second", 10, controller.signal);
+      assert.equal(single.queued(), 1);
+      controller.abort();
+      await assert.rejects(abandoned, AbortedJobError);
+      assert.equal(single.queued(), 0, "the job left the queue");
+      assert.match((await running).value, /^\$2[ab]\$10\$/);
+      await assert.rejects(single.hash("third", 4, AbortSignal.abort()), AbortedJobError);
+    } finally {
+      await single.close();
+    }
   });
 
   it("refuses jobs once closed", async () => {

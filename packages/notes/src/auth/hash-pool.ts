@@ -19,8 +19,12 @@ export interface PoolResult<T> {
 export interface HashPool {
   /** Number of worker threads (at most this many jobs run at once). */
   readonly size: number;
-  hash(password: string, cost: number): Promise<PoolResult<string>>;
-  verify(password: string, hash: string): Promise<PoolResult<boolean>>;
+  /**
+   * Hashes `password`. A job whose `signal` aborts while it waits in the queue (its client has
+   * gone) leaves the queue and rejects with `AbortedJobError`: nobody is waiting for it.
+   */
+  hash(password: string, cost: number, signal?: AbortSignal): Promise<PoolResult<string>>;
+  verify(password: string, hash: string, signal?: AbortSignal): Promise<PoolResult<boolean>>;
   /** Jobs waiting for a free worker. */
   queued(): number;
   /** Stops every worker; queued and running jobs fail. */
@@ -28,6 +32,14 @@ export interface HashPool {
 }
 
 /** A job without its id (the pool numbers them). */
+/** A queued job was dropped because its signal aborted before a worker took it. */
+export class AbortedJobError extends Error {
+  constructor() {
+    super("password hashing job dropped: the request was abandoned");
+    this.name = "AbortedJobError";
+  }
+}
+
 type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
 type JobBody = WithoutId<HashJob>;
 
@@ -99,18 +111,34 @@ export function createHashPool(size: number): HashPool {
     for (const slot of slots) if (slot.job === undefined) slot.worker.unref();
   }
 
-  function submit<T extends string | boolean>(body: JobBody): Promise<PoolResult<T>> {
+  function submit<T extends string | boolean>(
+    body: JobBody,
+    signal: AbortSignal | undefined,
+  ): Promise<PoolResult<T>> {
     if (closed) return Promise.reject(new Error("password hashing pool is closed"));
+    if (signal?.aborted) return Promise.reject(new AbortedJobError());
     return new Promise((resolve, reject) => {
-      queue.push({ body, resolve: resolve as Pending["resolve"], reject });
+      const pending: Pending = { body, resolve: resolve as Pending["resolve"], reject };
+      queue.push(pending);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          // Only a job still waiting is dropped; one a worker has taken runs to its end.
+          const index = queue.indexOf(pending);
+          if (index < 0) return;
+          queue.splice(index, 1);
+          reject(new AbortedJobError());
+        },
+        { once: true },
+      );
       dispatch();
     });
   }
 
   return {
     size: threads,
-    hash: (password, cost) => submit<string>({ op: "hash", password, cost }),
-    verify: (password, hash) => submit<boolean>({ op: "verify", password, hash }),
+    hash: (password, cost, signal) => submit<string>({ op: "hash", password, cost }, signal),
+    verify: (password, hash, signal) => submit<boolean>({ op: "verify", password, hash }, signal),
     queued: () => queue.length,
     async close() {
       closed = true;

@@ -17,9 +17,10 @@ export const MAX_PASSWORD_BYTES = 72;
 export interface PasswordHasher {
   /** The bcrypt cost factor used for new hashes. */
   readonly cost: number;
-  hash(password: string): Promise<string>;
+  /** `signal`: the request was abandoned, drop the job if it still waits for a thread. */
+  hash(password: string, signal?: AbortSignal): Promise<string>;
   /** True when `password` matches `hash`; false for malformed hashes too. */
-  verify(password: string, hash: string): Promise<boolean>;
+  verify(password: string, hash: string, signal?: AbortSignal): Promise<boolean>;
   /** Stops the hashing threads. */
   close(): Promise<void>;
 }
@@ -42,14 +43,14 @@ export function createPasswordHasher(cost: number, threads = defaultHashThreads(
   const pool: HashPool = createHashPool(threads);
   return {
     cost,
-    async hash(password) {
-      return (await pool.hash(password, cost)).value;
+    async hash(password, signal) {
+      return (await pool.hash(password, cost, signal)).value;
     },
-    async verify(password, hash) {
+    async verify(password, hash, signal) {
       if (isPasswordTooLong(password)) return false;
       // A malformed stored hash makes bcrypt throw in the worker: that is "no match", while a
       // dead worker is a fault of ours and still fails the request.
-      const result = await pool.verify(password, hash).catch((error: Error) => {
+      const result = await pool.verify(password, hash, signal).catch((error: Error) => {
         if (/password hashing failed/.test(error.message)) return { value: false };
         throw error;
       });

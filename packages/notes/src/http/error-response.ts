@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { pathOf } from "../auth/gate.js";
+import { AbortedJobError } from "../auth/hash-pool.js";
 import {
   FormError,
   MethodNotAllowedError,
@@ -36,8 +37,12 @@ const STATUS: Record<NotesErrorCode, number> = {
   storage_error: 503,
 };
 
+/** Status of a request whose client left (nginx's convention); nobody receives it. */
+const CLIENT_CLOSED = 499;
+
 /** HTTP status of any error: ours by code, Fastify's (4xx) by its statusCode, else 500. */
 export function statusOf(error: unknown): number {
+  if (error instanceof AbortedJobError) return CLIENT_CLOSED;
   if (error instanceof NotesError) return STATUS[error.code];
   const status = (error as FastifyError | undefined)?.statusCode;
   return typeof status === "number" && status >= 400 && status < 500 ? status : 500;
