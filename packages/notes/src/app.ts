@@ -9,7 +9,7 @@ import { gateHook } from "./auth/gate.js";
 import type { SessionCodec } from "./auth/session.js";
 import { NotesError } from "./errors.js";
 import { crossSiteHook } from "./http/cross-site.js";
-import { handleError } from "./http/error-response.js";
+import { createErrorHandler } from "./http/error-response.js";
 import { registerFormParser } from "./http/form-parser.js";
 import { type SessionVersions, sessionHook } from "./http/request-session.js";
 import { securityHeadersHook } from "./http/security-headers.js";
@@ -46,6 +46,8 @@ export interface AppOptions {
   readonly sessionVersions: SessionVersions;
   /** One trusted reverse proxy in front: read X-Forwarded-For/-Proto/-Host as it set them. */
   readonly trustProxy?: boolean;
+  /** How long a throttled (429) answer is held back, in ms; 0 answers at once. */
+  readonly throttleDelayMs?: number;
   /** A pino logger; without one the app logs nothing (tests). */
   readonly loggerInstance?: FastifyServerOptions["loggerInstance"];
 }
@@ -64,7 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", sessionHook(options.sessions, options.sessionVersions));
   app.addHook("onRequest", crossSiteHook);
   app.addHook("onRequest", gateHook);
-  app.setErrorHandler(handleError);
+  app.setErrorHandler(createErrorHandler(options.throttleDelayMs ?? 0));
   app.setNotFoundHandler(async () => {
     throw new NotesError("not_found", "Page not found !!!");
   });

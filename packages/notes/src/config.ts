@@ -33,6 +33,8 @@ export interface NotesConfig {
   readonly signupMaxAttempts: number;
   /** Length of the sign-up throttling window in seconds. */
   readonly signupWindowSeconds: number;
+  /** How long a throttled (429) answer is held back, in milliseconds. */
+  readonly throttleDelayMs: number;
   /** Worker threads that hash passwords. */
   readonly hashThreads: number;
   /** One trusted reverse proxy hop: client address is the right-most X-Forwarded-For entry. */
@@ -88,6 +90,11 @@ export const configTable: readonly ConfigVariable[] = Object.freeze([
     default: "10",
   },
   { name: "NOTES_SIGNUP_WINDOW", meaning: "sign-up throttling window in seconds", default: "3600" },
+  {
+    name: "NOTES_THROTTLE_DELAY_MS",
+    meaning: "milliseconds a throttled (429) login or sign-up answer is held back (0-10000)",
+    default: "1000",
+  },
   {
     name: "NOTES_HASH_THREADS",
     meaning: "worker threads that hash passwords, off the event loop (1-64)",
@@ -179,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): NotesConfig {
     loginWindowSeconds: readWholeNumber(env, "NOTES_LOGIN_WINDOW", 600, [1, 86400], bad),
     signupMaxAttempts: readWholeNumber(env, "NOTES_SIGNUP_MAX_ATTEMPTS", 10, [1, 1000000], bad),
     signupWindowSeconds: readWholeNumber(env, "NOTES_SIGNUP_WINDOW", 3600, [1, 86400], bad),
+    throttleDelayMs: readWholeNumber(env, "NOTES_THROTTLE_DELAY_MS", 1000, [0, 10000], bad),
     hashThreads: readWholeNumber(env, "NOTES_HASH_THREADS", defaultHashThreads(), [1, 64], bad),
     trustProxy: readBool(env, "NOTES_TRUST_PROXY", bad),
     logLevel,

@@ -55,6 +55,7 @@ export async function buildAppFromConfig(
     sessions,
     sessionVersions: users,
     trustProxy: config.trustProxy,
+    throttleDelayMs: config.throttleDelayMs,
     loggerInstance,
   });
   app.addHook("onClose", () => hasher.close());

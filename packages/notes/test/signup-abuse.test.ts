@@ -55,6 +55,24 @@ for (const target of STORAGE_TARGETS) {
     });
   });
 
+  describe(`held-back throttled answers on ${target.name}`, { skip: target.skip }, () => {
+    const suite = useTestApp(target, {
+      NOTES_SIGNUP_MAX_ATTEMPTS: "1",
+      NOTES_THROTTLE_DELAY_MS: "300",
+    });
+
+    it("holds a throttled sign-up's 429 back for NOTES_THROTTLE_DELAY_MS", async () => {
+      const from = (email: string) =>
+        postForm(suite.app, "/signup", signupFields(email), { remoteAddress: "192.0.2.7" });
+      assert.equal((await from("held1@example.com")).statusCode, 200);
+      const started = performance.now();
+      const refused = await from("held2@example.com");
+      // A lower bound only: timers never fire early, so a slow machine cannot break this.
+      assert.ok(performance.now() - started >= 295, "answered only after the delay");
+      assert.equal(refused.statusCode, 429);
+    });
+  });
+
   describe(`duplicate sign-ups on ${target.name}`, { skip: target.skip }, () => {
     let storage: OpenedStorage;
     let hasher: PasswordHasher;

@@ -3,6 +3,7 @@
  * status, and `handleError` renders the matching page (the spec's error page for form
  * errors, with its exact message and a Back link).
  */
+import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { pathOf } from "../auth/gate.js";
 import { AbortedJobError } from "../auth/hash-pool.js";
@@ -112,4 +113,21 @@ export function handleError(
     retryForm: retryFormOf(error, request),
   });
   return sendPage(reply, status, page);
+}
+
+/**
+ * `handleError`, with throttled answers held back `throttleDelayMs` first. A client past a
+ * throttle limit gets nothing it can use sooner anyway; holding its answer (a timer, no CPU)
+ * means a flood from one client gets one answer per connection per delay instead of as many
+ * as the event loop can render, which would slow every other visitor's pages.
+ */
+export function createErrorHandler(throttleDelayMs: number) {
+  return async function handleAppError(
+    error: unknown,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    if (error instanceof ThrottledError && throttleDelayMs > 0) await delay(throttleDelayMs);
+    return handleError(error, request, reply);
+  };
 }
