@@ -240,7 +240,7 @@ A second client (one keep-alive connection, one request at a time, in the benchm
 measures \`GET /\` for ${process.env.BENCH_FLOOD_SECONDS ?? 8} s with no other traffic, then again while \`bench/flood.ts\` (its own process,
 autocannon) keeps 25 connections on \`POST /signup\` (a new email each time) and 25 on
 \`POST /login\` (a registered email, a wrong password). Rounds alternate idle and flood on one
-server. bcrypt cost ${DEFAULT_COST}, hashing on ${cpus().length > 1 ? cpus().length - 1 : 1} worker thread(s) (the default, cores minus one).
+server. bcrypt cost ${DEFAULT_COST}, hashing on ${cpus().length > 1 ? cpus().length - 1 : 1} worker thread(s) (the default, cores minus one) at nice 10.
 The machine is shared with other builds and tests, so single figures are noisy; compare within a
 round.
 

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { after, describe, it } from "node:test";
 import { threadId } from "node:worker_threads";
 import { AbortedJobError, createHashPool } from "./hash-pool.js";
+import { HASH_THREAD_NICE } from "./hash-worker.js";
 import { createPasswordHasher } from "./password.js";
 
 describe("the password hashing pool", () => {
@@ -47,6 +50,17 @@ describe("the password hashing pool", () => {
     } finally {
       await single.close();
     }
+  });
+
+  it("runs its threads at a lower priority than the event loop (Linux)", {
+    skip: existsSync("/proc/thread-self") ? undefined : "no /proc/thread-self",
+  }, async () => {
+    await Promise.all([pool.hash("a", 4), pool.hash("b", 4), pool.hash("c", 4)]);
+    const niceOf = (tid: string) =>
+      Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1]?.split(" ")[16]);
+    const nices = readdirSync("/proc/self/task").map(niceOf);
+    assert.equal(nices.filter((n) => n === HASH_THREAD_NICE).length, pool.size);
+    assert.equal(getPriority(process.pid), 0, "the event loop's thread keeps its priority");
   });
 
   it("refuses jobs once closed", async () => {

@@ -3,8 +3,29 @@
  * `hash-pool.ts`, one job at a time, so the event loop of the main thread never spends the
  * 2^cost rounds itself. Messages in: `HashJob`; out: `HashOutcome` with this thread's id.
  */
-import { parentPort, threadId } from "node:worker_threads";
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
+import { isMainThread, parentPort, threadId } from "node:worker_threads";
 import bcrypt from "bcryptjs";
+
+/** Nice value of hashing threads: when CPUs are short, the event loop's thread goes first. */
+export const HASH_THREAD_NICE = 10;
+
+/**
+ * Lowers this thread's scheduling priority. On Linux the nice value is per thread, and
+ * `/proc/thread-self` names this thread's id; elsewhere (or when refused) it stays as it is.
+ */
+function lowerOwnPriority(): void {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, HASH_THREAD_NICE);
+  } catch {
+    // Not Linux, or not allowed: hashing still works at normal priority.
+  }
+}
+
+// Only in a worker: importing this module elsewhere (for its types and constant) changes nothing.
+if (!isMainThread) lowerOwnPriority();
 
 /** A job sent to a worker. */
 export type HashJob =
