@@ -32,10 +32,14 @@ export interface HashPool {
 }
 
 /** A job without its id (the pool numbers them). */
-/** A queued job was dropped because its signal aborted before a worker took it. */
+/**
+ * A job nobody waits for was dropped: its signal aborted before a worker took it, or the pool
+ * closed at shutdown (the server answers every live request before it closes the pool, so what
+ * is left then belongs to clients that have gone).
+ */
 export class AbortedJobError extends Error {
-  constructor() {
-    super("password hashing job dropped: the request was abandoned");
+  constructor(reason = "the request was abandoned") {
+    super(`password hashing job dropped: ${reason}`);
     this.name = "AbortedJobError";
   }
 }
@@ -142,7 +146,7 @@ export function createHashPool(size: number): HashPool {
     queued: () => queue.length,
     async close() {
       closed = true;
-      const error = new Error("password hashing pool is closed");
+      const error = new AbortedJobError("the server is shutting down");
       for (const pending of queue.splice(0)) pending.reject(error);
       for (const slot of slots.splice(0)) {
         slot.job?.reject(error);
