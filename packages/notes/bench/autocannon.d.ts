@@ -12,6 +12,7 @@ declare module "autocannon" {
     non2xx: number;
     errors: number;
     timeouts: number;
+    statusCodeStats?: Record<string, { count: number }>;
   }
   interface Options {
     url: string;
@@ -21,6 +22,7 @@ declare module "autocannon" {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    idReplacement?: boolean;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -3,15 +3,25 @@
  *  1. GET / requests/s of the notes app (the real `notes serve` binary) beside a bare
  *     `node:http` server returning the same bytes, interleaved rounds, median per-round ratio;
  *  2. POST /login latency p50/p99 at the default bcrypt cost, plus raw bcrypt timings per cost;
+ *  3. GET / latency p50/p99 of a second client while 50 connections flood POST /signup and
+ *     POST /login, beside the same with no flood (`flood-latency.ts`);
+ *  4. resident memory of the server on embedded PGlite (and on PostgreSQL with
+ *     BENCH_DATABASE_URL);
  * and writes the figures to packages/notes/BENCHMARKS.md.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import bcrypt from "bcryptjs";
+import { type Child, rssOf, startChild, stop } from "./children.js";
+import {
+  type FloodResult,
+  measureScenario,
+  renderFloodSection,
+  SCENARIOS,
+} from "./flood-latency.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
@@ -21,30 +31,6 @@ const DEFAULT_COST = 10;
 const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
 const BARE = fileURLToPath(new URL("./bare-server.js", import.meta.url));
 const REPORT = fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url));
-
-/** Starts a node child process and resolves with its URL once it prints `listening on`. */
-function startChild(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk) => {
-      out += chunk;
-      const url = /listening on (http:\/\/[\d.]+:\d+)/.exec(out)?.[1];
-      if (url) resolve({ url, child });
-    });
-    child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
 
 async function requestsPerSecond(url: string): Promise<number> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S });
@@ -110,7 +96,7 @@ async function main(): Promise<void> {
     NODE_ENV: "production",
   };
   const app = await startChild([CLI, "serve"], env);
-  let bare: { url: string; child: ChildProcess } | undefined;
+  let bare: Child | undefined;
   try {
     const home = await fetch(`${app.url}/`);
     const headers: Record<string, string> = {};
@@ -134,7 +120,12 @@ async function main(): Promise<void> {
       );
     }
     const logins = await loginLatencies(app.url);
+    const memory = { pglite: await rssOf(app.child.pid), postgres: await postgresMemory(env) };
+    const floods: FloodResult[] = [];
+    for (const scenario of SCENARIOS) floods.push(await measureScenario(scenario, CLI, env, dir));
     const report = renderReport({
+      floods,
+      memory,
       appRounds,
       bareRounds,
       bodyBytes: Buffer.byteLength(capture.body),
@@ -151,7 +142,24 @@ async function main(): Promise<void> {
   }
 }
 
+type Rss = Awaited<ReturnType<typeof rssOf>>;
+
+/** RSS of `notes serve` on PostgreSQL (BENCH_DATABASE_URL) after the same kind of traffic. */
+async function postgresMemory(env: NodeJS.ProcessEnv): Promise<Rss> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) return undefined;
+  const app = await startChild([CLI, "serve"], { ...env, DATABASE_URL: url });
+  try {
+    await autocannon({ url: `${app.url}/`, connections: CONNECTIONS, duration: 3 });
+    return await rssOf(app.child.pid);
+  } finally {
+    await stop(app.child);
+  }
+}
+
 interface Figures {
+  floods: FloodResult[];
+  memory: { pglite: Rss; postgres: Rss };
   appRounds: number[];
   bareRounds: number[];
   bodyBytes: number;
@@ -225,7 +233,33 @@ host. Cost ${DEFAULT_COST} keeps a login near the p50 above, while anyone holdin
 still pays the full 2^${DEFAULT_COST}-round key expansion for every guess. Operators with faster
 hardware raise it with \`NOTES_BCRYPT_COST\`; each hash records its cost, so older hashes keep
 verifying.
+
+## GET / latency while 50 connections flood sign-up and login
+
+A second client (one keep-alive connection, one request at a time, in the benchmark's process)
+measures \`GET /\` for ${process.env.BENCH_FLOOD_SECONDS ?? 8} s with no other traffic, then again while \`bench/flood.ts\` (its own process,
+autocannon) keeps 25 connections on \`POST /signup\` (a new email each time) and 25 on
+\`POST /login\` (a registered email, a wrong password). Rounds alternate idle and flood on one
+server. bcrypt cost ${DEFAULT_COST}, hashing on ${cpus().length > 1 ? cpus().length - 1 : 1} worker thread(s) (the default, cores minus one) at nice 10.
+The machine is shared with other builds and tests, so single figures are noisy; compare within a
+round.
+
+${renderFloodSection(f.floods)}
+## Memory
+
+Resident set size of the \`notes serve\` process (Node, the app and, on PGlite, the embedded
+database) after the GET / rounds and the logins above:
+
+| storage | resident now | peak |
+|---|---|---|
+${memoryRow("embedded PGlite", f.memory.pglite)}
+${memoryRow("PostgreSQL (DATABASE_URL; the server's own memory not included)", f.memory.postgres)}
 `;
+}
+
+function memoryRow(name: string, rss: Rss): string {
+  if (!rss) return `| ${name} | not measured | |`;
+  return `| ${name} | ${rss.rss.toFixed(0)} MiB | ${rss.peak.toFixed(0)} MiB |`;
 }
 
 main().catch((error: unknown) => {

@@ -3,14 +3,14 @@
  * onRequest hooks in that order, then the routes of the spec's endpoint table; every error is
  * rendered by `http/error-response.ts`.
  */
-import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { Accounts } from "./auth/accounts.js";
 import { gateHook } from "./auth/gate.js";
 import type { SessionCodec } from "./auth/session.js";
 import { NotesError } from "./errors.js";
 import { crossSiteHook } from "./http/cross-site.js";
-import { handleError } from "./http/error-response.js";
+import { createErrorHandler } from "./http/error-response.js";
+import { registerFormParser } from "./http/form-parser.js";
 import { registerMetrics } from "./http/metrics.js";
 import { type SessionVersions, sessionHook } from "./http/request-session.js";
 import { securityHeadersHook } from "./http/security-headers.js";
@@ -21,8 +21,13 @@ import { registerSecureRoutes } from "./routes/secure-routes.js";
 import { registerSignupRoutes } from "./routes/signup-routes.js";
 import { registerWelcomeRoutes } from "./routes/welcome-routes.js";
 
-/** Largest request body accepted (forms are small; a note is at most 10 000 characters). */
-export const BODY_LIMIT_BYTES = 64 * 1024;
+/**
+ * Largest request body accepted. The largest form is a note of 10 000 UTF-16 code units: at
+ * worst 10 000 characters of U+0800-U+FFFF (CJK), 3 UTF-8 bytes each, 9 bytes percent-encoded,
+ * so 90 000 bytes plus `body=` (a surrogate pair is 2 units for 12 bytes; a line break 1 unit
+ * for `%0D%0A`, 6 bytes). 96 KiB fits that with room to spare.
+ */
+export const BODY_LIMIT_BYTES = 96 * 1024;
 
 /**
  * Trusts only the peer we talk to (hop 0, the proxy), so the client address is the
@@ -42,6 +47,8 @@ export interface AppOptions {
   readonly sessionVersions: SessionVersions;
   /** One trusted reverse proxy in front: read X-Forwarded-For/-Proto/-Host as it set them. */
   readonly trustProxy?: boolean;
+  /** How long a throttled (429) answer is held back, in ms; 0 answers at once. */
+  readonly throttleDelayMs?: number;
   /** A pino logger; without one the app logs nothing (tests). */
   readonly loggerInstance?: FastifyServerOptions["loggerInstance"];
 }
@@ -61,12 +68,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", sessionHook(options.sessions, options.sessionVersions));
   app.addHook("onRequest", crossSiteHook);
   app.addHook("onRequest", gateHook);
-  app.setErrorHandler(handleError);
+  app.setErrorHandler(createErrorHandler(options.throttleDelayMs ?? 0));
   app.setNotFoundHandler(async () => {
     throw new NotesError("not_found", "Page not found !!!");
   });
 
-  await app.register(formbody);
+  registerFormParser(app);
   await registerStaticAssets(app);
   const deps = {
     accounts: options.accounts,

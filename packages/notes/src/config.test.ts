@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { availableParallelism } from "node:os";
 import { describe, it } from "node:test";
 import { configTable, loadConfig } from "./config.js";
 import { ConfigError } from "./errors.js";
@@ -47,6 +48,29 @@ describe("loadConfig", () => {
     );
     assert.equal(config.trustProxy, true);
     assert.equal(config.logLevel, "warn");
+  });
+
+  it("reads the sign-up throttle and hashing threads, defaulting to cores minus one", () => {
+    const defaults = loadConfig({});
+    assert.deepEqual([defaults.signupMaxAttempts, defaults.signupWindowSeconds], [10, 3600]);
+    assert.equal(defaults.hashThreads, Math.max(1, availableParallelism() - 1));
+    const set = loadConfig({
+      NOTES_SIGNUP_MAX_ATTEMPTS: "4",
+      NOTES_SIGNUP_WINDOW: "120",
+      NOTES_HASH_THREADS: "3",
+    });
+    assert.deepEqual(
+      [set.signupMaxAttempts, set.signupWindowSeconds, set.hashThreads],
+      [4, 120, 3],
+    );
+    assert.throws(
+      () => loadConfig({ NOTES_HASH_THREADS: "0", NOTES_SIGNUP_MAX_ATTEMPTS: "many" }),
+      (error: ConfigError) => {
+        assert.match(error.message, /NOTES_HASH_THREADS must be a whole number from 1 to 64/);
+        assert.match(error.message, /NOTES_SIGNUP_MAX_ATTEMPTS must be a whole number/);
+        return true;
+      },
+    );
   });
 
   it("refuses to start in production without SESSION_SECRET, naming the variable", () => {

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { type LogFormat, readLogFormat, readWholeNumber } from "@quintet/kit";
+import { defaultHashThreads } from "./auth/password.js";
 import { ConfigError } from "./errors.js";
 
 /** Validated configuration of the notes application. */
@@ -28,6 +29,14 @@ export interface NotesConfig {
   readonly loginMaxFailures: number;
   /** Length of the login throttling window in seconds. */
   readonly loginWindowSeconds: number;
+  /** Sign-up attempts allowed per client address within the sign-up window. */
+  readonly signupMaxAttempts: number;
+  /** Length of the sign-up throttling window in seconds. */
+  readonly signupWindowSeconds: number;
+  /** How long a throttled (429) answer is held back, in milliseconds. */
+  readonly throttleDelayMs: number;
+  /** Worker threads that hash passwords. */
+  readonly hashThreads: number;
   /** One trusted reverse proxy hop: client address is the right-most X-Forwarded-For entry. */
   readonly trustProxy: boolean;
   /** pino log level. */
@@ -76,6 +85,23 @@ export const configTable: readonly ConfigVariable[] = Object.freeze([
     default: "10",
   },
   { name: "NOTES_LOGIN_WINDOW", meaning: "login throttling window in seconds", default: "600" },
+  {
+    name: "NOTES_SIGNUP_MAX_ATTEMPTS",
+    meaning:
+      "sign-up attempts allowed per client address in the window (each one that reaches the database)",
+    default: "10",
+  },
+  { name: "NOTES_SIGNUP_WINDOW", meaning: "sign-up throttling window in seconds", default: "3600" },
+  {
+    name: "NOTES_THROTTLE_DELAY_MS",
+    meaning: "milliseconds a throttled (429) login or sign-up answer is held back (0-10000)",
+    default: "1000",
+  },
+  {
+    name: "NOTES_HASH_THREADS",
+    meaning: "worker threads that hash passwords, off the event loop (1-64)",
+    default: "CPU cores minus 1, at least 1",
+  },
   {
     name: "NOTES_TRUST_PROXY",
     meaning:
@@ -161,6 +187,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): NotesConfig {
     bcryptCost: readWholeNumber(env, "NOTES_BCRYPT_COST", 10, [4, 15], bad),
     loginMaxFailures: readWholeNumber(env, "NOTES_LOGIN_MAX_FAILURES", 10, [1, 1000000], bad),
     loginWindowSeconds: readWholeNumber(env, "NOTES_LOGIN_WINDOW", 600, [1, 86400], bad),
+    signupMaxAttempts: readWholeNumber(env, "NOTES_SIGNUP_MAX_ATTEMPTS", 10, [1, 1000000], bad),
+    signupWindowSeconds: readWholeNumber(env, "NOTES_SIGNUP_WINDOW", 3600, [1, 86400], bad),
+    throttleDelayMs: readWholeNumber(env, "NOTES_THROTTLE_DELAY_MS", 1000, [0, 10000], bad),
+    hashThreads: readWholeNumber(env, "NOTES_HASH_THREADS", defaultHashThreads(), [1, 64], bad),
     trustProxy: readBool(env, "NOTES_TRUST_PROXY", bad),
     logLevel,
     production,

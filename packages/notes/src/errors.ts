@@ -12,6 +12,7 @@ export type NotesErrorCode =
   | "email_not_registered"
   | "password_mismatch"
   | "login_throttled"
+  | "signup_throttled"
   | "cross_site_request"
   | "method_not_allowed"
   | "not_found"
@@ -48,19 +49,23 @@ export class FormError extends NotesError {
   }
 }
 
-/** Too many failed logins for an email or a client address. */
+/** Too many failed logins for an email or address, or too many sign-ups from an address. */
 export class ThrottledError extends NotesError {
-  /** Seconds until the oldest counted failure leaves the window. */
+  /** Seconds until the oldest counted attempt leaves the window. */
   readonly retryAfterSeconds: number;
+  /** The form that was refused (decides the heading and the Back link). */
+  readonly form: FormName;
 
-  constructor(retryAfterSeconds: number) {
+  constructor(retryAfterSeconds: number, form: FormName = "login") {
     const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    const what = form === "login" ? "failed logins" : "sign-ups";
     super(
-      "login_throttled",
-      `Too many failed logins, try again in ${minutes} minute${minutes === 1 ? "" : "s"} !!!`,
+      form === "login" ? "login_throttled" : "signup_throttled",
+      `Too many ${what}, try again in ${minutes} minute${minutes === 1 ? "" : "s"} !!!`,
     );
     this.name = "ThrottledError";
     this.retryAfterSeconds = retryAfterSeconds;
+    this.form = form;
   }
 }
 

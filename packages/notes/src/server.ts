@@ -32,26 +32,34 @@ export async function buildAppFromConfig(
   loggerInstance?: FastifyServerOptions["loggerInstance"],
 ): Promise<FastifyInstance> {
   const users = createUserRepo(db);
+  const hasher = createPasswordHasher(config.bcryptCost, config.hashThreads);
   const accounts = createAccounts({
     users,
-    hasher: createPasswordHasher(config.bcryptCost),
+    hasher,
     throttle: createLoginThrottle({
       maxFailures: config.loginMaxFailures,
       windowSeconds: config.loginWindowSeconds,
+    }),
+    signupThrottle: createLoginThrottle({
+      maxFailures: config.signupMaxAttempts,
+      windowSeconds: config.signupWindowSeconds,
     }),
   });
   const sessions = createSessionCodec({
     secret: config.sessionSecret,
     maxAgeSeconds: config.sessionMaxAgeSeconds,
   });
-  return buildApp({
+  const app = await buildApp({
     accounts,
     notes: createNoteRepo(db),
     sessions,
     sessionVersions: users,
     trustProxy: config.trustProxy,
+    throttleDelayMs: config.throttleDelayMs,
     loggerInstance,
   });
+  app.addHook("onClose", () => hasher.close());
+  return app;
 }
 
 /** Formats a listen address as a URL (IPv6 hosts in brackets). */

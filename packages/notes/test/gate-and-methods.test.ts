@@ -24,8 +24,8 @@ for (const target of STORAGE_TARGETS) {
     const suite = useTestApp(target);
     let cookie: string;
     before(async () => {
-      await signUp(suite.app, "gate@example.com", "pw");
-      cookie = await logIn(suite.app, "gate@example.com", "pw");
+      await signUp(suite.app, "gate@example.com", "gate-password");
+      cookie = await logIn(suite.app, "gate@example.com", "gate-password");
     });
 
     it("serves every open path without a session", async () => {

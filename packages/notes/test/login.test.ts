@@ -188,7 +188,8 @@ for (const target of STORAGE_TARGETS) {
       ).toString("base64url");
       const variants = [
         `notes_session=${forged}.${signature}`,
-        `notes_session=${payload}.${signature?.slice(0, -2)}AA`,
+        // Two changed characters (a signature that already ends in AA gets BB instead).
+        `notes_session=${payload}.${signature?.slice(0, -2)}${signature?.endsWith("AA") ? "BB" : "AA"}`,
         `notes_session=${payload}`,
         "notes_session=garbage",
       ];

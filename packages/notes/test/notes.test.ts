@@ -101,7 +101,7 @@ for (const target of STORAGE_TARGETS) {
         { cookie: alice },
       );
       assert.equal(response.statusCode, 307);
-      assert.equal(response.headers.location, "/secure?notice=deleted");
+      assert.equal(response.headers.location, "/secure?notice=deleted&page=1");
       assert.deepEqual(noteIds(await page(alice)), ids.slice(1));
     });
 
@@ -121,8 +121,8 @@ for (const target of STORAGE_TARGETS) {
 
     it("renders an email containing <script> as text on every page that shows it", async () => {
       const email = "<script>x</script>@example.com";
-      await signUp(suite.app, email, "pw");
-      const cookie = await logIn(suite.app, email, "pw");
+      await signUp(suite.app, email, "notes-password");
+      const cookie = await logIn(suite.app, email, "notes-password");
       for (const [method, url] of [
         ["POST", "/secure"],
         ["GET", "/"],

@@ -11,7 +11,7 @@ import {
 } from "./support/test-app.js";
 
 const EMAIL = "dave@example.com";
-const PASSWORD = "dave-pw";
+const PASSWORD = "dave-password";
 
 for (const target of STORAGE_TARGETS) {
   describe(`cross-site requests and security headers on ${target.name}`, {
@@ -129,7 +129,7 @@ for (const target of STORAGE_TARGETS) {
     });
     before(async () => {
       await signUp(suite.app, EMAIL, PASSWORD);
-      await signUp(suite.app, "erin@example.com", "erin-pw");
+      await signUp(suite.app, "erin@example.com", "erin-password");
     });
 
     it("blocks an email after 3 failures, even with the right password, from any address", async () => {
@@ -158,12 +158,12 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("checks at most 3 of 120 simultaneous guesses for one email; the rest are throttled", async () => {
-      await signUp(suite.app, "race@example.com", "race-pw");
+      await signUp(suite.app, "race@example.com", "race-password");
       const guesses = Array.from({ length: 120 }, (_, i) =>
         postForm(
           suite.app,
           "/login",
-          { email: "race@example.com", password: i === 119 ? "race-pw" : `guess-${i}` },
+          { email: "race@example.com", password: i === 119 ? "race-password" : `guess-${i}` },
           { remoteAddress: `10.1.${Math.floor(i / 100)}.${i % 100}` },
         ),
       );
@@ -195,7 +195,7 @@ for (const target of STORAGE_TARGETS) {
       const response = await postForm(
         suite.app,
         "/login",
-        { email: "erin@example.com", password: "erin-pw" },
+        { email: "erin@example.com", password: "erin-password" },
         { remoteAddress: "10.0.0.20" },
       );
       assert.equal(response.statusCode, 307);
@@ -215,14 +215,14 @@ for (const target of STORAGE_TARGETS) {
       const blocked = await postForm(
         suite.app,
         "/login",
-        { email: "erin@example.com", password: "erin-pw" },
+        { email: "erin@example.com", password: "erin-password" },
         { remoteAddress: address },
       );
       assert.equal(blocked.statusCode, 429);
       const elsewhere = await postForm(
         suite.app,
         "/login",
-        { email: "erin@example.com", password: "erin-pw" },
+        { email: "erin@example.com", password: "erin-password" },
         { remoteAddress: "192.0.2.8" },
       );
       assert.equal(elsewhere.statusCode, 307);
@@ -241,7 +241,7 @@ for (const target of STORAGE_TARGETS) {
       const response = await postForm(
         suite.app,
         "/login",
-        { email: "erin@example.com", password: "erin-pw" },
+        { email: "erin@example.com", password: "erin-password" },
         { remoteAddress: address },
       );
       assert.equal(response.statusCode, 307);

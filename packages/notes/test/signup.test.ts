@@ -45,12 +45,12 @@ const ERROR_ROWS: ReadonlyArray<{ name: string; fields: Record<string, string>; 
     },
     {
       name: "password1 differs from password2",
-      fields: { email: "x@example.com", password1: "pw1", password2: "pw2" },
+      fields: { email: "x@example.com", password1: "password-1", password2: "password-2" },
       message: "Password confirmation failed !!!",
     },
     {
       name: "password2 missing",
-      fields: { email: "x@example.com", password1: "pw1" },
+      fields: { email: "x@example.com", password1: "password-1" },
       message: "Password confirmation failed !!!",
     },
     {
@@ -103,8 +103,8 @@ for (const target of STORAGE_TARGETS) {
       assert.equal(email.length, 64);
       const response = await postForm(suite.app, "/signup", {
         email,
-        password1: "pw",
-        password2: "pw",
+        password1: "long-password",
+        password2: "long-password",
       });
       assert.equal(response.statusCode, 200);
     });
@@ -113,8 +113,8 @@ for (const target of STORAGE_TARGETS) {
       const email = "dup@example.com";
       const first = await postForm(suite.app, "/signup", {
         email,
-        password1: "first",
-        password2: "first",
+        password1: "first-password",
+        password2: "first-password",
       });
       assert.equal(first.statusCode, 200);
       const before = await suite.storage.db.query<{ password_hash: string }>(
@@ -123,8 +123,8 @@ for (const target of STORAGE_TARGETS) {
       );
       const second = await postForm(suite.app, "/signup", {
         email,
-        password1: "second",
-        password2: "second",
+        password1: "second-password",
+        password2: "second-password",
       });
       assert.equal(second.statusCode, 409);
       assert.equal(errorMessageOf(second.body), "Email already registered !!!");
@@ -134,29 +134,33 @@ for (const target of STORAGE_TARGETS) {
         [email],
       );
       assert.deepEqual(afterRows.rows, before.rows);
-      await logIn(suite.app, email, "first");
-      const wrong = await postForm(suite.app, "/login", { email, password: "second" });
+      await logIn(suite.app, email, "first-password");
+      const wrong = await postForm(suite.app, "/login", { email, password: "second-password" });
       assert.equal(errorMessageOf(wrong.body), "Invalid password !!!");
     });
 
     it("trims spaces around the email, so ' bob@example.com ' logs in as bob@example.com", async () => {
       await postForm(suite.app, "/signup", {
         email: " bob@example.com ",
-        password1: "pw",
-        password2: "pw",
+        password1: "long-password",
+        password2: "long-password",
       });
       const rows = await suite.storage.db.query("SELECT 1 FROM user_tbl WHERE email_id = $1", [
         "bob@example.com",
       ]);
       assert.equal(rows.rows.length, 1);
-      await logIn(suite.app, "bob@example.com", "pw");
+      await logIn(suite.app, "bob@example.com", "long-password");
     });
 
     it("accepts a JSON body from a non-browser client", async () => {
       const response = await suite.app.inject({
         method: "POST",
         url: "/signup",
-        payload: { email: "json@example.com", password1: "pw", password2: "pw" },
+        payload: {
+          email: "json@example.com",
+          password1: "long-password",
+          password2: "long-password",
+        },
       });
       assert.equal(response.statusCode, 200);
     });
@@ -173,7 +177,7 @@ for (const target of STORAGE_TARGETS) {
     });
 
     it("refuses a body over the size limit with 413", async () => {
-      const response = await postForm(suite.app, "/signup", { email: "a".repeat(70_000) });
+      const response = await postForm(suite.app, "/signup", { email: "a".repeat(100_000) });
       assert.equal(response.statusCode, 413);
       assert.equal(errorMessageOf(response.body), "Request body too large !!!");
     });

@@ -3,8 +3,10 @@
  * status, and `handleError` renders the matching page (the spec's error page for form
  * errors, with its exact message and a Back link).
  */
+import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { pathOf } from "../auth/gate.js";
+import { AbortedJobError } from "../auth/hash-pool.js";
 import {
   FormError,
   MethodNotAllowedError,
@@ -12,9 +14,13 @@ import {
   type NotesErrorCode,
   ThrottledError,
 } from "../errors.js";
+import { loginForm, signupForm } from "../views/auth-pages.js";
 import { errorPage } from "../views/error-page.js";
+import type { SafeHtml } from "../views/html.js";
 import { isSameHost } from "./cross-site.js";
+import { formField } from "./form-fields.js";
 import { sendPage } from "./pages.js";
+import { displayable } from "./text-rules.js";
 
 const STATUS: Record<NotesErrorCode, number> = {
   invalid_email: 400,
@@ -27,12 +33,17 @@ const STATUS: Record<NotesErrorCode, number> = {
   method_not_allowed: 405,
   email_already_registered: 409,
   login_throttled: 429,
+  signup_throttled: 429,
   config_invalid: 500,
   storage_error: 503,
 };
 
+/** Status of a request whose client left (nginx's convention); nobody receives it. */
+const CLIENT_CLOSED = 499;
+
 /** HTTP status of any error: ours by code, Fastify's (4xx) by its statusCode, else 500. */
 export function statusOf(error: unknown): number {
+  if (error instanceof AbortedJobError) return CLIENT_CLOSED;
   if (error instanceof NotesError) return STATUS[error.code];
   const status = (error as FastifyError | undefined)?.statusCode;
   return typeof status === "number" && status >= 400 && status < 500 ? status : 500;
@@ -53,7 +64,8 @@ function loginBackHref(request: FastifyRequest): string {
 function headingOf(error: unknown): string {
   if (error instanceof FormError)
     return error.form === "signup" ? "Sign-up failed" : "Login failed";
-  if (error instanceof ThrottledError) return "Login failed";
+  if (error instanceof ThrottledError)
+    return error.form === "signup" ? "Sign-up failed" : "Login failed";
   return "Request failed";
 }
 
@@ -65,8 +77,20 @@ function messageOf(error: unknown, status: number): string {
   return "Something went wrong, please try again later !!!";
 }
 
+/**
+ * The form of a refused sign-up or login, with the email field as typed (passwords are never
+ * echoed); undefined for other errors.
+ */
+function retryFormOf(error: unknown, request: FastifyRequest): SafeHtml | undefined {
+  if (!(error instanceof FormError || error instanceof ThrottledError)) return undefined;
+  const email = displayable(formField(request.body, "email") ?? "");
+  return error.form === "signup" ? signupForm(email) : loginForm(email);
+}
+
 function backHrefOf(error: unknown, request: FastifyRequest): string {
-  if (error instanceof FormError && error.form === "signup") return "/signup";
+  if ((error instanceof FormError || error instanceof ThrottledError) && error.form === "signup") {
+    return "/signup";
+  }
   if (error instanceof FormError || error instanceof ThrottledError) return loginBackHref(request);
   return "/";
 }
@@ -86,6 +110,24 @@ export function handleError(
     message: messageOf(error, status),
     detail: error instanceof FormError ? error.detail : undefined,
     backHref: backHrefOf(error, request),
+    retryForm: retryFormOf(error, request),
   });
   return sendPage(reply, status, page);
+}
+
+/**
+ * `handleError`, with throttled answers held back `throttleDelayMs` first. A client past a
+ * throttle limit gets nothing it can use sooner anyway; holding its answer (a timer, no CPU)
+ * means a flood from one client gets one answer per connection per delay instead of as many
+ * as the event loop can render, which would slow every other visitor's pages.
+ */
+export function createErrorHandler(throttleDelayMs: number) {
+  return async function handleAppError(
+    error: unknown,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    if (error instanceof ThrottledError && throttleDelayMs > 0) await delay(throttleDelayMs);
+    return handleError(error, request, reply);
+  };
 }

@@ -13,14 +13,20 @@ export function allowedMethods(methods: readonly string[]): string[] {
   return [...allowed].sort();
 }
 
-/** Registers a 405 handler on `path` for every supported method outside `methods`. */
+/**
+ * Registers a 405 handler on `path` for every supported method outside `methods` and
+ * `routedElsewhere` (methods with their own handler that may still refuse, e.g. GET /secure).
+ */
 export function rejectOtherMethods(
   app: FastifyInstance,
   path: string,
   methods: readonly string[],
+  routedElsewhere: readonly string[] = [],
 ): void {
   const allow = allowedMethods(methods);
-  const others = app.supportedMethods.filter((m) => !allow.includes(m));
+  const others = app.supportedMethods.filter(
+    (m) => !allow.includes(m) && !routedElsewhere.includes(m),
+  );
   app.route({
     method: others,
     url: path,

@@ -17,8 +17,10 @@ export interface Note {
 export interface NoteRepo {
   /** Stores a note for `owner` and returns it. */
   add(owner: string, body: string): Promise<Note>;
-  /** The owner's notes, newest first, at most `limit`. */
-  listByOwner(owner: string, limit: number): Promise<Note[]>;
+  /** The owner's notes, newest first, at most `limit`, skipping the first `offset`. */
+  listByOwner(owner: string, limit: number, offset?: number): Promise<Note[]>;
+  /** How many notes the owner has. */
+  countByOwner(owner: string): Promise<number>;
   /** Deletes the note `id` if `owner` owns it; false when there was no such note of theirs. */
   delete(owner: string, id: string): Promise<boolean>;
 }
@@ -51,12 +53,19 @@ export function createNoteRepo(db: SqlClient): NoteRepo {
       if (!row) throw new NotesError("storage_error", "INSERT ... RETURNING returned no row");
       return toNote(row);
     },
-    async listByOwner(owner, limit) {
+    async listByOwner(owner, limit, offset = 0) {
       const result = await db.query<NoteRow>(
-        `SELECT ${COLUMNS} FROM notes WHERE owner = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-        [owner, limit],
+        `SELECT ${COLUMNS} FROM notes WHERE owner = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+        [owner, limit, offset],
       );
       return result.rows.map(toNote);
+    },
+    async countByOwner(owner) {
+      const result = await db.query<{ n: string }>(
+        "SELECT count(*)::text AS n FROM notes WHERE owner = $1",
+        [owner],
+      );
+      return Number(result.rows[0]?.n ?? 0);
     },
     async delete(owner, id) {
       if (!NOTE_ID.test(id)) return false;

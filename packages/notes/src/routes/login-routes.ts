@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { ThrottledError } from "../errors.js";
+import { abandonSignal } from "../http/abandoned-request.js";
 import { formField } from "../http/form-fields.js";
 import { rejectOtherMethods } from "../http/method-guard.js";
 import { sendPage } from "../http/pages.js";
@@ -26,6 +27,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: RouteDeps): void
         email,
         password: formField(request.body, "password"),
         clientAddress: request.ip,
+        signal: abandonSignal(reply),
       });
     } catch (error) {
       const throttled = error instanceof ThrottledError;

@@ -3,6 +3,7 @@
  * page). Failed checks throw `FormError`s that the error handler renders.
  */
 import type { FastifyInstance } from "fastify";
+import { abandonSignal } from "../http/abandoned-request.js";
 import { formField } from "../http/form-fields.js";
 import { rejectOtherMethods } from "../http/method-guard.js";
 import { sendPage } from "../http/pages.js";
@@ -20,6 +21,8 @@ export function registerSignupRoutes(app: FastifyInstance, deps: RouteDeps): voi
       email: formField(request.body, "email"),
       password1: formField(request.body, "password1"),
       password2: formField(request.body, "password2"),
+      clientAddress: request.ip,
+      signal: abandonSignal(reply),
     });
     request.log.info({ email }, "user registered");
     const notice = {

@@ -11,6 +11,8 @@ export interface UserRepo {
    * (decided by the primary key, so two racing sign-ups cannot both win).
    */
   create(email: string, passwordHash: string): Promise<boolean>;
+  /** True when `email` is registered (a cheap check before hashing a new password). */
+  exists(email: string): Promise<boolean>;
   /** The stored hash of the user's password, or undefined when the email is not registered. */
   findPasswordHash(email: string): Promise<string | undefined>;
   /** The user's current session version, or undefined when the email is not registered. */
@@ -28,6 +30,10 @@ export function createUserRepo(db: SqlClient): UserRepo {
         [email, passwordHash],
       );
       return result.rowCount === 1;
+    },
+    async exists(email) {
+      const result = await db.query("SELECT 1 FROM user_tbl WHERE email_id = $1", [email]);
+      return result.rows.length > 0;
     },
     async findPasswordHash(email) {
       const result = await db.query<{ password_hash: string }>(

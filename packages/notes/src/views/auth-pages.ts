@@ -3,6 +3,7 @@
  * that the gate redirects to, and the sign-up form.
  */
 
+import { MIN_PASSWORD_LENGTH } from "../auth/password.js";
 import { html, type SafeHtml } from "./html.js";
 import { alert, layout } from "./layout.js";
 
@@ -12,11 +13,12 @@ export interface Notice {
   readonly text: string;
 }
 
-function loginForm(): SafeHtml {
+/** The login form; `email` pre-fills the email field (an error page keeps what was typed). */
+export function loginForm(email = ""): SafeHtml {
   return html`<form method="post" action="/login" class="vstack gap-3" id="login-form">
 <div>
 <label for="login-email" class="form-label">Email</label>
-<input type="email" class="form-control" id="login-email" name="email" maxlength="64" autocomplete="username" required>
+<input type="email" class="form-control" id="login-email" name="email" maxlength="64" autocomplete="username" value="${email}" required>
 </div>
 <div>
 <label for="login-password" class="form-label">Password</label>
@@ -71,24 +73,30 @@ export function loginPage(): SafeHtml {
   return layout({ title: "Log in", body: card("Log in", notice, content) });
 }
 
-/** Sign-up form page (GET /signup): email, password1, password2, POST /signup. */
-export function signupPage(): SafeHtml {
-  const content = html`<form method="post" action="/signup" class="vstack gap-3" id="signup-form">
+/** The sign-up form; `email` pre-fills the email field (an error page keeps what was typed). */
+export function signupForm(email = ""): SafeHtml {
+  return html`<form method="post" action="/signup" class="vstack gap-3" id="signup-form">
 <div>
 <label for="signup-email" class="form-label">Email</label>
-<input type="email" class="form-control" id="signup-email" name="email" maxlength="64" autocomplete="username" required>
+<input type="email" class="form-control" id="signup-email" name="email" maxlength="64" autocomplete="username" value="${email}" required>
 <div class="form-text">At most 64 characters.</div>
 </div>
 <div>
 <label for="signup-password1" class="form-label">Password</label>
-<input type="password" class="form-control" id="signup-password1" name="password1" autocomplete="new-password" required>
+<input type="password" class="form-control" id="signup-password1" name="password1" minlength="${MIN_PASSWORD_LENGTH}" autocomplete="new-password" aria-describedby="password-hint" required>
+<div class="form-text" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters.</div>
 </div>
 <div>
 <label for="signup-password2" class="form-label">Confirm password</label>
-<input type="password" class="form-control" id="signup-password2" name="password2" autocomplete="new-password" required>
+<input type="password" class="form-control" id="signup-password2" name="password2" minlength="${MIN_PASSWORD_LENGTH}" autocomplete="new-password" required>
 </div>
 <button type="submit" class="btn btn-primary">Sign up</button>
-</form>
+</form>`;
+}
+
+/** Sign-up form page (GET /signup): email, password1, password2, POST /signup. */
+export function signupPage(): SafeHtml {
+  const content = html`${signupForm()}
 <p class="mt-3 mb-0">Already registered? <a href="/" id="login-link">Log in</a></p>`;
   return layout({ title: "Sign up", body: card("Create an account", undefined, content) });
 }

@@ -16,6 +16,8 @@ export interface ErrorPageOptions {
   readonly detail?: string;
   /** Target of the Back link: the page that holds the form. */
   readonly backHref: string;
+  /** The form again, with what was typed in the email field, to try again here. */
+  readonly retryForm?: SafeHtml;
 }
 
 /** Renders an error page. */
@@ -28,6 +30,7 @@ export function errorPage(options: ErrorPageOptions): SafeHtml {
 <div class="alert alert-danger" role="alert" id="error-message">${options.message}</div>
 ${options.detail ? html`<p class="text-body-secondary" id="error-detail">${options.detail}</p>` : null}
 <a class="btn btn-secondary" href="${options.backHref}" id="back-link">Back</a>
+${options.retryForm ? html`<hr class="my-4"><h2 class="h5 mb-3">Try again</h2>${options.retryForm}` : null}
 </div>
 </div>
 </div>

@@ -17,7 +17,13 @@ export async function createTestApp(
   db: SqlClient,
   env: Record<string, string> = {},
 ): Promise<FastifyInstance> {
-  const config = loadConfig({ SESSION_SECRET: TEST_SECRET, NOTES_BCRYPT_COST: "4", ...env });
+  // Throttled answers are not held back in tests, unless a test asks (NOTES_THROTTLE_DELAY_MS).
+  const config = loadConfig({
+    SESSION_SECRET: TEST_SECRET,
+    NOTES_BCRYPT_COST: "4",
+    NOTES_THROTTLE_DELAY_MS: "0",
+    ...env,
+  });
   const app = await buildAppFromConfig(config, db);
   await app.ready();
   return app;
