@@ -37,9 +37,7 @@ export function formatLoadSummary(s: LoadSummary): string {
   if (s.mode === "appended")
     lines.push(`mode: appended to ${s.previousRows} existing row(s) (--append)`);
   else if (s.mode === "replaced")
-    lines.push(
-      `mode: replaced; the new rows took the place of the ${s.previousRows} old row(s)`,
-    );
+    lines.push(`mode: replaced; the new rows took the place of the ${s.previousRows} old row(s)`);
   else
     lines.push(
       `mode: nothing stored, so the ${s.previousRows} existing row(s) were left unchanged`,

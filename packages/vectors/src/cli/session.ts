@@ -10,7 +10,12 @@ import type { CliIo } from "./io.js";
  * notices (e.g. pgvector's about memory during an index build) go to stderr.
  */
 export async function openStore(config: VectorsConfig, io?: CliIo): Promise<VectorStore> {
-  const onNotice = io ? (message: string) => io.stderr.write(`notice: ${message}\n`) : undefined;
+  // "… already exists, skipping" is what every IF [NOT] EXISTS says: not worth a line.
+  const onNotice = io
+    ? (message: string) => {
+        if (!message.endsWith(", skipping")) io.stderr.write(`notice: ${message}\n`);
+      }
+    : undefined;
   const client = await connect(config, onNotice);
   return new VectorStore(client, config.embedDim, {
     efSearch: config.efSearch,

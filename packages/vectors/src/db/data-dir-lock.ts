@@ -80,5 +80,7 @@ export function lockDataDir(dataDir: string): DirLock {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
   }
-  throw new BusyError(`cannot take the lock ${path}: another process is taking it at the same time`);
+  throw new BusyError(
+    `cannot take the lock ${path}: another process is taking it at the same time`,
+  );
 }

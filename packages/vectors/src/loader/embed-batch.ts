@@ -53,6 +53,24 @@ export async function embedBatch(
   rows: readonly DatasetRow[],
   signal?: AbortSignal,
 ): Promise<BatchOutcome> {
+  // A signal of the batch's own, linked to the load's: the HTTP client leaves a listener on
+  // every signal it is given, which on the load's one signal would grow with the dataset.
+  const own = new AbortController();
+  const forward = () => own.abort();
+  if (signal?.aborted) own.abort();
+  signal?.addEventListener("abort", forward, { once: true });
+  try {
+    return await embedRows(embedder, rows, own.signal);
+  } finally {
+    signal?.removeEventListener("abort", forward);
+  }
+}
+
+async function embedRows(
+  embedder: Embedder,
+  rows: readonly DatasetRow[],
+  signal: AbortSignal,
+): Promise<BatchOutcome> {
   try {
     const embeddings = await embedder.embed(
       rows.map((row) => row.summary),
@@ -67,7 +85,7 @@ export async function embedBatch(
     if (rows.length > 1 && isClientError(status)) {
       const results: RowResult[] = [];
       for (const row of rows) {
-        const one = await embedBatch(embedder, [row], signal);
+        const one = await embedRows(embedder, [row], signal);
         if (one.fatal) return one;
         results.push(...one.results);
       }

@@ -246,7 +246,11 @@ export class VectorStore {
     );
     this.indexes = undefined;
     const info = (await this.hnswIndexes(table)).get(sql.indexNameFor(distance, table));
-    if (!info) throw new VectorsError("index_missing", `index ${sql.indexNameFor(distance, table)} was not created`);
+    if (!info)
+      throw new VectorsError(
+        "index_missing",
+        `index ${sql.indexNameFor(distance, table)} was not created`,
+      );
     return info;
   }
 
@@ -280,8 +284,11 @@ export class VectorStore {
     embedding: readonly number[],
     options: QueryOptions | SearchMode = {},
   ): Promise<Neighbour[]> {
-    const { mode, k = 3, distance = "l2" } =
-      typeof options === "string" ? { mode: options } : options;
+    const {
+      mode,
+      k = 3,
+      distance = "l2",
+    } = typeof options === "string" ? { mode: options } : options;
     checkEmbedding(embedding, this.dim, "query embedding");
     let rows: Neighbour[];
     try {

@@ -9,9 +9,13 @@ import { type Command, exitCodes } from "../io.js";
 import { createProgressReporter } from "../progress.js";
 import { createEmbedder, openStore } from "../session.js";
 
-/** 0 when complete, 3 when rows went without an embedding, 1 when nothing could be stored. */
+/**
+ * 0 when complete, 3 when rows went without an embedding, 1 when rows failed and none of the
+ * dataset is in the table (nothing stored now or before).
+ */
 export function loadExitCode(summary: LoadSummary): number {
-  if (summary.stored === 0 && summary.embeddingFailures > 0) return exitCodes.failure;
+  const nothing = summary.stored === 0 && summary.alreadyStored === 0;
+  if (nothing && summary.embeddingFailures > 0) return exitCodes.failure;
   return summary.embeddingFailures > 0 ? exitCodes.skippedRows : exitCodes.ok;
 }
 
