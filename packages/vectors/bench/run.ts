@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,7 @@ import { serverTarget } from "./bench-targets.js";
 import { type LoadLine, type LoadSetting, runLoadBench } from "./load-bench.js";
 import { type QueryBenchResult, runQueryBench } from "./query-bench.js";
 import { ms } from "./stats.js";
+import { currentDist, runStreamBench, streamMarkdown } from "./stream-bench.js";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const knob = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -190,7 +191,43 @@ function loadMarkdown(sections: readonly LoadSection[]): string[] {
   return out;
 }
 
+const streamHeapMiB = 1024;
+
+/** The streaming-load section: this build, and BENCH_BASELINE_DIST's build when given. */
+async function streamSection(): Promise<string[]> {
+  const sizes = (process.env.BENCH_STREAM_ROWS ?? "10000,100000").split(",").map(Number);
+  const builds = [{ name: "streaming (this build)", dist: currentDist }];
+  const baseline = process.env.BENCH_BASELINE_DIST;
+  if (baseline) builds.push({ name: "before (whole file in memory)", dist: baseline });
+  const url = process.env.BENCH_DATABASE_URL;
+  const target = url
+    ? "a PostgreSQL 15 server with pgvector (BENCH_DATABASE_URL)"
+    : "a fresh on-disk PGlite directory";
+  const lines = await runStreamBench(sizes, builds, streamHeapMiB, log, url);
+  return streamMarkdown(lines, streamHeapMiB, target);
+}
+
+const streamHeading = "## Streaming load: memory and speed by dataset size";
+
+/** Puts the streaming section into an existing report, replacing an older one. */
+function withStreamSection(report: string, section: readonly string[]): string {
+  const start = report.indexOf(streamHeading);
+  if (start < 0) return `${report.trimEnd()}\n\n${section.join("\n")}`;
+  const next = report.indexOf("\n## ", start + streamHeading.length);
+  const rest = next < 0 ? "" : report.slice(next + 1);
+  return `${report.slice(0, start)}${section.join("\n")}\n${rest}`;
+}
+
 async function main(): Promise<void> {
+  const out =
+    process.env.BENCH_OUT ?? fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url));
+  if (process.env.BENCH_ONLY === "stream") {
+    // Only the streaming figures, into the existing report (the others take most of an hour).
+    const section = await streamSection();
+    await writeFile(out, withStreamSection(await readFile(out, "utf8"), section));
+    log(`wrote ${out}`);
+    return;
+  }
   const started = new Date();
   const query = await runQueryBench(
     {
@@ -219,9 +256,8 @@ async function main(): Promise<void> {
     "",
     ...queryMarkdown(query, server),
     ...loadMarkdown(loads),
+    ...(process.env.BENCH_SKIP_STREAM === "1" ? [] : await streamSection()),
   ].join("\n");
-  const out =
-    process.env.BENCH_OUT ?? fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url));
   await writeFile(out, report);
   log(`wrote ${out}`);
 }

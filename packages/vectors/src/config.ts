@@ -32,6 +32,15 @@ export interface VectorsConfig {
   readonly retryBaseMs: number;
   /** `hnsw.ef_search` used by queries once an index exists. */
   readonly efSearch: number;
+  /**
+   * Longest wait for the database to accept a session, in ms (0: no limit). The URL's
+   * `connect_timeout` (seconds) wins over PG_CONNECT_TIMEOUT.
+   */
+  readonly connectTimeoutMs: number;
+  /** Embeddings batches failing in a row after which a load stops. */
+  readonly maxFailedBatches: number;
+  /** `maintenance_work_mem` for HNSW builds (PostgreSQL memory text such as "1GB"). */
+  readonly maintenanceWorkMem: string;
 }
 
 /** The sample dataset shipped with the package (`data/books.txt`). */
@@ -72,7 +81,54 @@ export const configTable = [
   ["EMBED_RETRIES", "retries after 429, 5xx, timeout or refused connection", "3"],
   ["EMBED_RETRY_BASE_MS", "first retry delay, doubled per retry (Retry-After wins)", "500"],
   ["VECTORS_EF_SEARCH", "hnsw.ef_search for queries once an index exists", "100"],
+  [
+    "PG_CONNECT_TIMEOUT",
+    "seconds to wait for the database to accept a session (0 = no limit; connect_timeout in the URL wins)",
+    "10",
+  ],
+  [
+    "EMBED_MAX_FAILED_BATCHES",
+    "embeddings batches failing in a row (after their retries) that stop a load",
+    "3",
+  ],
+  [
+    "VECTORS_MAINTENANCE_WORK_MEM",
+    "maintenance_work_mem for HNSW index builds (1MB-16GB, units kB/MB/GB)",
+    "1GB",
+  ],
 ] as const;
+
+/** Reads `connect_timeout` (whole seconds) from a postgres URL's query, if there. */
+function urlConnectTimeout(text: string | undefined, bad: string[]): number | undefined {
+  if (!text) return undefined;
+  let value: string | null = null;
+  try {
+    value = new URL(text).searchParams.get("connect_timeout");
+  } catch {
+    return undefined;
+  }
+  if (value === null) return undefined;
+  if (!/^\d{1,7}$/.test(value)) {
+    bad.push(`PG_VECTOR_DB: connect_timeout must be whole seconds, got "${value}"`);
+    return undefined;
+  }
+  return Number(value);
+}
+
+const memoryUnits: Record<string, number> = { kB: 1 / 1024, MB: 1, GB: 1024 };
+
+/** A PostgreSQL memory setting from 1MB to 16GB, as text the server accepts. */
+function readMemory(env: NodeJS.ProcessEnv, name: string, fallback: string, bad: string[]) {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  const match = /^(\d{1,9})\s*(kB|MB|GB)$/.exec(text.trim());
+  const mb = match ? Number(match[1]) * (memoryUnits[match[2] as string] as number) : Number.NaN;
+  if (!match || !(mb >= 1 && mb <= 16384)) {
+    bad.push(`${name} must be a size from 1MB to 16GB such as "512MB" or "2GB", got "${text}"`);
+    return fallback;
+  }
+  return `${match[1]}${match[2]}`;
+}
 
 function readDatabaseUrl(env: NodeJS.ProcessEnv, bad: string[]): string | undefined {
   const text = env.PG_VECTOR_DB;
@@ -121,6 +177,7 @@ function readText(env: NodeJS.ProcessEnv, name: string, fallback: string, bad: s
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): VectorsConfig {
   const bad: string[] = [];
+  const connectTimeout = readWholeNumber(env, "PG_CONNECT_TIMEOUT", 10, [0, 3600], bad);
   const config: VectorsConfig = {
     databaseUrl: readDatabaseUrl(env, bad),
     dataDir: readText(env, "VECTORS_DATA_DIR", "./.data/vectors", bad),
@@ -135,6 +192,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VectorsConfig 
     retries: readWholeNumber(env, "EMBED_RETRIES", 3, [0, 20], bad),
     retryBaseMs: readWholeNumber(env, "EMBED_RETRY_BASE_MS", 500, [0, 600000], bad),
     efSearch: readWholeNumber(env, "VECTORS_EF_SEARCH", 100, [1, 1000], bad),
+    connectTimeoutMs: (urlConnectTimeout(env.PG_VECTOR_DB, bad) ?? connectTimeout) * 1000,
+    maxFailedBatches: readWholeNumber(env, "EMBED_MAX_FAILED_BATCHES", 3, [1, 100000], bad),
+    maintenanceWorkMem: readMemory(env, "VECTORS_MAINTENANCE_WORK_MEM", "1GB", bad),
   };
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze(config);

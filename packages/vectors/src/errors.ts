@@ -89,6 +89,28 @@ export class UsageError extends VectorsError {
   }
 }
 
+/** Another process holds the table (a load, index build or cleanup) or the data directory. */
+export class BusyError extends VectorsError {
+  constructor(message: string) {
+    super("busy", message);
+    this.name = "BusyError";
+  }
+}
+
+/** A load that stopped before it was complete; `state` says what the table holds now. */
+export class LoadAbortedError extends VectorsError {
+  constructor(
+    readonly reason: string,
+    readonly state: string,
+    /** True when the user interrupted it (SIGINT/SIGTERM). */
+    readonly interrupted: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super("load_aborted", `load aborted: ${reason}\n${state}`, options);
+    this.name = "LoadAbortedError";
+  }
+}
+
 /** The message of any thrown value, for diagnostics. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

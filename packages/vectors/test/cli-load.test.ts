@@ -102,7 +102,8 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
     plan = (_, n) => (n === 1 ? { delayMs: 400 } : undefined);
     const result = await runVectors(["load"], envFor("main"));
     plan = undefined;
-    assert.equal(result.code, 0, result.stderr);
+    // The row without an embedding is skipped, as the spec says, and the exit status says so.
+    assert.equal(result.code, 3, result.stderr);
     assert.deepEqual(await tableRows("main"), expectedRows);
     assert.match(result.stdout, /mode: replaced/);
     assert.match(result.stdout, /stored: 5 of 7 data row\(s\)/);
@@ -144,24 +145,27 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
     assert.match(lines[4] ?? "", /^12\s+Beta\s+beta summary\s+2\.236068$/);
   });
 
-  it("starts from an empty table on a re-run and continues the ids with --append", async () => {
+  it("starts again from id 11 on a re-run; --append adds only rows not stored yet", async () => {
     const again = await runVectors(["load"], envFor("main"));
-    assert.match(
-      again.stdout,
-      /mode: replaced; the table was emptied first \(5 old row\(s\) removed\)/,
-    );
+    assert.match(again.stdout, /mode: replaced; the new rows took the place of the 5 old row\(s\)/);
     assert.match(again.stdout, /ids: 11\.\.15/);
     assert.equal((await tableRows("main")).length, 5);
     const appended = await runVectors(["load", "--append"], envFor("main"));
-    assert.equal(appended.code, 0, appended.stderr);
+    assert.equal(appended.code, 3, appended.stderr);
     assert.match(appended.stdout, /mode: appended to 5 existing row\(s\) \(--append\)/);
-    assert.match(appended.stdout, /ids: 16\.\.20/);
+    assert.match(appended.stdout, /stored: 0 of 7/);
+    assert.match(appended.stdout, /already stored: 5 \(same title and summary/);
+    const extra = join(work, "more.txt");
+    await writeFile(extra, `${dataset}Epsilon|E. Author|epsilon summary\n`);
+    const more = await runVectors(["load", "--append", "--dataset", extra], envFor("main"));
+    assert.match(more.stdout, /stored: 1 of 8/);
+    assert.match(more.stdout, /ids: 16\.\.16/);
     const rows = await tableRows("main");
     assert.deepEqual(
       rows.map((r) => r.doc_id),
-      ["11", "12", "13", "14", "15", "16", "17", "18", "19", "20"],
+      ["11", "12", "13", "14", "15", "16"],
     );
-    assert.equal(rows[9]?.doc_content, bobby);
+    assert.equal(rows[5]?.doc_content, "epsilon summary");
   });
 
   it("builds the halfvec HNSW index and keeps answering the same nearest three", async () => {
@@ -185,24 +189,31 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
       envFor("main", { EMBED_BASE_URL: await deadEndpointUrl(), EMBED_RETRIES: "1" }),
     );
     assert.equal(down.code, 1);
-    assert.match(down.stdout, /stored: 0 of 7/);
     assert.match(
-      down.stdout,
-      /mode: nothing stored, so the 10 existing row\(s\) were left unchanged/,
+      down.stderr,
+      /load aborted: the embeddings endpoint failed 3 batch\(es\) in a row \(EMBED_MAX_FAILED_BATCHES=3\); last: embeddings request failed after 2 attempts: cannot connect \(ECONNREFUSED\)/,
     );
+    assert.match(down.stderr, /docs_vector was not changed: it holds its 6 previous row\(s\)/);
+    assert.equal((await tableRows("main")).length, 6);
+    // Fewer failed batches than the limit: the rows are skipped and the load reports it.
+    const two = await runVectors(
+      ["load"],
+      envFor("main", { EMBED_BASE_URL: await deadEndpointUrl(), EMBED_MAX_FAILED_BATCHES: "4" }),
+    );
+    assert.equal(two.code, 1);
     assert.match(
-      down.stdout,
-      /line 2 "Alpha": embeddings request failed after 2 attempts: cannot connect \(ECONNREFUSED\)/,
+      two.stdout,
+      /mode: nothing stored, so the 6 existing row\(s\) were left unchanged/,
     );
-    assert.equal((down.stdout.match(/cannot connect/g) ?? []).length, 6);
-    assert.equal((await tableRows("main")).length, 10);
+    assert.equal((two.stdout.match(/cannot connect/g) ?? []).length, 6);
+    assert.equal((await tableRows("main")).length, 6);
   });
 
   it("skips the rows of a batch the service keeps failing and stores the rest in order", async () => {
     plan = (inputs) => (inputs.includes("beta summary") ? { status: 500 } : undefined);
     const partial = await runVectors(["load"], envFor("partial"));
     plan = undefined;
-    assert.equal(partial.code, 0, partial.stderr);
+    assert.equal(partial.code, 3, partial.stderr);
     // Batches of two data rows: [Alpha, Beta] fails, [Gamma, Hole] and [Delta, Bobby] succeed.
     assert.match(partial.stdout, /stored: 3 of 7/);
     assert.match(
@@ -227,7 +238,7 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
     plan = (inputs) => (inputs.includes("gamma summary") ? { status: 400 } : undefined);
     const result = await runVectors(["load"], envFor("poison", { EMBED_BATCH_SIZE: "4" }));
     plan = undefined;
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 3, result.stderr);
     assert.match(result.stdout, /stored: 4 of 7/);
     assert.match(result.stdout, /line 5 "Gamma": embeddings request failed: HTTP 400/);
     assert.deepEqual(
@@ -269,7 +280,7 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
 
   it("draws a progress bar with rows, rows/s and ETA when stderr is a terminal", async () => {
     const result = await runVectors(["load"], envFor("tty"), { tty: true });
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 3, result.stderr);
     assert.ok(result.stderr.includes("\r\u001b[2K["), "redraws the line in place");
     assert.match(result.stderr, /\[#+-*\] \d+\/6 rows {2}[\d.]+ rows\/s {2}ETA \d+s/);
     assert.doesNotMatch(result.stderr, /progress:/);

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -89,6 +90,35 @@ describe("vectors CLI over the PostgreSQL wire protocol", { timeout: 120_000 }, 
     const result = await runVectors(["cleanup"], { PG_VECTOR_DB: "postgres://u:p@127.0.0.1:1/db" });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /vectors cleanup: .*ECONNREFUSED/);
+  });
+
+  it("gives up on a database that accepts and never answers (PG_CONNECT_TIMEOUT, connect_timeout)", {
+    timeout: 60_000,
+  }, async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const byEnv = await runVectors(["cleanup"], {
+        PG_VECTOR_DB: `postgres://u:p@127.0.0.1:${port}/db`,
+        PG_CONNECT_TIMEOUT: "1",
+      });
+      assert.equal(byEnv.code, 1);
+      assert.match(byEnv.stderr, /the database did not accept a session within 1 s/);
+      const byUrl = await runVectors(["cleanup"], {
+        PG_VECTOR_DB: `postgres://u:p@127.0.0.1:${port}/db?connect_timeout=2`,
+        PG_CONNECT_TIMEOUT: "0",
+      });
+      assert.equal(byUrl.code, 1);
+      assert.match(byUrl.stderr, /did not accept a session within 2 s/);
+      assert.ok(sockets.length >= 2, "both runs reached the silent server");
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it("says so clearly when the PostgreSQL server has no pgvector extension", async (t) => {

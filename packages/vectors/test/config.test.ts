@@ -75,13 +75,43 @@ describe("configuration", () => {
     }
   });
 
-  it("documents every variable with its default in the README", () => {
-    // The configuration table lives in the root README, in the vector store's section.
-    const root = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
-    const readme = root.slice(root.indexOf("## E. Vector store"));
-    assert.ok(readme.includes("### Configuration"), "the root README has a vectors section");
-    for (const [name] of configTable) {
-      assert.match(readme, new RegExp(`\\| \`${name}\` \\|`), name);
+  it("documents every variable with its default in the package README", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    assert.ok(readme.includes("## Configuration"), "the README has a configuration section");
+    for (const [name, , fallback] of configTable) {
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`${name}\` |`));
+      assert.ok(row, `${name} has a row`);
+      assert.ok(row.includes(fallback.replace(/^data\/books\.txt.*/, "data/books.txt")), name);
     }
+  });
+
+  it("reads the connect timeout from PG_CONNECT_TIMEOUT, and from the URL first", () => {
+    assert.equal(loadConfig({}).connectTimeoutMs, 10_000);
+    assert.equal(loadConfig({ PG_CONNECT_TIMEOUT: "3" }).connectTimeoutMs, 3000);
+    assert.equal(loadConfig({ PG_CONNECT_TIMEOUT: "0" }).connectTimeoutMs, 0);
+    const url = "postgres://u:p@db:5432/v?connect_timeout=7";
+    assert.equal(loadConfig({ PG_VECTOR_DB: url, PG_CONNECT_TIMEOUT: "3" }).connectTimeoutMs, 7000);
+    assert.throws(() => loadConfig({ PG_CONNECT_TIMEOUT: "soon" }), /PG_CONNECT_TIMEOUT must be/);
+    assert.throws(() => loadConfig({ PG_CONNECT_TIMEOUT: "-1" }), /PG_CONNECT_TIMEOUT/);
+    assert.throws(
+      () => loadConfig({ PG_VECTOR_DB: "postgres://u:p@db/v?connect_timeout=1.5" }),
+      /PG_VECTOR_DB: connect_timeout must be whole seconds/,
+    );
+  });
+
+  it("validates the failed-batch limit and the index build memory", () => {
+    const config = loadConfig({});
+    assert.equal(config.maxFailedBatches, 3);
+    assert.equal(config.maintenanceWorkMem, "1GB");
+    assert.equal(loadConfig({ VECTORS_MAINTENANCE_WORK_MEM: "512MB" }).maintenanceWorkMem, "512MB");
+    assert.equal(loadConfig({ EMBED_MAX_FAILED_BATCHES: "10" }).maxFailedBatches, 10);
+    for (const bad of ["lots", "0MB", "512", "32GB", "1TB"]) {
+      assert.throws(
+        () => loadConfig({ VECTORS_MAINTENANCE_WORK_MEM: bad }),
+        /VECTORS_MAINTENANCE_WORK_MEM must be a size from 1MB to 16GB/,
+        bad,
+      );
+    }
+    assert.throws(() => loadConfig({ EMBED_MAX_FAILED_BATCHES: "0" }), /EMBED_MAX_FAILED_BATCHES/);
   });
 });

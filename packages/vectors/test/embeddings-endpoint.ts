@@ -15,6 +15,8 @@ export interface Misbehaviour {
   readonly headers?: Record<string, string>;
   /** Inputs for which the answer's item has no embedding. */
   readonly omit?: readonly string[];
+  /** Answer vectors of this length instead of `dim`. */
+  readonly dim?: number;
 }
 
 export interface EndpointOptions {
@@ -48,10 +50,10 @@ export function hashVector(text: string, dim: number): number[] {
   return out;
 }
 
-function vectorFor(text: string, options: EndpointOptions): number[] {
+function vectorFor(text: string, options: EndpointOptions, dim = options.dim): number[] {
   const fixed = options.vectors?.get(text);
-  if (!fixed) return hashVector(text, options.dim);
-  return Array.from({ length: options.dim }, (_, i) => fixed[i] ?? 0);
+  if (!fixed) return hashVector(text, dim);
+  return Array.from({ length: dim }, (_, i) => fixed[i] ?? 0);
 }
 
 /** Starts the endpoint on 127.0.0.1 with an ephemeral port. */
@@ -90,7 +92,7 @@ export async function startEmbeddingsEndpoint(options: EndpointOptions): Promise
       const data = inputs.map((text, index) =>
         plan.omit?.includes(text)
           ? { object: "embedding", index }
-          : { object: "embedding", index, embedding: vectorFor(text, options) },
+          : { object: "embedding", index, embedding: vectorFor(text, options, plan.dim) },
       );
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ object: "list", data, model: "mock" }));

@@ -3,10 +3,11 @@ import type { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { openPgClient } from "../src/db/pg-client.js";
 import { createMemoryPglite } from "../src/db/pglite-client.js";
+import { runLoadContract } from "./load-contract.js";
 import { runStoreContract } from "./store-contract.js";
 
 describe("vector store over the PostgreSQL wire protocol (pg driver, PGlite served by pglite-socket)", {
-  timeout: 180_000,
+  timeout: 300_000,
 }, () => {
   let db: PGlite;
   let server: PGLiteSocketServer;
@@ -22,4 +23,5 @@ describe("vector store over the PostgreSQL wire protocol (pg driver, PGlite serv
     await db.close();
   });
   runStoreContract(() => openPgClient(url));
+  runLoadContract(() => openPgClient(url));
 });

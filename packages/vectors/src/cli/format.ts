@@ -37,14 +37,15 @@ export function formatLoadSummary(s: LoadSummary): string {
   if (s.mode === "appended")
     lines.push(`mode: appended to ${s.previousRows} existing row(s) (--append)`);
   else if (s.mode === "replaced")
-    lines.push(
-      `mode: replaced; the table was emptied first (${s.previousRows} old row(s) removed)`,
-    );
+    lines.push(`mode: replaced; the new rows took the place of the ${s.previousRows} old row(s)`);
   else
     lines.push(
       `mode: nothing stored, so the ${s.previousRows} existing row(s) were left unchanged`,
     );
   lines.push(`stored: ${s.stored} of ${s.dataRows} data row(s)`);
+  if (s.alreadyStored > 0) {
+    lines.push(`already stored: ${s.alreadyStored} (same title and summary; not stored again)`);
+  }
   lines.push(s.firstId ? `ids: ${s.firstId}..${s.lastId}` : "ids: none");
   lines.push(`skipped: ${s.skipped.length}`);
   for (const row of s.skipped) {

@@ -13,7 +13,20 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** One CLI verb. `run` returns the exit status: 0 ok, 1 failure, 2 usage. */
+/** Exit statuses of the CLI (documented in the README). */
+export const exitCodes = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  /** A load finished but skipped rows whose embedding could not be obtained. */
+  skippedRows: 3,
+  /** Another process holds the table or the embedded data directory. */
+  busy: 4,
+  /** Interrupted by SIGINT/SIGTERM (128 + SIGINT); a load keeps nothing half done. */
+  interrupted: 130,
+} as const;
+
+/** One CLI verb. `run` returns the exit status (see {@link exitCodes}). */
 export interface Command {
   readonly name: string;
   readonly summary: string;

@@ -3,13 +3,13 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configTable } from "../config.js";
-import { messageOf, UsageError, VectorsError } from "../errors.js";
+import { LoadAbortedError, messageOf, UsageError, VectorsError } from "../errors.js";
 import { indexCommand } from "./commands/build-index.js";
 import { cleanupCommand } from "./commands/cleanup.js";
 import { loadCommand } from "./commands/load.js";
 import { queryCommand } from "./commands/query.js";
 import type { CliIo, Command } from "./io.js";
-import { processIo } from "./io.js";
+import { exitCodes, processIo } from "./io.js";
 
 /** Every verb, in help order. */
 export const commands: readonly Command[] = [
@@ -37,12 +37,12 @@ export function helpText(): string {
   ].join("\n");
 }
 
-/** Exit status for a failure: 2 for usage and configuration mistakes, 1 otherwise. */
+/** Exit status for a failure: usage and configuration 2, busy 4, interrupted 130, else 1. */
 function exitCodeOf(error: unknown): number {
-  return error instanceof VectorsError &&
-    (error.code === "usage" || error.code === "invalid_config")
-    ? 2
-    : 1;
+  if (error instanceof LoadAbortedError && error.interrupted) return exitCodes.interrupted;
+  if (!(error instanceof VectorsError)) return exitCodes.failure;
+  if (error.code === "usage" || error.code === "invalid_config") return exitCodes.usage;
+  return error.code === "busy" ? exitCodes.busy : exitCodes.failure;
 }
 
 /** Runs one command line and returns its exit status (never throws). */

@@ -1,16 +1,49 @@
 /** The `pg` driver: a session on a real PostgreSQL (or anything speaking its wire protocol). */
 import pg from "pg";
-import type { SqlClient } from "./sql-client.js";
+import { DatabaseError } from "../errors.js";
+import type { NoticeListener, SqlClient } from "./sql-client.js";
 import { toDatabaseError } from "./sql-client.js";
 
+export interface PgClientOptions {
+  /**
+   * Longest wait for the server to accept the session (TCP, TLS, startup), in ms; 0 waits for
+   * ever. Defaults to the URL's `connect_timeout` (seconds), else 10 s.
+   */
+  readonly connectTimeoutMs?: number;
+  readonly onNotice?: NoticeListener;
+}
+
+/** `connect_timeout` of the URL in ms, when it has one. */
+function urlTimeoutMs(url: string): number | undefined {
+  try {
+    const value = new URL(url).searchParams.get("connect_timeout");
+    return value !== null && /^\d+$/.test(value) ? Number(value) * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Opens one `pg` session on the `postgres://` URL. */
-export async function openPgClient(url: string): Promise<SqlClient> {
-  const client = new pg.Client({ connectionString: url });
+export async function openPgClient(url: string, options: PgClientOptions = {}): Promise<SqlClient> {
+  const timeoutMs = options.connectTimeoutMs ?? urlTimeoutMs(url) ?? 10_000;
+  // pg reads only connectionTimeoutMillis (not the URL's connect_timeout), so it is passed here.
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   // An idle-session failure (server gone) must not crash the process; the next query reports it.
   client.on("error", () => {});
+  const onNotice = options.onNotice;
+  if (onNotice) client.on("notice", (notice) => onNotice(notice.message ?? String(notice)));
   try {
     await client.connect();
   } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (timeoutMs > 0 && /timeout/i.test(message)) {
+      throw new DatabaseError(
+        `the database did not accept a session within ${timeoutMs / 1000} s ` +
+          `(PG_CONNECT_TIMEOUT, or connect_timeout in the URL): ${message}`,
+        undefined,
+        { cause: error },
+      );
+    }
     throw toDatabaseError(error);
   }
   return {

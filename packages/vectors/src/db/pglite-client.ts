@@ -2,32 +2,57 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import type { SqlClient } from "./sql-client.js";
+import { type DirLock, lockDataDir } from "./data-dir-lock.js";
+import type { NoticeListener, SqlClient } from "./sql-client.js";
 import { toDatabaseError } from "./sql-client.js";
 
-/** Opens (creating if needed) the embedded database in `dataDir`; `memory://` keeps it in memory. */
-export async function openPgliteClient(dataDir: string): Promise<SqlClient> {
+/**
+ * Opens (creating if needed) the embedded database in `dataDir`, under the directory's lock;
+ * `memory://` keeps it in memory (nothing to lock).
+ */
+export async function openPgliteClient(
+  dataDir: string,
+  onNotice?: NoticeListener,
+): Promise<SqlClient> {
   const inMemory = dataDir.startsWith("memory://");
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  let lock: DirLock | undefined;
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true });
+    lock = lockDataDir(dataDir);
+  }
   let db: PGlite;
   try {
     db = await PGlite.create({ dataDir: inMemory ? undefined : dataDir, extensions: { vector } });
   } catch (error) {
+    lock?.release();
     throw toDatabaseError(error);
   }
-  return wrapPglite(db, true);
+  const client = wrapPglite(db, true, onNotice);
+  return {
+    ...client,
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
 }
 
 /**
  * Adapts an open PGlite instance to {@link SqlClient}. `owned` says whether `close()` shuts the
  * instance down (tests and the benchmark share one instance between stores).
  */
-export function wrapPglite(db: PGlite, owned: boolean): SqlClient {
+export function wrapPglite(db: PGlite, owned: boolean, onNotice?: NoticeListener): SqlClient {
+  const options = onNotice
+    ? { onNotice: (notice: { message?: string }) => onNotice(notice.message ?? "") }
+    : undefined;
   return {
     driver: "pglite",
     async query<R extends object>(text: string, params: readonly unknown[] = []) {
       try {
-        const result = await db.query<R>(text, params as unknown[]);
+        const result = await db.query<R>(text, params as unknown[], options);
         return result.rows;
       } catch (error) {
         throw toDatabaseError(error);

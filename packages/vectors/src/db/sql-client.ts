@@ -7,6 +7,9 @@ import { DatabaseError } from "../errors.js";
 /** Which driver a client uses. */
 export type DriverKind = "pg" | "pglite";
 
+/** Hears the server's notices (e.g. pgvector's "graph no longer fits" during a build). */
+export type NoticeListener = (message: string) => void;
+
 /** A single database session that runs parameterised statements. */
 export interface SqlClient {
   readonly driver: DriverKind;
@@ -22,4 +25,20 @@ export function toDatabaseError(error: unknown): DatabaseError {
   const code = (error as { code?: unknown } | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
   return new DatabaseError(message, typeof code === "string" ? code : undefined, { cause: error });
+}
+
+/**
+ * Runs `work` inside BEGIN/COMMIT on the client's one session; any failure rolls back.
+ * Both drivers hold a single session, so the statements of `work` share the transaction.
+ */
+export async function withTransaction<T>(client: SqlClient, work: () => Promise<T>): Promise<T> {
+  await client.query("BEGIN");
+  try {
+    const result = await work();
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
 }

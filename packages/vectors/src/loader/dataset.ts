@@ -2,7 +2,8 @@
  * The `|`-delimited dataset: a header row (skipped), then one document per line with the
  * columns title, author, summary. Bad lines are reported with their line number, never fatal.
  */
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
+import { createInterface } from "node:readline";
 import { DatasetError, messageOf } from "../errors.js";
 
 /** One well-formed data row. */
@@ -28,30 +29,78 @@ export interface Dataset {
 
 const columns = 3;
 
+/** Parses one line (1-based `line`): a row, a problem, or undefined for the header or a blank. */
+export function parseLine(raw: string, line: number): DatasetRow | RowProblem | undefined {
+  if (line === 1 || raw.trim() === "") return undefined;
+  const fields = raw.split("|").map((field) => field.trim());
+  if (fields.length !== columns) {
+    return {
+      line,
+      reason: `expected ${columns} fields (title|author|summary), found ${fields.length}`,
+    };
+  }
+  const [title, author, summary] = fields as [string, string, string];
+  if (summary === "") return { line, reason: "the summary is empty" };
+  return { line, title, author, summary };
+}
+
+/** Whether a parsed line is a problem rather than a row. */
+export function isProblem(item: DatasetRow | RowProblem): item is RowProblem {
+  return "reason" in item;
+}
+
 /** Splits dataset text into rows; the first line is the header and is skipped. */
 export function parseDataset(text: string): Dataset {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   const rows: DatasetRow[] = [];
   const malformed: RowProblem[] = [];
-  lines.forEach((raw, index) => {
-    const line = index + 1;
-    if (line === 1 || raw.trim() === "") return;
-    const fields = raw.split("|").map((field) => field.trim());
-    if (fields.length !== columns) {
-      malformed.push({
-        line,
-        reason: `expected ${columns} fields (title|author|summary), found ${fields.length}`,
-      });
-      return;
-    }
-    const [title, author, summary] = fields as [string, string, string];
-    if (summary === "") {
-      malformed.push({ line, reason: "the summary is empty" });
-      return;
-    }
-    rows.push({ line, title, author, summary });
-  });
+  text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .forEach((raw, index) => {
+      const item = parseLine(raw, index + 1);
+      if (item) (isProblem(item) ? malformed : rows).push(item as DatasetRow & RowProblem);
+    });
   return { rows, malformed };
+}
+
+/**
+ * Streams a dataset file line by line, so memory does not grow with its size.
+ * @throws DatasetError when the file cannot be opened (before anything is yielded).
+ */
+export async function* streamDataset(path: string): AsyncGenerator<DatasetRow | RowProblem> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, "r");
+  } catch (error) {
+    throw new DatasetError(`cannot read dataset ${path}: ${messageOf(error)}`, { cause: error });
+  }
+  const lines = createInterface({
+    input: handle.createReadStream({ encoding: "utf8" }),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let line = 0;
+  try {
+    for await (const raw of lines) {
+      line++;
+      const item = parseLine(line === 1 ? raw.replace(/^\uFEFF/, "") : raw, line);
+      if (item) yield item;
+    }
+  } catch (error) {
+    throw new DatasetError(`cannot read dataset ${path}: ${messageOf(error)}`, { cause: error });
+  } finally {
+    lines.close();
+    await handle.close().catch(() => {});
+  }
+}
+
+/** Counts the well-formed rows and the problem lines of a dataset (a streamed first pass). */
+export async function countDataset(path: string): Promise<{ rows: number; malformed: number }> {
+  const counts = { rows: 0, malformed: 0 };
+  for await (const item of streamDataset(path)) {
+    if (isProblem(item)) counts.malformed++;
+    else counts.rows++;
+  }
+  return counts;
 }
 
 /** Reads and parses a dataset file. @throws DatasetError when the file cannot be read. */

@@ -95,8 +95,11 @@ export class Embedder {
    * @returns one entry per text, in order; undefined where the response lacks that embedding.
    * @throws EmbeddingError when the request fails after all retries, with the reason.
    */
-  async embed(texts: readonly string[]): Promise<Array<number[] | undefined>> {
-    const data = await this.request(texts);
+  async embed(
+    texts: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Array<number[] | undefined>> {
+    const data = await this.request(texts, signal);
     const out: Array<number[] | undefined> = texts.map(() => undefined);
     data.forEach((item, position) => {
       const index = (item as { index?: unknown }).index;
@@ -113,19 +116,22 @@ export class Embedder {
     return embedding;
   }
 
-  private async request(texts: readonly string[]): Promise<unknown[]> {
+  private async request(texts: readonly string[], signal?: AbortSignal): Promise<unknown[]> {
     const attempts = this.options.retries + 1;
     for (let attempt = 1; ; attempt++) {
       try {
         this.requests++;
-        const response = await this.client.embeddings.create({
-          model: this.options.model,
-          input: texts.length === 1 ? (texts[0] as string) : [...texts],
-          encoding_format: "float",
-        });
+        const response = await this.client.embeddings.create(
+          {
+            model: this.options.model,
+            input: texts.length === 1 ? (texts[0] as string) : [...texts],
+            encoding_format: "float",
+          },
+          { signal },
+        );
         return Array.isArray(response?.data) ? response.data : [];
       } catch (error) {
-        if (!isRetryable(error) || attempt >= attempts) {
+        if (!isRetryable(error) || attempt >= attempts || signal?.aborted) {
           const status = error instanceof APIError ? error.status : undefined;
           const tries = attempt > 1 ? ` after ${attempt} attempts` : "";
           throw new EmbeddingError(

@@ -1,15 +1,21 @@
 /**
- * The loading procedure: read the dataset, embed the summaries in batches (bounded
- * concurrency), and store the rows in dataset order with doc_id "11", "12", ... counting stored
- * rows only. Rows whose embedding cannot be obtained are skipped and reported.
+ * The loading procedure: stream the dataset, embed the summaries in batches (at most
+ * `concurrency` requests in flight), and store the rows in dataset order with doc_id "11",
+ * "12", ... counting stored rows only. Rows whose embedding cannot be obtained are skipped and
+ * reported. A replace load writes into a staging table swapped in only when it is complete; an
+ * append stores only rows whose title and summary are not stored yet, so a re-run resumes.
  */
-import { EmbeddingError, messageOf } from "../errors.js";
-import type { DocumentRow, VectorStore } from "../store/vector-store.js";
-import { checkEmbedding } from "../store/vector-store.js";
+import { withTransaction } from "../db/sql-client.js";
+import { LoadAbortedError, messageOf } from "../errors.js";
+import { lockTable } from "../store/load-lock.js";
+import * as sql from "../store/sql.js";
+import { createStaging, dropStaging, swapStaging } from "../store/table-swap.js";
+import type { VectorStore } from "../store/vector-store.js";
+import { checkEmbedding, contentKeyOf } from "../store/vector-store.js";
 import type { DatasetRow, RowProblem } from "./dataset.js";
-import { readDataset } from "./dataset.js";
+import { countDataset, isProblem, streamDataset } from "./dataset.js";
+import { type BatchOutcome, embedBatch, type RowResult } from "./embed-batch.js";
 import type { Embedder } from "./embedder.js";
-import { createLimiter } from "./limiter.js";
 
 /** doc_id of the first stored row of a fresh table. */
 export const firstDocId = 11n;
@@ -25,11 +31,17 @@ export interface LoadProgress {
 
 export interface LoadOptions {
   readonly dataset: string;
-  /** Keep existing rows and continue their ids; otherwise the table is emptied first. */
+  /** Keep existing rows, continue their ids and store only missing rows; else replace them. */
   readonly append: boolean;
   readonly batchSize: number;
   readonly concurrency: number;
+  /** Batches in a row whose request failed after which the load stops (default 3). */
+  readonly maxFailedBatches?: number;
+  /** Aborting it stops the load at the next batch (Ctrl-C); nothing half-done is kept. */
+  readonly signal?: AbortSignal;
   readonly onProgress?: (progress: LoadProgress) => void;
+  /** Diagnostics (index rebuilds) for stderr. */
+  readonly log?: (line: string) => void;
 }
 
 /** A data row that was not stored, and why. */
@@ -41,97 +53,195 @@ export interface SkippedRow extends RowProblem {
 export interface LoadSummary {
   readonly dataset: string;
   /**
-   * "replaced": the previous rows were removed first; "appended": rows were added to them;
+   * "replaced": the new rows took the old ones' place; "appended": rows were added to them;
    * "unchanged": nothing could be stored, so the previous rows were left as they were.
    */
   readonly mode: "replaced" | "appended" | "unchanged";
-  /** Rows in the table before the run (removed when replaced, kept otherwise). */
+  /** Rows in the table before the run (replaced, or kept). */
   readonly previousRows: number;
   /** Data rows in the file (header and blank lines not counted). */
   readonly dataRows: number;
   readonly stored: number;
+  /** Rows not stored because a row with the same title and summary already was. */
+  readonly alreadyStored: number;
   readonly skipped: SkippedRow[];
+  /** How many of `skipped` lack an embedding (as opposed to malformed lines). */
+  readonly embeddingFailures: number;
   readonly firstId?: string;
   readonly lastId?: string;
   readonly embedRequests: number;
   readonly elapsedMs: number;
 }
 
-/** The outcome for one row of a batch: its embedding, or why there is none. */
-type RowResult = { embedding?: number[]; error?: string };
-
-function isClientError(error: unknown): boolean {
-  const status = error instanceof EmbeddingError ? error.status : undefined;
-  return status !== undefined && status >= 400 && status < 500 && status !== 429;
-}
-
-/** Embeds one batch; a failed request becomes per-row errors so no batch throws. */
-async function embedBatch(embedder: Embedder, rows: readonly DatasetRow[]): Promise<RowResult[]> {
-  try {
-    const embeddings = await embedder.embed(rows.map((row) => row.summary));
-    return embeddings.map((embedding) => (embedding ? { embedding } : {}));
-  } catch (error) {
-    // A client error (4xx) on a batch may come from one bad row: ask row by row, one request at
-    // a time (the batch already holds its concurrency slot), so the other rows are saved.
-    if (rows.length > 1 && isClientError(error)) {
-      const results: RowResult[] = [];
-      for (const row of rows) results.push(...(await embedBatch(embedder, [row])));
-      return results;
-    }
-    return rows.map(() => ({ error: messageOf(error) }));
-  }
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /** Mutable state of one run, shared by the steps below. */
 interface Run {
   readonly store: VectorStore;
+  readonly table: sql.TableName;
   nextId: bigint;
-  cleared: boolean;
-  readonly stored: string[];
+  stored: number;
+  alreadyStored: number;
+  embeddingFailures: number;
+  firstId?: string;
+  lastId?: string;
   readonly skipped: SkippedRow[];
 }
 
-/** Stores one batch's rows in order; rows without an embedding are recorded as skipped. */
+/** A batch on its way: its rows and the promise of their embeddings (never rejects). */
+interface Pending {
+  readonly rows: readonly DatasetRow[];
+  readonly outcome: Promise<BatchOutcome>;
+}
+
+/** Stores one batch's rows in order, in one transaction; rows without an embedding are skipped. */
 async function storeBatch(
   run: Run,
   batch: readonly DatasetRow[],
   results: readonly RowResult[],
 ): Promise<void> {
-  const docs: DocumentRow[] = [];
+  const ready: Array<{ row: DatasetRow; embedding: number[] }> = [];
   batch.forEach((row, i) => {
     const { embedding, error } = results[i] ?? {};
     if (!embedding) {
       const reason = error ?? "the embeddings response holds no embedding for it";
       run.skipped.push({ line: row.line, title: row.title, reason });
+      run.embeddingFailures++;
       return;
     }
     // Checked for the whole batch before any of it is stored; the error names both dimensions.
     checkEmbedding(embedding, run.store.dim, `embedding of line ${row.line}`);
-    docs.push({ id: "", source: row.title, content: row.summary, embedding });
+    ready.push({ row, embedding });
   });
-  // The old rows go only once something new is ready, so a failed run keeps the previous data.
-  if (docs.length > 0 && !run.cleared) {
-    await run.store.clear();
-    run.cleared = true;
+  if (ready.length === 0) return;
+  await withTransaction(run.store.client, async () => {
+    for (const { row, embedding } of ready) {
+      const id = String(run.nextId);
+      const doc = { id, source: row.title, content: row.summary, embedding };
+      if (!(await run.store.add(doc, run.table))) {
+        run.alreadyStored++;
+        continue;
+      }
+      run.firstId ??= id;
+      run.lastId = id;
+      run.stored++;
+      run.nextId++;
+    }
+  });
+}
+
+/** Reads the stream into batches of well-formed rows; problem lines are recorded as skipped. */
+async function* batchesOf(
+  items: AsyncIterable<DatasetRow | RowProblem>,
+  size: number,
+  run: Run,
+): AsyncGenerator<DatasetRow[]> {
+  let batch: DatasetRow[] = [];
+  for await (const item of items) {
+    if (isProblem(item)) {
+      run.skipped.push({ line: item.line, reason: `malformed: ${item.reason}` });
+      continue;
+    }
+    batch.push(item);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
   }
-  for (const doc of docs) {
-    const id = String(run.nextId);
-    await run.store.add({ ...doc, id });
-    run.stored.push(id);
-    run.nextId++;
+  if (batch.length > 0) yield batch;
+}
+
+/** Drops the rows of an append batch that are stored already, so they are not embedded again. */
+async function missingRows(run: Run, rows: DatasetRow[]): Promise<DatasetRow[]> {
+  const present = await run.store.existingKeys(
+    rows.map((row) => contentKeyOf(row.title, row.summary)),
+    run.table,
+  );
+  if (present.size === 0) return rows;
+  const missing = rows.filter((row) => !present.has(contentKeyOf(row.title, row.summary)));
+  run.alreadyStored += rows.length - missing.length;
+  return missing;
+}
+
+/** What the table holds after a stopped load, in words. */
+async function tableState(store: VectorStore, options: LoadOptions, run: Run): Promise<string> {
+  let rows: number;
+  try {
+    rows = await store.count();
+  } catch (error) {
+    return `could not check what docs_vector holds now: ${messageOf(error)}`;
+  }
+  if (!options.append) {
+    return (
+      `docs_vector was not changed: it holds its ${rows} previous row(s); the ${run.stored} ` +
+      "row(s) this run had stored were discarded"
+    );
+  }
+  return (
+    `docs_vector now holds ${rows} row(s), ${run.stored} of them added by this run; run ` +
+    "`vectors load --append` again to add the rest (stored rows are not sent again)"
+  );
+}
+
+/**
+ * Runs the pipeline: keeps up to `concurrency` batches embedding while the oldest is stored,
+ * so rows are stored in dataset order and memory holds only those batches.
+ */
+async function pump(
+  run: Run,
+  embedder: Embedder,
+  options: LoadOptions,
+  total: number,
+  stop: AbortSignal,
+) {
+  const started = Date.now();
+  const source = batchesOf(streamDataset(options.dataset), options.batchSize, run);
+  const window: Pending[] = [];
+  const limit = options.maxFailedBatches ?? 3;
+  let exhausted = false;
+  let failedInARow = 0;
+  let done = 0;
+  const refill = async () => {
+    while (!exhausted && window.length < options.concurrency) {
+      const next = await source.next();
+      if (next.done) {
+        exhausted = true;
+        break;
+      }
+      done += next.value.length;
+      const rows = options.append ? await missingRows(run, next.value) : next.value;
+      window.push({ rows, outcome: embedBatch(embedder, rows, stop) });
+    }
+  };
+  await refill();
+  for (let head = window.shift(); head; head = window.shift()) {
+    const outcome = await head.outcome;
+    if (options.signal?.aborted) throw new Interrupted();
+    if (outcome.fatal) throw outcome.fatal;
+    failedInARow = outcome.failed ? failedInARow + 1 : 0;
+    if (failedInARow >= limit) {
+      throw new Error(
+        `the embeddings endpoint failed ${failedInARow} batch(es) in a row ` +
+          `(EMBED_MAX_FAILED_BATCHES=${limit}); last: ${outcome.failed}`,
+      );
+    }
+    await refill();
+    await storeBatch(run, head.rows, outcome.results);
+    const counts = { stored: run.stored, skipped: run.skipped.length };
+    const doneSoFar = done - window.reduce((n, p) => n + p.rows.length, 0);
+    options.onProgress?.({ done: doneSoFar, total, ...counts, elapsedMs: Date.now() - started });
+  }
+}
+
+/** Thrown inside the pipeline when the load's signal was aborted. */
+class Interrupted extends Error {
+  constructor() {
+    super("interrupted (SIGINT/SIGTERM)");
   }
 }
 
 /**
- * Loads a dataset into the store: sets the table up, embeds in batches with bounded
- * concurrency, and stores in dataset order whatever order the batches finish in.
- * @throws DimensionMismatchError before any insert when the embeddings have another size.
+ * Loads a dataset into the store under the table's writer lock.
+ * @throws LoadAbortedError when the load stopped before it was complete, saying what the table
+ *   holds now; DimensionMismatchError (before any change) when the table has another size.
  */
 export async function loadDataset(
   store: VectorStore,
@@ -140,50 +250,60 @@ export async function loadDataset(
 ): Promise<LoadSummary> {
   const started = Date.now();
   const requestsBefore = embedder.requests;
-  const { rows, malformed } = await readDataset(options.dataset);
-  await store.setup();
-  const previousRows = await store.count();
-  const run: Run = {
-    store,
-    nextId: options.append ? ((await store.maxNumericId()) ?? firstDocId - 1n) + 1n : firstDocId,
-    cleared: options.append,
-    stored: [],
-    skipped: malformed.map((p) => ({ ...p, reason: `malformed: ${p.reason}` })),
-  };
-  const limit = createLimiter(options.concurrency);
-  let stop = false;
-  const batches = chunk(rows, options.batchSize);
-  // Every batch is queued now; the limiter keeps at most `concurrency` requests in flight.
-  const pending = batches.map((batch) =>
-    limit(() =>
-      stop
-        ? Promise.resolve(batch.map(() => ({ error: "load stopped" })))
-        : embedBatch(embedder, batch),
-    ),
-  );
-  let done = 0;
+  const counts = await countDataset(options.dataset);
+  const unlock = await lockTable(store.client, "load");
   try {
-    for (const [index, batch] of batches.entries()) {
-      await storeBatch(run, batch, (await pending[index]) ?? []);
-      done += batch.length;
-      const elapsedMs = Date.now() - started;
-      const counts = { stored: run.stored.length, skipped: run.skipped.length };
-      options.onProgress?.({ done, total: rows.length, ...counts, elapsedMs });
+    await store.setup();
+    const previousRows = await store.count();
+    const table = options.append ? sql.mainTable : sql.stagingTable;
+    const run: Run = {
+      store,
+      table,
+      nextId: options.append ? ((await store.maxNumericId()) ?? firstDocId - 1n) + 1n : firstDocId,
+      stored: 0,
+      alreadyStored: 0,
+      embeddingFailures: 0,
+      skipped: [],
+    };
+    if (!options.append) await createStaging(store);
+    // Stops the requests still in flight when the load ends early, whatever the reason.
+    const stop = new AbortController();
+    const forward = () => stop.abort();
+    options.signal?.addEventListener("abort", forward, { once: true });
+    try {
+      await pump(run, embedder, options, counts.rows, stop.signal);
+    } catch (error) {
+      stop.abort();
+      if (!options.append) await dropStaging(store).catch(() => {});
+      const interrupted = error instanceof Interrupted || options.signal?.aborted === true;
+      const state = await tableState(store, options, run);
+      throw new LoadAbortedError(messageOf(error), state, interrupted, { cause: error });
+    } finally {
+      options.signal?.removeEventListener("abort", forward);
     }
+    let mode: LoadSummary["mode"] = "appended";
+    if (!options.append) {
+      // Nothing new to show for the run: keep the previous rows rather than an empty table.
+      const keepOld = run.stored === 0;
+      if (keepOld) await dropStaging(store);
+      else await swapStaging(store, options.log ?? (() => {}));
+      mode = keepOld ? "unchanged" : "replaced";
+    }
+    return {
+      dataset: options.dataset,
+      mode,
+      previousRows,
+      dataRows: counts.rows + counts.malformed,
+      stored: run.stored,
+      alreadyStored: run.alreadyStored,
+      skipped: run.skipped.sort((a, b) => a.line - b.line),
+      embeddingFailures: run.embeddingFailures,
+      firstId: run.firstId,
+      lastId: run.lastId,
+      embedRequests: embedder.requests - requestsBefore,
+      elapsedMs: Date.now() - started,
+    };
   } finally {
-    stop = true;
-    await Promise.allSettled(pending);
+    await unlock().catch(() => {});
   }
-  return {
-    dataset: options.dataset,
-    mode: options.append ? "appended" : run.cleared ? "replaced" : "unchanged",
-    previousRows,
-    dataRows: rows.length + malformed.length,
-    stored: run.stored.length,
-    skipped: run.skipped.sort((a, b) => a.line - b.line),
-    firstId: run.stored[0],
-    lastId: run.stored.at(-1),
-    embedRequests: embedder.requests - requestsBefore,
-    elapsedMs: Date.now() - started,
-  };
 }

@@ -1,6 +1,7 @@
 /** `vectors cleanup`: drops docs_vector if it exists, commits and closes. */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../config.js";
+import { lockTable } from "../../store/load-lock.js";
 import { usageErrors } from "../args.js";
 import type { Command } from "../io.js";
 import { openStore } from "../session.js";
@@ -21,7 +22,13 @@ export const cleanupCommand: Command = {
       io.stdout.write(`${this.usage}\n`);
       return 0;
     }
-    const store = await openStore(loadConfig(io.env));
+    const store = await openStore(loadConfig(io.env), io);
+    try {
+      await lockTable(store.client, "drop the table");
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
     const existed = await store.cleanup();
     io.stdout.write(existed ? "dropped table docs_vector\n" : "table docs_vector did not exist\n");
     return 0;

@@ -2,12 +2,38 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../config.js";
 import { DatasetError } from "../../errors.js";
-import { loadDataset } from "../../loader/load.js";
+import { type LoadSummary, loadDataset } from "../../loader/load.js";
 import { usageErrors } from "../args.js";
 import { formatLoadSummary } from "../format.js";
-import type { Command } from "../io.js";
+import { type Command, exitCodes } from "../io.js";
 import { createProgressReporter } from "../progress.js";
 import { createEmbedder, openStore } from "../session.js";
+
+/**
+ * 0 when complete, 3 when rows went without an embedding, 1 when rows failed and none of the
+ * dataset is in the table (nothing stored now or before).
+ */
+export function loadExitCode(summary: LoadSummary): number {
+  const nothing = summary.stored === 0 && summary.alreadyStored === 0;
+  if (nothing && summary.embeddingFailures > 0) return exitCodes.failure;
+  return summary.embeddingFailures > 0 ? exitCodes.skippedRows : exitCodes.ok;
+}
+
+/** Ctrl-C (or SIGTERM) during a load stops it cleanly; a second one ends the process at once. */
+function interruptOnSignals(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    controller.abort();
+    dispose();
+  };
+  const dispose = () => {
+    process.removeListener("SIGINT", onSignal);
+    process.removeListener("SIGTERM", onSignal);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return { signal: controller.signal, dispose };
+}
 
 export const loadCommand: Command = {
   name: "load",
@@ -15,7 +41,10 @@ export const loadCommand: Command = {
   usage:
     "vectors load [--dataset <file>] [--append]\n" +
     "  --dataset <file>  dataset to load (default: DOCS_DATASET, else the shipped sample)\n" +
-    "  --append          keep the existing rows and continue their ids (default: start empty)",
+    "  --append          keep the existing rows and add the dataset's rows not stored yet\n" +
+    "                    (same title and summary), continuing their ids; resumes a partial load\n" +
+    "  exit status: 0 done, 1 failed or stopped (the table keeps its previous rows), 2 usage,\n" +
+    "               3 done but rows skipped for want of an embedding, 4 busy, 130 interrupted",
   async run(argv, io) {
     const { values } = usageErrors(() =>
       parseArgs({
@@ -35,8 +64,9 @@ export const loadCommand: Command = {
     const config = loadConfig(io.env);
     const dataset = values.dataset ?? config.dataset;
     const append = values.append ?? false;
-    const store = await openStore(config);
+    const store = await openStore(config, io);
     const progress = createProgressReporter(io.stderr);
+    const interrupts = interruptOnSignals();
     try {
       io.stderr.write(
         `loading ${dataset} (${append ? "appending to" : "replacing"} docs_vector)\n`,
@@ -46,12 +76,14 @@ export const loadCommand: Command = {
         append,
         batchSize: config.batchSize,
         concurrency: config.concurrency,
+        maxFailedBatches: config.maxFailedBatches,
+        signal: interrupts.signal,
         onProgress: (p) => progress.update(p),
+        log: (line) => io.stderr.write(`${line}\n`),
       });
       progress.finish();
       io.stdout.write(formatLoadSummary(summary));
-      // A run that could store none of its rows failed; skipped rows alone do not fail it.
-      return summary.stored > 0 || summary.dataRows === 0 ? 0 : 1;
+      return loadExitCode(summary);
     } catch (error) {
       progress.finish();
       if (error instanceof DatasetError && values.dataset === undefined && io.env.DOCS_DATASET) {
@@ -59,6 +91,7 @@ export const loadCommand: Command = {
       }
       throw error;
     } finally {
+      interrupts.dispose();
       await store.close();
     }
   },
