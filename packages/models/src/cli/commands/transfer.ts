@@ -1,0 +1,45 @@
+import { parseArgs } from "node:util";
+import { clientFor } from "../api-client.js";
+import { type CliIo, type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { ProgressBars, type ProgressLine } from "../progress-bars.js";
+
+function isTty(io: CliIo): boolean {
+  return (io.stdout as { isTTY?: boolean }).isTTY === true;
+}
+
+/** Shared body of `pull` and `push`: stream the route's progress as bars. */
+function transferCommand(name: "pull" | "push", summary: string): Command {
+  const usage = `Usage: llmsrv ${name} MODEL [--insecure]`;
+  return {
+    name,
+    summary,
+    async run(argv, io) {
+      const parsed = tryParse(io, usage, () =>
+        parseArgs({
+          args: argv,
+          allowPositionals: true,
+          options: { insecure: { type: "boolean" } },
+        }),
+      );
+      const model = parsed?.positionals[0];
+      if (!parsed || !model || parsed.positionals.length > 1) {
+        if (parsed) io.stderr.write(`${usage}\n`);
+        return EXIT.usage;
+      }
+      return reportFailure(io, async () => {
+        const bars = new ProgressBars(io.stdout, isTty(io));
+        const body = { model, insecure: parsed.values.insecure ?? false, stream: true };
+        for await (const line of clientFor(io.env).stream<ProgressLine>(`/api/${name}`, body)) {
+          bars.update(line);
+        }
+        return EXIT.ok;
+      });
+    },
+  };
+}
+
+/** `llmsrv pull MODEL [--insecure]`. */
+export const pullCommand = transferCommand("pull", "Pull a model from a registry");
+
+/** `llmsrv push MODEL [--insecure]`. */
+export const pushCommand = transferCommand("push", "Push a model to a registry");
