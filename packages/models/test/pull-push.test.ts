@@ -186,6 +186,36 @@ describe("pull and push against a registry in the test process", { timeout: 300_
     registry.corrupt.delete(c.modelDigest);
   });
 
+  it("refuses a model layer that is not a valid GGUF, keeping nothing of it", async () => {
+    const text = Buffer.from("this is not a model at all, just text\n".repeat(50));
+    const m = buildModel(text, { temperature: 0.7 });
+    registry.publish("library/notgguf:latest", m.manifest, m.blobs);
+    const files = await storeFiles(server);
+    const lines = await streamLines(pullUrl, { model: "notgguf" });
+    assert.match(
+      lines.at(-1)?.error ?? "",
+      /supplied file was not in GGUF format/,
+      JSON.stringify(lines),
+    );
+    const blobsOnly = (list: string[]) => list.filter((f) => !f.endsWith("-partial"));
+    assert.deepEqual(blobsOnly(await storeFiles(server)), blobsOnly(files));
+    assert.ok(!(await storeFiles(server)).includes(`sha256-${hex(m.modelDigest)}-partial`));
+    assert.equal((await tags(server)).has("notgguf:latest"), false);
+  });
+
+  it("runs two pulls of one new model at once: both succeed, each blob is fetched once", async () => {
+    const m = buildModel(await tinyGguf(11), { temperature: 0.2 });
+    registry.publish("library/twice:latest", m.manifest, m.blobs);
+    const [x, y] = await Promise.all([
+      streamLines(pullUrl, { model: "twice" }),
+      streamLines(pullUrl, { model: "twice" }),
+    ]);
+    assert.equal(x.at(-1)?.status, "success");
+    assert.equal(y.at(-1)?.status, "success");
+    assert.equal(registry.bytesSent.get(m.modelDigest), m.blobs[0]?.length);
+    assert.equal((await tags(server)).get("twice:latest"), sha(m.manifest));
+  });
+
   it("pulls a new version of a model while a generation on it runs", async () => {
     const stream = await startStreaming(server.url, {
       model: "tiny",

@@ -1,8 +1,5 @@
-import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat, truncate } from "node:fs/promises";
+import { mkdir, open, rename, rm, stat, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { LlmsrvError } from "../errors.js";
 import { digestOfFile } from "./blob-store.js";
 import type { ManifestLayer } from "./manifest.js";
@@ -36,31 +33,44 @@ async function sizeOf(path: string): Promise<number> {
   );
 }
 
-/** Counts bytes as they pass and reports progress about once per percent. */
-function counter(
+/** Reports a layer's progress about once per percent, and when it completes. */
+function progressReporter(
   layer: ManifestLayer,
   start: number,
   report: (p: TransferProgress) => void,
   verb: string,
-): Transform {
+): (n: number) => void {
   let done = start;
   let reported = start;
   const step = Math.max(1, Math.floor(layer.size / 100));
-  return new Transform({
-    transform(chunk: Buffer, _enc, callback) {
-      done += chunk.length;
-      if (done - reported >= step || done === layer.size) {
-        reported = done;
-        report({
-          status: layerStatus(verb, layer.digest),
-          digest: layer.digest,
-          total: layer.size,
-          completed: done,
-        });
-      }
-      callback(null, chunk);
-    },
-  });
+  return (n) => {
+    done += n;
+    if (done - reported < step && done !== layer.size) return;
+    reported = done;
+    const status = layerStatus(verb, layer.digest);
+    report({ status, digest: layer.digest, total: layer.size, completed: done });
+  };
+}
+
+/**
+ * Appends every chunk to the file as it arrives, awaiting each write, so a transfer cut
+ * off keeps every byte received (a stream pipeline would drop its queued writes).
+ */
+async function writeChunks(
+  body: AsyncIterable<Uint8Array>,
+  path: string,
+  append: boolean,
+  progress: (n: number) => void,
+): Promise<void> {
+  const file = await open(path, append ? "a" : "w");
+  try {
+    for await (const chunk of body) {
+      await file.write(chunk);
+      progress(chunk.length);
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 /**
@@ -89,12 +99,8 @@ export async function downloadLayer(
   if (!append) offset = 0;
   if (!res.body) throw new LlmsrvError("internal", `pull blob ${layer.digest}: empty answer`);
   try {
-    await pipeline(
-      Readable.fromWeb(res.body as import("node:stream/web").ReadableStream),
-      counter(layer, offset, report, "pulling"),
-      createWriteStream(partial, { flags: append ? "a" : "w" }),
-      { signal },
-    );
+    const progress = progressReporter(layer, offset, report, "pulling");
+    await writeChunks(res.body as unknown as AsyncIterable<Uint8Array>, partial, append, progress);
   } catch (e) {
     throw new LlmsrvError(
       "internal",

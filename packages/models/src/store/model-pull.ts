@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import { LlmsrvError } from "../errors.js";
 import { AsyncLock } from "../runtime/async-lock.js";
 import {
@@ -9,7 +10,10 @@ import {
   verifyPartial,
 } from "./blob-download.js";
 import { normalizeDigest } from "./blob-store.js";
-import { asManifest, type Manifest, type ManifestLayer } from "./manifest.js";
+import { checkArchitecture } from "./gguf-arch-check.js";
+import { checkTensorLayout } from "./gguf-layout-check.js";
+import { readGgufInfo } from "./gguf-reader.js";
+import { asManifest, type Manifest, type ManifestLayer, MediaType } from "./manifest.js";
 import type { ModelName } from "./model-name.js";
 import type { ModelStore } from "./model-store.js";
 import { RegistryClient, type RegistrySettings } from "./registry-client.js";
@@ -56,6 +60,22 @@ function layersOf(manifest: Manifest): ManifestLayer[] {
 }
 
 /**
+ * Checks a downloaded model layer's GGUF header against its tensors and metadata, as
+ * create does, so llama.cpp never sees a file that lies; a refused file is deleted.
+ */
+async function checkModelLayer(layer: ManifestLayer, path: string): Promise<void> {
+  if (layer.mediaType !== MediaType.model) return;
+  try {
+    const info = readGgufInfo(path);
+    checkTensorLayout(info);
+    checkArchitecture(info);
+  } catch (e) {
+    await rm(path, { force: true });
+    throw e;
+  }
+}
+
+/**
  * Pulls a model from its registry: the manifest, then every blob the store lacks
  * (resuming partial files), then, once every new blob matched its digest, the blobs are
  * moved into place and the manifest is written. A failure before that leaves blobs and
@@ -88,8 +108,11 @@ export async function pullModel(
         fetched.push(layer);
       }
       report({ status: "verifying sha256 digest" });
-      for (const layer of fetched)
-        await verifyPartial(layer, partialPath(store.blobs.path(layer.digest)));
+      for (const layer of fetched) {
+        const partial = partialPath(store.blobs.path(layer.digest));
+        await verifyPartial(layer, partial);
+        await checkModelLayer(layer, partial);
+      }
       for (const layer of fetched) {
         const path = store.blobs.path(layer.digest);
         await promotePartial(partialPath(path), path);
