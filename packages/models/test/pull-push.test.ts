@@ -279,3 +279,25 @@ describe("pull and push against a registry in the test process", { timeout: 300_
     }
   });
 });
+
+describe("registry token challenge (the Docker registry token flow)", { timeout: 120_000 }, () => {
+  it("answers a Bearer challenge at its realm and pulls with the issued token", async () => {
+    const registry = await new TestRegistry(undefined, true).start();
+    const server = await startTestServer({ LLMSRV_REGISTRY: registry.url }, { ensureDemo: false });
+    try {
+      const m = buildModel(await tinyGguf(21), { temperature: 0.4 });
+      registry.publish("library/guarded:latest", m.manifest, m.blobs);
+      const lines = await streamLines(`${server.url}/api/pull`, { model: "guarded" });
+      assert.equal(lines.at(-1)?.status, "success", JSON.stringify(lines.at(-1)));
+      const tokenRequests = registry.requests.filter((r) => r.path === "/token");
+      assert.equal(tokenRequests.length, 1, "one token, reused for every blob");
+      const issued = `Bearer ${TestRegistry.issuedFor("repository:library/guarded:pull")}`;
+      const blobGets = registry.requests.filter((r) => r.path.includes("/blobs/"));
+      assert.ok(blobGets.length >= 3);
+      assert.ok(blobGets.every((r) => r.authorization === issued));
+    } finally {
+      await server.stop();
+      await registry.stop();
+    }
+  });
+});

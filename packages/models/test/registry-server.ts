@@ -34,7 +34,19 @@ export class TestRegistry {
   private server!: Server;
   url = "";
 
-  constructor(private readonly token?: string) {}
+  /**
+   * `token`: every request must carry it as a bearer token. `challenge`: requests without
+   * the issued token get 401 with a Docker-style Bearer challenge pointing at `/token`.
+   */
+  constructor(
+    private readonly token?: string,
+    private readonly challenge = false,
+  ) {}
+
+  /** The token `/token` issues for a scope. */
+  static issuedFor(scope: string): string {
+    return `issued-${createHash("sha256").update(scope).digest("hex").slice(0, 16)}`;
+  }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
@@ -64,7 +76,25 @@ export class TestRegistry {
       range: req.headers.range,
       authorization: req.headers.authorization,
     });
-    if (this.token && req.headers.authorization !== `Bearer ${this.token}`) {
+    if (this.challenge) {
+      if (url.pathname === "/token") {
+        const scope = url.searchParams.get("scope") ?? "";
+        return json(res, 200, { token: TestRegistry.issuedFor(scope) });
+      }
+      const repo = /^\/v2\/([^/]+\/[^/]+)\//.exec(url.pathname)?.[1] ?? "";
+      const scope = `repository:${repo}:pull`;
+      const auth = req.headers.authorization ?? "";
+      if (
+        auth !== `Bearer ${TestRegistry.issuedFor(scope)}` &&
+        !url.pathname.startsWith("/upload/")
+      ) {
+        res.writeHead(401, {
+          "WWW-Authenticate": `Bearer realm="${this.url}/token",service="test-registry",scope="${scope}"`,
+        });
+        res.end();
+        return;
+      }
+    } else if (this.token && req.headers.authorization !== `Bearer ${this.token}`) {
       return json(res, 401, {
         errors: [{ code: "UNAUTHORIZED", message: "authentication required" }],
       });

@@ -38,10 +38,30 @@ export class RegistryClient {
     this.repo = `${this.base}/v2/${name.namespace}/${name.model}`;
   }
 
-  /** A request with the token; network failures become errors naming the registry. */
+  /** A token a registry issued after a challenge; replaces the configured one. */
+  private issued: string | undefined;
+
+  /**
+   * A request with the token; network failures become errors naming the registry. A 401
+   * carrying a Bearer challenge (`WWW-Authenticate: Bearer realm=...`, the Docker registry
+   * token flow) gets a token from the realm and is retried once, when it has no streamed body.
+   */
   async send(url: string, init: RequestInit & { duplex?: "half" } = {}): Promise<Response> {
+    const res = await this.attempt(url, init);
+    const challenge = res.headers.get("www-authenticate");
+    const replayable = !(init.body instanceof ReadableStream);
+    if (res.status !== 401 || !challenge || !replayable) return res;
+    const token = await this.tokenFor(challenge);
+    if (!token) return res;
+    await res.body?.cancel();
+    this.issued = token;
+    return this.attempt(url, init);
+  }
+
+  private async attempt(url: string, init: RequestInit & { duplex?: "half" }): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (this.settings.token) headers.set("Authorization", `Bearer ${this.settings.token}`);
+    const token = this.issued ?? this.settings.token;
+    if (token) headers.set("Authorization", `Bearer ${token}`);
     try {
       return await fetch(url, { ...init, headers });
     } catch (e) {
@@ -51,6 +71,28 @@ export class RegistryClient {
         `could not reach registry ${this.base}: ${cause ?? (e as Error).message}`,
       );
     }
+  }
+
+  /** Answers a Bearer challenge at its realm; undefined when it is not one or fails. */
+  private async tokenFor(challenge: string): Promise<string | undefined> {
+    if (!/^Bearer\s/i.test(challenge)) return undefined;
+    const params = new Map<string, string>();
+    for (const m of challenge.matchAll(/(\w+)="([^"]*)"/g))
+      params.set((m[1] as string).toLowerCase(), m[2] as string);
+    const realm = params.get("realm");
+    if (!realm) return undefined;
+    const url = new URL(realm, this.base);
+    for (const key of ["service", "scope"]) {
+      const v = params.get(key);
+      if (v) url.searchParams.set(key, v);
+    }
+    const headers: Record<string, string> = this.settings.token
+      ? { Authorization: `Bearer ${this.settings.token}` }
+      : {};
+    const res = await fetch(url, { headers }).catch(() => undefined);
+    if (!res?.ok) return undefined;
+    const body = (await res.json().catch(() => ({}))) as { token?: string; access_token?: string };
+    return body.token ?? body.access_token;
   }
 
   /** The manifest's raw bytes; Ollama's words for a name the registry does not have. */
