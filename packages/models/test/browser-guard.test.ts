@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { startTestServer, type TestServer } from "./harness.js";
 
@@ -62,7 +62,13 @@ describe("the API guard against other sites, in Chromium", { skip, timeout: 180_
         "--host-resolver-rules=MAP evil.test 127.0.0.1, MAP good.test 127.0.0.1, MAP rebind.test 127.0.0.1",
       ],
     });
+  });
+  // A fresh tab per test: a refused form post leaves Chromium's error page navigating.
+  beforeEach(async () => {
     page = await context.newPage();
+  });
+  afterEach(async () => {
+    await page.close();
   });
   after(async () => {
     await context?.close();
@@ -143,6 +149,7 @@ describe("the API guard against other sites, in Chromium", { skip, timeout: 180_
     assert.equal(res.status(), 403);
     const fresh = await context.newPage();
     const direct = await fresh.goto(`http://localhost:${api.port}/api/tags`);
+    await fresh.close();
     assert.equal(direct?.status(), 200);
   });
 });

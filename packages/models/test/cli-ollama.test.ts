@@ -50,7 +50,7 @@ describe("llmsrv CLI as ollama's: pull, push, ls, show, run", { timeout: 240_000
     );
     const push = await cli(["push", target, "--insecure"], env);
     assert.equal(push.code, 0, push.stderr);
-    const lines = push.stdout.trim().split("\n");
+    const lines = push.stderr.trim().split("\n");
     assert.equal(lines[0], "retrieving manifest");
     const bars = lines.filter((l) => l.startsWith("pushing ") && l.includes("▕"));
     const manifest = JSON.parse(registry.manifests.get("me/demo:v1")?.toString() ?? "{}") as {
@@ -64,11 +64,11 @@ describe("llmsrv CLI as ollama's: pull, push, ls, show, run", { timeout: 240_000
     await postJson(`${server.url}/api/delete`, { model: target }, { method: "DELETE" });
     const pull = await cli(["pull", "me/demo:v1"], env);
     assert.equal(pull.code, 0, pull.stderr);
-    const p = pull.stdout.trim().split("\n");
+    const p = pull.stderr.trim().split("\n");
     assert.equal(p[0], "pulling manifest");
     assert.ok(
       p.some((l) => /^pulling [0-9a-f]{12}: 100% ▕█{25}▏ 29 MB$/.test(l)),
-      pull.stdout,
+      pull.stderr,
     );
     assert.deepEqual(p.slice(-3), ["verifying sha256 digest", "writing manifest", "success"]);
     assert.match((await cli(["ls", "me/"], env)).stdout, /me\/demo:v1/);

@@ -3,8 +3,9 @@ import { clientFor } from "../api-client.js";
 import { type CliIo, type Command, EXIT, reportFailure, tryParse } from "../io.js";
 import { ProgressBars, type ProgressLine } from "../progress-bars.js";
 
+/** Progress goes to stderr, as Ollama's CLI draws it, redrawn in place on a terminal. */
 function isTty(io: CliIo): boolean {
-  return (io.stdout as { isTTY?: boolean }).isTTY === true;
+  return (io.stderr as { isTTY?: boolean }).isTTY === true;
 }
 
 /** Shared body of `pull` and `push`: stream the route's progress as bars. */
@@ -27,7 +28,7 @@ function transferCommand(name: "pull" | "push", summary: string): Command {
         return EXIT.usage;
       }
       return reportFailure(io, async () => {
-        const bars = new ProgressBars(io.stdout, isTty(io));
+        const bars = new ProgressBars(io.stderr, isTty(io));
         const body = { model, insecure: parsed.values.insecure ?? false, stream: true };
         for await (const line of clientFor(io.env).stream<ProgressLine>(`/api/${name}`, body)) {
           bars.update(line);
