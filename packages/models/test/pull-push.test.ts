@@ -186,6 +186,23 @@ describe("pull and push against a registry in the test process", { timeout: 300_
     registry.corrupt.delete(c.modelDigest);
   });
 
+  it("stops a blob longer than its manifest size says, keeping nothing of it", async () => {
+    const m = buildModel(await tinyGguf(31), { temperature: 0.6 });
+    registry.publish("library/long:latest", m.manifest, m.blobs);
+    const longer = Buffer.concat([m.blobs[0] as Buffer, Buffer.alloc(4096, 7)]);
+    registry.corrupt.set(m.modelDigest, longer);
+    const files = await storeFiles(server);
+    const lines = await streamLines(pullUrl, { model: "long" });
+    assert.match(
+      lines.at(-1)?.error ?? "",
+      new RegExp(`the registry sent more than the manifest's ${m.blobs[0]?.length} bytes`),
+    );
+    const blobsOnly = (list: string[]) => list.filter((f) => !f.endsWith("-partial"));
+    assert.deepEqual(blobsOnly(await storeFiles(server)), blobsOnly(files));
+    assert.ok(!(await storeFiles(server)).includes(`sha256-${hex(m.modelDigest)}-partial`));
+    registry.corrupt.delete(m.modelDigest);
+  });
+
   it("refuses a model layer that is not a valid GGUF, keeping nothing of it", async () => {
     const text = Buffer.from("this is not a model at all, just text\n".repeat(50));
     const m = buildModel(text, { temperature: 0.7 });

@@ -52,6 +52,8 @@ function progressReporter(
   };
 }
 
+class OversizedBlob extends Error {}
+
 /**
  * Appends every chunk to the file as it arrives, awaiting each write, so a transfer cut
  * off keeps every byte received (a stream pipeline would drop its queued writes).
@@ -59,12 +61,17 @@ function progressReporter(
 async function writeChunks(
   body: AsyncIterable<Uint8Array>,
   path: string,
+  room: number,
   append: boolean,
   progress: (n: number) => void,
 ): Promise<void> {
   const file = await open(path, append ? "a" : "w");
+  let left = room;
   try {
     for await (const chunk of body) {
+      // More bytes than the manifest's size can only be wrong: stop before the disk fills.
+      if (chunk.length > left) throw new OversizedBlob();
+      left -= chunk.length;
       await file.write(chunk);
       progress(chunk.length);
     }
@@ -100,8 +107,16 @@ export async function downloadLayer(
   if (!res.body) throw new LlmsrvError("internal", `pull blob ${layer.digest}: empty answer`);
   try {
     const progress = progressReporter(layer, offset, report, "pulling");
-    await writeChunks(res.body as unknown as AsyncIterable<Uint8Array>, partial, append, progress);
+    const body = res.body as unknown as AsyncIterable<Uint8Array>;
+    await writeChunks(body, partial, layer.size - offset, append, progress);
   } catch (e) {
+    if (e instanceof OversizedBlob) {
+      await rm(partial, { force: true });
+      throw new LlmsrvError(
+        "digest_mismatch",
+        `pull blob ${layer.digest}: the registry sent more than the manifest's ${layer.size} bytes`,
+      );
+    }
     throw new LlmsrvError(
       "internal",
       `pull blob ${layer.digest}: download interrupted after ${await sizeOf(partial)} of ${layer.size} bytes (pull again to resume): ${(e as Error).message}`,

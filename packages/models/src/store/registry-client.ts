@@ -9,6 +9,9 @@ import { DEFAULT_HOST, type ModelName } from "./model-name.js";
  * nothing special: Hugging Face serves the same protocol at https://hf.co.
  */
 
+/** Manifests list a few layers; anything this large is not one. */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
 /** Where and how to reach the registry of one model name. */
 export interface RegistrySettings {
   /** `LLMSRV_REGISTRY`: replaces https://registry.ollama.ai for default-host names. */
@@ -106,7 +109,21 @@ export class RegistryClient {
       throw new LlmsrvError("model_not_found", "pull model manifest: file does not exist");
     }
     await this.require(res, "pull model manifest");
-    return Buffer.from(await res.arrayBuffer());
+    const declared = Number(res.headers.get("content-length") ?? 0);
+    if (declared > MAX_MANIFEST_BYTES) {
+      await res.body?.cancel();
+      throw new LlmsrvError(
+        "internal",
+        `pull model manifest: larger than ${MAX_MANIFEST_BYTES} bytes`,
+      );
+    }
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (bytes.length > MAX_MANIFEST_BYTES)
+      throw new LlmsrvError(
+        "internal",
+        `pull model manifest: larger than ${MAX_MANIFEST_BYTES} bytes`,
+      );
+    return bytes;
   }
 
   /** A blob's bytes from `offset` on (a Range request when resuming). */
