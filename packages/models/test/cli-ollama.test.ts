@@ -74,6 +74,22 @@ describe("llmsrv CLI as ollama's: pull, push, ls, show, run", { timeout: 240_000
     assert.match((await cli(["ls", "me/"], env)).stdout, /me\/demo:v1/);
   });
 
+  it("run pulls a model the server lacks first, as ollama run does", async () => {
+    const target = `${host}/me/runme:v1`;
+    await postJson(`${server.url}/api/copy`, { source: "demo", destination: target });
+    assert.equal((await cli(["push", target, "--insecure"], env)).code, 0);
+    await postJson(`${server.url}/api/delete`, { model: target }, { method: "DELETE" });
+    assert.doesNotMatch((await cli(["ls"], env)).stdout, /runme/);
+    const r = await cli(["run", "me/runme:v1", "hi", "--keepalive", "0"], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^pulling manifest\n(.*\n)*success\n/);
+    assert.ok(r.stdout.trim().length > 0, "then answers");
+    assert.match((await cli(["ls"], env)).stdout, /me\/runme:v1/);
+    const missing = await cli(["run", "nobody/absent", "hi"], env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /Error: pull model manifest: file does not exist/);
+  });
+
   it("pull of an unknown name fails with Ollama's message", async () => {
     const r = await cli(["pull", "nobody/nothing"], env);
     assert.equal(r.code, 1);

@@ -3,6 +3,7 @@ import { clientFor } from "../api-client.js";
 import { type CliIo, type Command, EXIT, reportFailure, tryParse } from "../io.js";
 import { interactive, type Session } from "../run-session.js";
 import { type RunMetrics, statsText } from "../run-stats.js";
+import { runTransfer } from "./transfer.js";
 
 const USAGE = "Usage: llmsrv run MODEL [PROMPT] [--format json] [--keepalive 5m] [--verbose]";
 
@@ -34,6 +35,16 @@ async function chatTurn(s: Session, io: CliIo): Promise<string> {
   return answer;
 }
 
+/** As `ollama run` does, a model the server does not have is pulled first. */
+async function ensureModel(s: Session, io: CliIo): Promise<void> {
+  try {
+    await s.client.request("POST", "/api/show", { model: s.model });
+  } catch (e) {
+    if (!/^model '.*' not found$/.test((e as Error).message)) throw e;
+    await runTransfer(io, "pull", s.model, false);
+  }
+}
+
 /** `llmsrv run MODEL [PROMPT]`: one answer, or a conversation read from stdin. */
 export const runCommand: Command = {
   name: "run",
@@ -62,6 +73,7 @@ export const runCommand: Command = {
       history: [],
     };
     return reportFailure(io, async () => {
+      await ensureModel(session, io);
       if (words.length > 0) {
         session.history.push({ role: "user", content: words.join(" ") });
         await chatTurn(session, io);

@@ -8,6 +8,20 @@ function isTty(io: CliIo): boolean {
   return (io.stderr as { isTTY?: boolean }).isTTY === true;
 }
 
+/** Streams `/api/pull` or `/api/push`, drawing the progress; throws the stream's error. */
+export async function runTransfer(
+  io: CliIo,
+  kind: "pull" | "push",
+  model: string,
+  insecure: boolean,
+): Promise<void> {
+  const bars = new ProgressBars(io.stderr, isTty(io));
+  const body = { model, insecure, stream: true };
+  for await (const line of clientFor(io.env).stream<ProgressLine>(`/api/${kind}`, body)) {
+    bars.update(line);
+  }
+}
+
 /** Shared body of `pull` and `push`: stream the route's progress as bars. */
 function transferCommand(name: "pull" | "push", summary: string): Command {
   const usage = `Usage: llmsrv ${name} MODEL [--insecure]`;
@@ -28,11 +42,7 @@ function transferCommand(name: "pull" | "push", summary: string): Command {
         return EXIT.usage;
       }
       return reportFailure(io, async () => {
-        const bars = new ProgressBars(io.stderr, isTty(io));
-        const body = { model, insecure: parsed.values.insecure ?? false, stream: true };
-        for await (const line of clientFor(io.env).stream<ProgressLine>(`/api/${name}`, body)) {
-          bars.update(line);
-        }
+        await runTransfer(io, name, model, parsed.values.insecure ?? false);
         return EXIT.ok;
       });
     },
