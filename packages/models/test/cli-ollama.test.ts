@@ -169,4 +169,16 @@ describe("llmsrv CLI as ollama's: pull, push, ls, show, run", { timeout: 240_000
       `the system message reached the model after /clear: ${prompts.join(", ")}`,
     );
   });
+  it("takes a triple-quoted multi-line /set system value", async () => {
+    const script = [
+      '/set system """You are terse.',
+      "Answer in one word.",
+      '"""',
+      "/show system",
+      "/bye",
+    ];
+    const r = await cli(["run", "demo"], env, `${script.join("\n")}\n`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Set system message\.\nYou are terse\.\nAnswer in one word\.\n/);
+  });
 });

@@ -72,7 +72,10 @@ function setCommand(s: Session, args: string, io: CliIo): void {
   const text = args.slice(what.length).trim();
   if (what === "parameter") setParameter(s, rest.join(" "), io);
   else if (what === "system") {
-    s.system = text.replace(/^"""([\s\S]*)"""$/, "$1").replace(/^"([\s\S]*)"$/, "$1");
+    s.system = text
+      .replace(/^"""([\s\S]*)"""$/, "$1")
+      .replace(/^"([\s\S]*)"$/, "$1")
+      .trim();
     io.stdout.write("Set system message.\n");
   } else if (what === "verbose") {
     s.verbose = true;
@@ -102,8 +105,8 @@ async function showCommand(s: Session, args: string, io: CliIo): Promise<void> {
 
 /** Handles a `/command` line; returns false for `/bye`. */
 async function slashCommand(s: Session, line: string, io: CliIo): Promise<boolean> {
-  const [cmd = "", ...rest] = line.split(/\s+/);
-  const args = rest.join(" ");
+  const cmd = line.split(/\s+/)[0] ?? "";
+  const args = line.slice(cmd.length).trim(); // newlines kept for a """ value
   if (cmd === "/bye" || cmd === "/exit") return false;
   if (cmd === "/clear") {
     s.history.length = 0;
@@ -115,35 +118,38 @@ async function slashCommand(s: Session, line: string, io: CliIo): Promise<boolea
   return true;
 }
 
+/** True when a line opens a `"""` block it does not close. */
+function opensBlock(line: string): boolean {
+  return line.split('"""').length === 2;
+}
+
 /**
  * The interactive conversation: lines from stdin, `/` commands handled here, `"""`
- * opening a message that runs until a line ending with `"""`; everything else is a turn.
+ * opening a message (or a `/set system """...` value) that runs until a line ending with
+ * `"""`; everything else is a turn.
  */
 export async function interactive(s: Session, io: CliIo, turn: ChatTurn): Promise<void> {
   const rl = createInterface({ input: io.stdin, terminal: false });
   let pending: string[] | undefined;
   io.stderr.write(">>> ");
   for await (const raw of rl) {
-    let text: string | undefined;
+    let line: string;
     if (pending) {
-      const end = raw.trimEnd().endsWith('"""');
-      pending.push(end ? raw.trimEnd().slice(0, -3) : raw);
-      if (!end) continue;
-      text = pending.join("\n").trim();
+      pending.push(raw);
+      if (!raw.trimEnd().endsWith('"""')) continue;
+      line = pending.join("\n").trim();
       pending = undefined;
     } else {
-      const line = raw.trim();
-      if (line.startsWith('"""')) {
-        const body = line.slice(3);
-        if (body.endsWith('"""')) text = body.slice(0, -3).trim();
-        else {
-          pending = [body];
-          continue;
-        }
-      } else if (line.startsWith("/")) {
-        if (!(await slashCommand(s, line, io))) break;
-      } else text = line;
+      line = raw.trim();
+      if (opensBlock(line)) {
+        pending = [line];
+        continue;
+      }
     }
+    let text: string | undefined;
+    if (line.startsWith("/")) {
+      if (!(await slashCommand(s, line, io))) break;
+    } else text = line.replace(/^"""([\s\S]*)"""$/, "$1").trim();
     if (text) {
       s.history.push({ role: "user", content: text });
       s.history.push({ role: "assistant", content: await turn(s, io) });
