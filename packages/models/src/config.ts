@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type LogFormat, readLogFormat } from "@quintet/kit";
 import { parseKeepAliveEnv } from "./duration.js";
 import { ConfigError } from "./errors.js";
+import { defaultOrigins, originEntryProblem } from "./http/origin-guard.js";
 import { loadTemplateIndex } from "./prompt/template-autodetect.js";
 
 /** KV cache element types the server accepts. */
@@ -34,6 +35,12 @@ export interface LlmsrvConfig {
   readonly maxBodyBytes: number;
   /** Folder of Ollama's templates (`index.json`, `<name>.gotmpl`) for create's template detection. */
   readonly templatesDir: string | undefined;
+  /** Origins browsers may call from: Ollama's localhost defaults plus `LLMSRV_ORIGINS`. */
+  readonly origins: readonly string[];
+  /** Base URL used for models named on the default registry (a mirror); undefined = https://registry.ollama.ai. */
+  readonly registryUrl: string | undefined;
+  /** Bearer token sent to registries on pull and push. */
+  readonly registryToken: string | undefined;
 }
 
 /** One row of the configuration table printed by `--help` and the README. */
@@ -119,6 +126,23 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
     meaning:
       "folder of Ollama's templates (index.json, <name>.gotmpl, <name>.json): create picks a GGUF's template from it as Ollama does",
     default: "unset (no detection: the GGUF's Jinja chat template is used)",
+  },
+  {
+    name: "LLMSRV_ORIGINS",
+    meaning:
+      "extra origins browsers may call the API from, comma-separated (one * wildcard each, or * for all); localhost, 127.0.0.1, 0.0.0.0 on any port and app://, file://, tauri://, vscode-webview://, vscode-file:// are always allowed",
+    default: "unset (only the built-in origins)",
+  },
+  {
+    name: "LLMSRV_REGISTRY",
+    meaning:
+      "base URL (http:// or https://) that pull and push use for models named on the default registry registry.ollama.ai (a mirror); names with their own host go to that host",
+    default: "https://registry.ollama.ai",
+  },
+  {
+    name: "LLMSRV_REGISTRY_TOKEN",
+    meaning: "token sent as Authorization: Bearer to registries on pull and push",
+    default: "unset (anonymous)",
   },
 ]);
 
@@ -226,6 +250,34 @@ function readTemplatesDir(env: Env, bad: string[]): string | undefined {
   return dir;
 }
 
+function readOrigins(env: Env, bad: string[]): string[] {
+  const extra = (env.LLMSRV_ORIGINS ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter((o) => o !== "");
+  for (const o of extra) {
+    const problem = originEntryProblem(o);
+    if (problem) bad.push(`LLMSRV_ORIGINS: ${problem}`);
+  }
+  return [...extra, ...defaultOrigins()];
+}
+
+function readRegistryUrl(env: Env, bad: string[]): string | undefined {
+  const raw = env.LLMSRV_REGISTRY?.trim();
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    bad.push(`LLMSRV_REGISTRY: expected an http:// or https:// URL, got "${raw}"`);
+    return undefined;
+  }
+  return raw.replace(/\/+$/, "");
+}
+
 /**
  * Reads and validates every LLMSRV_* variable once. Throws a ConfigError listing all
  * invalid variables together, each message naming its variable.
@@ -261,6 +313,9 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
     maxEmbedInputs: intVar(env, "LLMSRV_MAX_EMBED_INPUTS", 2048, 1, bad),
     maxBodyBytes: intVar(env, "LLMSRV_MAX_BODY_BYTES", 32 * 1024 * 1024, 1, bad),
     templatesDir: readTemplatesDir(env, bad),
+    origins: readOrigins(env, bad),
+    registryUrl: readRegistryUrl(env, bad),
+    registryToken: env.LLMSRV_REGISTRY_TOKEN?.trim() || undefined,
   };
   if (config.kvCacheType !== "f16" && !config.flashAttention) {
     bad.push(

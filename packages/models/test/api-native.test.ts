@@ -522,15 +522,6 @@ describe("native Ollama API with the official ollama client", { timeout: 300_000
     );
   });
 
-  it("answers 501 for registry pulls and pushes, naming the alternative", async () => {
-    const pull = await postJson(`${server.url}/api/pull`, { model: "llama3.2" });
-    assert.equal(pull.status, 501);
-    assert.match(
-      (pull.body as { error: string }).error,
-      /not supported by llmsrv; create models from local GGUF files/,
-    );
-  });
-
   it("answers 404 text for unknown routes and 405 for a wrong method", async () => {
     const r = await fetch(`${server.url}/api/nothing`);
     assert.equal(r.status, 404);

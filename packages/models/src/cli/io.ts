@@ -13,6 +13,8 @@ export interface CliIo {
 /** A CLI command: `run` returns the exit code (0 ok, 1 failure, 2 usage). */
 export interface Command {
   name: string;
+  /** Other names the command answers to (`ls` for `list`). */
+  aliases?: readonly string[];
   summary: string;
   run(argv: string[], io: CliIo): Promise<number>;
 }

@@ -10,6 +10,7 @@ import { runCommand } from "./commands/run.js";
 import { serveCommand } from "./commands/serve.js";
 import { showCommand } from "./commands/show.js";
 import { stopCommand } from "./commands/stop.js";
+import { pullCommand, pushCommand } from "./commands/transfer.js";
 import { type CliIo, type Command, EXIT } from "./io.js";
 
 /** Every CLI command, by name. */
@@ -23,10 +24,15 @@ export const COMMANDS: readonly Command[] = [
   stopCommand,
   rmCommand,
   cpCommand,
+  pullCommand,
+  pushCommand,
 ];
 
 function usage(): string {
-  const rows = COMMANDS.map((c) => `  ${c.name.padEnd(8)}${c.summary}`);
+  const rows = COMMANDS.map(
+    (c) =>
+      `  ${c.name.padEnd(8)}${c.summary}${c.aliases ? ` (alias: ${c.aliases.join(", ")})` : ""}`,
+  );
   return ["Usage: llmsrv <command> [args]", "", "Commands:", ...rows, ""].join("\n");
 }
 
@@ -37,7 +43,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     (name ? io.stdout : io.stderr).write(usage());
     return name ? EXIT.ok : EXIT.usage;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
   if (!command) {
     io.stderr.write(`llmsrv: unknown command "${name}"\n${usage()}`);
     return EXIT.usage;

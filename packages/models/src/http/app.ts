@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { LlmsrvError } from "../errors.js";
 import type { ServerDeps } from "../service/deps.js";
 import { type HttpError, ollamaErrorBody, openaiErrorBody, toHttpError } from "./error-response.js";
+import { guardRequest } from "./origin-guard.js";
 import { createContext, matchRoute, type Route } from "./router.js";
 
 function sendError(res: ServerResponse, err: HttpError, openai: boolean): void {
@@ -43,6 +44,8 @@ async function dispatch(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  const guard = { listenHost: deps.config.host, origins: deps.config.origins };
+  if (!guardRequest(req, res, guard)) return;
   const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/(.)\/+$/, "$1");
   const match = matchRoute(routes, req.method ?? "GET", path);
   if (match.kind === "none") {

@@ -8,7 +8,6 @@ import {
   copyHandler,
   deleteHandler,
   psHandler,
-  registryHandler,
   rootHandler,
   showHandler,
   tagsHandler,
@@ -18,6 +17,7 @@ import { openaiChatHandler } from "./routes/openai-chat.js";
 import { openaiCompletionsHandler } from "./routes/openai-completions.js";
 import { openaiEmbeddingsHandler } from "./routes/openai-embeddings.js";
 import { openaiModelHandler, openaiModelsHandler } from "./routes/openai-models.js";
+import { pullHandler, pushHandler } from "./routes/registry.js";
 
 /** Every route of the server, in one table. */
 export const ROUTES: readonly Route[] = [
@@ -31,8 +31,8 @@ export const ROUTES: readonly Route[] = [
   { method: "POST", path: "/api/create", handler: createHandler },
   { method: "HEAD", path: "/api/blobs/:digest", handler: headBlobHandler },
   { method: "POST", path: "/api/blobs/:digest", handler: postBlobHandler },
-  { method: "POST", path: "/api/pull", handler: registryHandler },
-  { method: "POST", path: "/api/push", handler: registryHandler },
+  { method: "POST", path: "/api/pull", handler: pullHandler },
+  { method: "POST", path: "/api/push", handler: pushHandler },
   { method: "POST", path: "/api/generate", handler: generateHandler },
   { method: "POST", path: "/api/chat", handler: chatHandler },
   { method: "POST", path: "/api/embed", handler: embedHandler },

@@ -359,6 +359,24 @@ export class ModelStore {
     this.modelCache.delete(path);
   }
 
+  /**
+   * Writes a manifest received as bytes (a pull) under `name`, kept byte for byte so its
+   * digest is the registry's; refused when a blob it names is missing.
+   */
+  async putManifest(name: ModelName, bytes: Buffer, manifest: Manifest): Promise<void> {
+    await this.manifestLock.run(async () => {
+      await this.requireBlobs([manifest.config, ...manifest.layers]);
+      await this.writeManifest(name, bytes);
+    });
+  }
+
+  /** The stored manifest's bytes (what a push sends). */
+  async manifestBytes(model: StoredModel): Promise<Buffer> {
+    return readFile(this.manifestPath(model.name)).catch(() => {
+      throw modelNotFound(model.display);
+    });
+  }
+
   /** Copies the manifest only; blobs are shared. */
   async copy(source: StoredModel, destination: ModelName): Promise<void> {
     await this.manifestLock.run(async () => {

@@ -10,6 +10,7 @@ interface TagsResponse {
 /** `llmsrv list [prefix]`: NAME ID SIZE MODIFIED. */
 export const listCommand: Command = {
   name: "list",
+  aliases: ["ls"],
   summary: "List stored models",
   async run(argv, io) {
     const parsed = tryParse(io, "Usage: llmsrv list [prefix]", () =>

@@ -1,65 +1,48 @@
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { type ApiClient, clientFor } from "../api-client.js";
+import { clientFor } from "../api-client.js";
 import { type CliIo, type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { interactive, type Session } from "../run-session.js";
+import { type RunMetrics, statsText } from "../run-stats.js";
+import { runTransfer } from "./transfer.js";
 
 const USAGE = "Usage: llmsrv run MODEL [PROMPT] [--format json] [--keepalive 5m] [--verbose]";
 
-interface ChatChunk {
+interface ChatChunk extends RunMetrics {
   message?: { content?: string };
   done?: boolean;
-  eval_count?: number;
-  eval_duration?: number;
-  prompt_eval_count?: number;
-  total_duration?: number;
 }
 
-interface Turn {
-  client: ApiClient;
-  model: string;
-  format?: string;
-  keepAlive?: string;
-  verbose: boolean;
-}
-
-/** Sends the conversation, streams the answer to stdout, returns the answer's text. */
-async function chatTurn(
-  t: Turn,
-  messages: Array<{ role: string; content: string }>,
-  io: CliIo,
-): Promise<string> {
+/** Sends the conversation (system message first), streams the answer, returns its text. */
+async function chatTurn(s: Session, io: CliIo): Promise<string> {
   let answer = "";
-  const body = { model: t.model, messages, format: t.format, keep_alive: t.keepAlive };
-  for await (const chunk of t.client.stream<ChatChunk>("/api/chat", body)) {
+  const messages = s.system ? [{ role: "system", content: s.system }, ...s.history] : s.history;
+  const body = {
+    model: s.model,
+    messages,
+    format: s.format,
+    keep_alive: s.keepAlive,
+    ...(Object.keys(s.options).length > 0 ? { options: s.options } : {}),
+  };
+  let last: ChatChunk | undefined;
+  for await (const chunk of s.client.stream<ChatChunk>("/api/chat", body)) {
     const text = chunk.message?.content ?? "";
     answer += text;
     io.stdout.write(text);
-    if (chunk.done && t.verbose) {
-      const rate = chunk.eval_duration ? ((chunk.eval_count ?? 0) / chunk.eval_duration) * 1e9 : 0;
-      io.stderr.write(
-        `\ntotal duration: ${((chunk.total_duration ?? 0) / 1e6).toFixed(1)}ms\neval count: ${chunk.eval_count}\neval rate: ${rate.toFixed(2)} tokens/s\n`,
-      );
-    }
+    if (chunk.done) last = chunk;
   }
   io.stdout.write("\n");
+  if (s.verbose && last) io.stderr.write(`\n${statsText(last)}\n`);
   return answer;
 }
 
-async function interactive(t: Turn, io: CliIo): Promise<void> {
-  const rl = createInterface({ input: io.stdin, terminal: false });
-  const history: Array<{ role: string; content: string }> = [];
-  io.stderr.write(">>> ");
-  for await (const line of rl) {
-    const text = line.trim();
-    if (text === "/bye") break;
-    if (text === "/clear") history.length = 0;
-    else if (text !== "") {
-      history.push({ role: "user", content: text });
-      history.push({ role: "assistant", content: await chatTurn(t, history, io) });
-    }
-    io.stderr.write(">>> ");
+/** As `ollama run` does, a model the server does not have is pulled first. */
+async function ensureModel(s: Session, io: CliIo): Promise<void> {
+  try {
+    await s.client.request("POST", "/api/show", { model: s.model });
+  } catch (e) {
+    if (!/^model '.*' not found$/.test((e as Error).message)) throw e;
+    await runTransfer(io, "pull", s.model, false);
   }
-  rl.close();
 }
 
 /** `llmsrv run MODEL [PROMPT]`: one answer, or a conversation read from stdin. */
@@ -80,16 +63,21 @@ export const runCommand: Command = {
       if (parsed) io.stderr.write(`${USAGE}\n`);
       return EXIT.usage;
     }
-    const turn: Turn = {
+    const session: Session = {
       client: clientFor(io.env),
       model,
       format: parsed.values.format,
       keepAlive: parsed.values.keepalive,
       verbose: parsed.values.verbose ?? false,
+      options: {},
+      history: [],
     };
     return reportFailure(io, async () => {
-      if (words.length > 0) await chatTurn(turn, [{ role: "user", content: words.join(" ") }], io);
-      else await interactive(turn, io);
+      await ensureModel(session, io);
+      if (words.length > 0) {
+        session.history.push({ role: "user", content: words.join(" ") });
+        await chatTurn(session, io);
+      } else await interactive(session, io, chatTurn);
       return EXIT.ok;
     });
   },

@@ -1,15 +1,16 @@
 import { parseArgs } from "node:util";
-import { clientFor } from "../api-client.js";
+import { type ApiClient, clientFor } from "../api-client.js";
 import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
 
 /** The parts of `/api/show` the CLI prints. */
-interface ShowResponse {
+export interface ShowResponse {
   license: string;
   modelfile: string;
   parameters: string;
   template: string;
   system: string;
   capabilities: string[];
+  model_info?: Record<string, unknown>;
   information: {
     architecture: string;
     parameters: string;
@@ -21,7 +22,35 @@ interface ShowResponse {
   };
 }
 
-const USAGE = "Usage: llmsrv show MODEL [--license|--modelfile|--parameters|--system|--template]";
+const USAGE =
+  "Usage: llmsrv show MODEL [--license|--modelfile|--parameters|--system|--template] [-v]";
+
+/** The parts `show` (and the interactive `/show`) can print alone. */
+export type ShowPart = "license" | "modelfile" | "parameters" | "system" | "template";
+
+/** Fetches `/api/show` (with the full metadata when `verbose`). */
+export function fetchShow(
+  client: ApiClient,
+  model: string,
+  verbose = false,
+): Promise<ShowResponse> {
+  return client.json<ShowResponse>("POST", "/api/show", { model, verbose });
+}
+
+/** The whole summary, or one part followed by a newline. */
+export function renderShow(s: ShowResponse, part?: ShowPart, verbose = false): string {
+  if (part) return `${s[part]}\n`;
+  return summary(s) + (verbose ? metadata(s.model_info ?? {}) : "");
+}
+
+/** `-v`: every GGUF metadata key, as Ollama's `show -v` lists them. */
+function metadata(info: Record<string, unknown>): string {
+  const rows = Object.entries(info)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)]);
+  const body = rows.map(([k, v]) => `    ${k.padEnd(40)}${v}`).join("\n");
+  return `  Metadata\n${body}\n\n`;
+}
 
 function section(title: string, rows: Array<[string, string]>): string {
   const body = rows.map(([k, v]) => `    ${k.padEnd(20)}${v}`).join("\n");
@@ -64,6 +93,7 @@ export const showCommand: Command = {
       parameters: { type: "boolean" },
       system: { type: "boolean" },
       template: { type: "boolean" },
+      verbose: { type: "boolean", short: "v" },
     } as const;
     const parsed = tryParse(io, USAGE, () =>
       parseArgs({ args: argv, allowPositionals: true, options: flags }),
@@ -74,20 +104,12 @@ export const showCommand: Command = {
       return EXIT.usage;
     }
     return reportFailure(io, async () => {
-      const s = await clientFor(io.env).json<ShowResponse>("POST", "/api/show", { model });
       const v = parsed.values;
-      const part = v.license
-        ? s.license
-        : v.modelfile
-          ? s.modelfile
-          : v.parameters
-            ? s.parameters
-            : v.system
-              ? s.system
-              : v.template
-                ? s.template
-                : undefined;
-      io.stdout.write(part === undefined ? summary(s) : `${part}\n`);
+      const s = await fetchShow(clientFor(io.env), model, v.verbose ?? false);
+      const part = (["license", "modelfile", "parameters", "system", "template"] as const).find(
+        (p) => v[p],
+      );
+      io.stdout.write(renderShow(s, part, v.verbose ?? false));
       return EXIT.ok;
     });
   },

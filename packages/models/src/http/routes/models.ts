@@ -128,11 +128,3 @@ export async function deleteHandler(ctx: RequestContext): Promise<void> {
     await ctx.deps.scheduler.stop(model);
   ctx.res.writeHead(200).end();
 }
-
-/** `POST /api/pull` and `/api/push`: llmsrv has no registry client; models come from local GGUF files. */
-export async function registryHandler(ctx: RequestContext): Promise<void> {
-  throw new LlmsrvError(
-    "not_implemented",
-    `${ctx.req.url?.includes("push") ? "pushing to" : "pulling from"} a registry is not supported by llmsrv; create models from local GGUF files with /api/create or llmsrv create`,
-  );
-}

@@ -1,0 +1,160 @@
+import { createInterface } from "node:readline";
+import { parseModelfile } from "../store/modelfile.js";
+import type { ApiClient } from "./api-client.js";
+import { fetchShow, renderShow, type ShowPart } from "./commands/show.js";
+import type { CliIo } from "./io.js";
+
+/** What one conversation of `llmsrv run` carries from turn to turn. */
+export interface Session {
+  client: ApiClient;
+  model: string;
+  format?: string;
+  keepAlive?: string;
+  verbose: boolean;
+  system?: string;
+  options: Record<string, unknown>;
+  history: Array<{ role: string; content: string }>;
+}
+
+/** Sends the conversation and streams the answer; returns the answer's text. */
+export type ChatTurn = (s: Session, io: CliIo) => Promise<string>;
+
+const HELP = `Available Commands:
+  /set            Set session variables
+  /show           Show model information
+  /clear          Clear session context
+  /bye            Exit
+  /?, /help       Help for a command
+
+Use """ to begin a multi-line message.
+`;
+
+const SET_HELP = `Available Commands:
+  /set parameter ...     Set a parameter
+  /set system <string>   Set system message
+  /set verbose           Show LLM stats
+  /set quiet             Disable LLM stats
+`;
+
+const SHOW_HELP = `Available Commands:
+  /show info         Show details for this model
+  /show license      Show model license
+  /show modelfile    Show Modelfile for this model
+  /show parameters   Show parameters for this model
+  /show system       Show system message
+  /show template     Show prompt template
+`;
+
+/** `/set parameter NAME VALUE`: typed as a Modelfile PARAMETER; `stop` accumulates. */
+function setParameter(s: Session, rest: string, io: CliIo): void {
+  const m = /^(\S+)\s+([\s\S]+)$/.exec(rest.trim());
+  if (!m) {
+    io.stdout.write("Usage: /set parameter <name> <value>\n");
+    return;
+  }
+  const [name, value] = [(m[1] as string).toLowerCase(), (m[2] as string).trim()];
+  try {
+    const typed = parseModelfile(`FROM x\nPARAMETER ${name} ${value}`).parameters[name];
+    s.options[name] =
+      name === "stop"
+        ? [...((s.options.stop as string[] | undefined) ?? []), ...(typed as string[])]
+        : typed;
+    io.stdout.write(`Set parameter '${name}' to '${value}'\n`);
+  } catch (e) {
+    io.stdout.write(
+      `Couldn't set parameter: ${(e as Error).message.replace(/^Modelfile line \d+: /, "")}\n`,
+    );
+  }
+}
+
+function setCommand(s: Session, args: string, io: CliIo): void {
+  const [what = "", ...rest] = args.split(/\s+/);
+  const text = args.slice(what.length).trim();
+  if (what === "parameter") setParameter(s, rest.join(" "), io);
+  else if (what === "system") {
+    s.system = text
+      .replace(/^"""([\s\S]*)"""$/, "$1")
+      .replace(/^"([\s\S]*)"$/, "$1")
+      .trim();
+    io.stdout.write("Set system message.\n");
+  } else if (what === "verbose") {
+    s.verbose = true;
+    io.stdout.write("Set 'verbose' mode.\n");
+  } else if (what === "quiet") {
+    s.verbose = false;
+    io.stdout.write("Set 'quiet' mode.\n");
+  } else io.stdout.write(SET_HELP);
+}
+
+async function showCommand(s: Session, args: string, io: CliIo): Promise<void> {
+  const what = args.trim();
+  const parts: readonly string[] = ["license", "modelfile", "parameters", "system", "template"];
+  if (what !== "info" && !parts.includes(what)) {
+    io.stdout.write(SHOW_HELP);
+    return;
+  }
+  const info = await fetchShow(s.client, s.model);
+  if (what === "system" && s.system) io.stdout.write(`${s.system}\n`);
+  else if (what === "parameters" && Object.keys(s.options).length > 0) {
+    const rows = Object.entries(s.options).map(([k, v]) => `${k.padEnd(20)}${JSON.stringify(v)}`);
+    io.stdout.write(
+      `${renderShow(info, "parameters")}User defined parameters:\n${rows.join("\n")}\n`,
+    );
+  } else io.stdout.write(renderShow(info, what === "info" ? undefined : (what as ShowPart)));
+}
+
+/** Handles a `/command` line; returns false for `/bye`. */
+async function slashCommand(s: Session, line: string, io: CliIo): Promise<boolean> {
+  const cmd = line.split(/\s+/)[0] ?? "";
+  const args = line.slice(cmd.length).trim(); // newlines kept for a """ value
+  if (cmd === "/bye" || cmd === "/exit") return false;
+  if (cmd === "/clear") {
+    s.history.length = 0;
+    io.stdout.write("Cleared session context\n");
+  } else if (cmd === "/set") setCommand(s, args, io);
+  else if (cmd === "/show") await showCommand(s, args, io);
+  else if (cmd === "/?" || cmd === "/help") io.stdout.write(HELP);
+  else io.stdout.write(`Unknown command '${cmd}'. Type /? for help\n`);
+  return true;
+}
+
+/** True when a line opens a `"""` block it does not close. */
+function opensBlock(line: string): boolean {
+  return line.split('"""').length === 2;
+}
+
+/**
+ * The interactive conversation: lines from stdin, `/` commands handled here, `"""`
+ * opening a message (or a `/set system """...` value) that runs until a line ending with
+ * `"""`; everything else is a turn.
+ */
+export async function interactive(s: Session, io: CliIo, turn: ChatTurn): Promise<void> {
+  const rl = createInterface({ input: io.stdin, terminal: false });
+  let pending: string[] | undefined;
+  io.stderr.write(">>> ");
+  for await (const raw of rl) {
+    let line: string;
+    if (pending) {
+      pending.push(raw);
+      if (!raw.trimEnd().endsWith('"""')) continue;
+      line = pending.join("\n").trim();
+      pending = undefined;
+    } else {
+      line = raw.trim();
+      if (opensBlock(line)) {
+        pending = [line];
+        continue;
+      }
+    }
+    let text: string | undefined;
+    if (line.startsWith("/")) {
+      if (!(await slashCommand(s, line, io))) break;
+    } else text = line.replace(/^"""([\s\S]*)"""$/, "$1").trim();
+    if (text) {
+      s.history.push({ role: "user", content: text });
+      s.history.push({ role: "assistant", content: await turn(s, io) });
+    }
+    io.stderr.write(">>> ");
+  }
+  rl.close();
+}
