@@ -153,7 +153,9 @@ export class TestRegistry {
     if (cut !== undefined) {
       this.cutAfter.delete(digest);
       this.count(digest, cut);
-      res.write(part.subarray(0, cut), () => res.socket?.destroy());
+      // End the connection (FIN after the bytes) rather than destroy it: a reset can make
+      // the client drop bytes it has not read yet, and the test needs them to arrive.
+      res.write(part.subarray(0, cut), () => res.socket?.end());
       return;
     }
     this.count(digest, part.length);
