@@ -81,10 +81,10 @@ export function parseDecimal(text: string): BigFloat {
   return roundRational(sign === "-", digits, powerOfTen(-exp10), 0);
 }
 
-/** A number (double or big integer) as OPA would hold it: its decimal text, parsed. */
-export function toBigFloat(x: number | bigint): BigFloat {
+/** A number as OPA would hold it: its decimal text (kept or the double's), parsed. */
+export function toBigFloat(x: number | bigint | { readonly text: string }): BigFloat {
   if (typeof x === "bigint") return roundRational(x < 0n, x < 0n ? -x : x, 1n, 0);
-  return parseDecimal(String(x));
+  return parseDecimal(typeof x === "number" ? String(x) : x.text);
 }
 
 /** The double nearest to the exact value (overflow gives ±Infinity, which callers refuse). */
@@ -177,6 +177,30 @@ export function multiplyBig(a: BigFloat, b: BigFloat): BigFloat {
 export function divideBig(a: BigFloat, b: BigFloat): BigFloat {
   if (a.mant === 0n) return ZERO;
   return roundRational(a.neg !== b.neg, a.mant, b.mant, a.exp - b.exp);
+}
+
+/** True when the big float has no fractional part. */
+export function isIntegralBig(x: BigFloat): boolean {
+  if (x.exp >= 0 || x.mant === 0n) return true;
+  return -x.exp < PRECISION && (x.mant & ((1n << BigInt(-x.exp)) - 1n)) === 0n;
+}
+
+/**
+ * The shortest digits that read back (at 64 bits) as `x`, with the decimal point's place:
+ * |x| ≈ 0.d1d2… × 10^point. `approx` is the nearest double; its own shortest text is tried
+ * first, as it nearly always is the answer.
+ */
+export function shortestDigits(x: BigFloat, approx: number): { digits: string; point: number } {
+  const js = String(Math.abs(approx));
+  const back = parseDecimal(js);
+  const text =
+    back.mant === x.mant && back.exp === x.exp ? js : shortestDecimal(x, Math.abs(approx));
+  const m = /^(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/.exec(text.replace(/^-/, ""));
+  const [, whole = "", frac = "", exp = "0"] = m ?? [];
+  const all = `${whole}${frac}`;
+  const lead = all.length - all.replace(/^0+/, "").length;
+  const digits = all.slice(lead).replace(/0+$/, "") || "0";
+  return { digits, point: whole.length - lead + Number(exp) };
 }
 
 /** The integer a big float holds (callers make sure it is integral). */
