@@ -185,24 +185,6 @@ export function isIntegralBig(x: BigFloat): boolean {
   return -x.exp < PRECISION && (x.mant & ((1n << BigInt(-x.exp)) - 1n)) === 0n;
 }
 
-/**
- * The shortest digits that read back (at 64 bits) as `x`, with the decimal point's place:
- * |x| ≈ 0.d1d2… × 10^point. `approx` is the nearest double; its own shortest text is tried
- * first, as it nearly always is the answer.
- */
-export function shortestDigits(x: BigFloat, approx: number): { digits: string; point: number } {
-  const js = String(Math.abs(approx));
-  const back = parseDecimal(js);
-  const text =
-    back.mant === x.mant && back.exp === x.exp ? js : shortestDecimal(x, Math.abs(approx));
-  const m = /^(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/.exec(text.replace(/^-/, ""));
-  const [, whole = "", frac = "", exp = "0"] = m ?? [];
-  const all = `${whole}${frac}`;
-  const lead = all.length - all.replace(/^0+/, "").length;
-  const digits = all.slice(lead).replace(/0+$/, "") || "0";
-  return { digits, point: whole.length - lead + Number(exp) };
-}
-
 /** The integer a big float holds (callers make sure it is integral). */
 export function bigFloatToInteger(x: BigFloat): bigint {
   const m = x.exp >= 0 ? x.mant << BigInt(x.exp) : x.mant >> BigInt(-x.exp);

@@ -8,13 +8,8 @@
  */
 import { BuiltinError } from "../errors.js";
 import { DecimalNumber, normalizeNumber, type RegoNumber } from "../value/number.js";
-import {
-  type BigFloat,
-  bigFloatToInteger,
-  isIntegralBig,
-  shortestDigits,
-  toDouble,
-} from "./big-float.js";
+import { type BigFloat, bigFloatToInteger, isIntegralBig, toDouble } from "./big-float.js";
+import { shortestOf } from "./shortest-digits.js";
 
 /** Go's %g layout of shortest digits (|x| = 0.digits × 10^point). */
 export function goGeneralText(neg: boolean, digits: string, point: number): string {
@@ -37,7 +32,7 @@ export function floatResult(fn: string, x: BigFloat): RegoNumber {
   if (!Number.isFinite(d)) throw new BuiltinError(`${fn}: arithmetic result out of range`);
   if (isIntegralBig(x)) return normalizeNumber(bigFloatToInteger(x));
   if (d === 0) return 0; // below the doubles' range; no text to keep
-  const { digits, point } = shortestDigits(x, d);
+  const { digits, point } = shortestOf(x.mant, x.exp);
   const text = goGeneralText(x.neg, digits, point);
   return text === String(d) ? d : new DecimalNumber(d, text);
 }
