@@ -3,6 +3,7 @@
  * head and body, expressions with index and terms.
  */
 
+import { DecimalNumber } from "../value/number.js";
 import { fromJSON, type Value } from "../value/value.js";
 import type { Body, Expr, Module, Rule, Term } from "./nodes.js";
 
@@ -20,7 +21,12 @@ function termJSON(t: Term): Json {
     case "scalar":
       return {
         type: scalarType(t.value),
-        value: typeof t.value === "bigint" ? Number(t.value) : t.value,
+        value:
+          typeof t.value === "bigint"
+            ? Number(t.value)
+            : t.value instanceof DecimalNumber
+              ? t.value.value
+              : t.value,
       };
     case "var":
       return { type: "var", value: t.name };

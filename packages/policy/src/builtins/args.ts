@@ -3,7 +3,13 @@
  * <type>`. Positions are 1-based, as OPA numbers them.
  */
 import { BuiltinTypeError } from "../errors.js";
-import { isInteger, isNumber, type RegoNumber } from "../value/number.js";
+import {
+  isInteger,
+  isNumber,
+  type PlainNumber,
+  plainNumber,
+  type RegoNumber,
+} from "../value/number.js";
 import { RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
 
 /** A type error for operand `pos` of `fn`. */
@@ -16,13 +22,19 @@ export function asString(fn: string, v: Value, pos: number): string {
   return v;
 }
 
-export function asNumber(fn: string, v: Value, pos: number): RegoNumber {
+export function asNumber(fn: string, v: Value, pos: number): PlainNumber {
+  if (!isNumber(v)) throw operandError(fn, pos, "number", v);
+  return plainNumber(v);
+}
+
+/** A number operand with the decimal text OPA keeps for it, for the arithmetic operators. */
+export function asExactNumber(fn: string, v: Value, pos: number): RegoNumber {
   if (!isNumber(v)) throw operandError(fn, pos, "number", v);
   return v;
 }
 
 /** An integer operand; a float gets OPA's "integer number but got floating-point number". */
-export function asInteger(fn: string, v: Value, pos: number): RegoNumber {
+export function asInteger(fn: string, v: Value, pos: number): PlainNumber {
   const n = asNumber(fn, v, pos);
   if (!isInteger(n)) {
     throw new BuiltinTypeError(

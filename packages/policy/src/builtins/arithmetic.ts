@@ -3,9 +3,18 @@
  * `numbers.range`, `numbers.range_step` and `rand.intn`. Integers are exact at any size.
  */
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
-import { isNumber, normalizeNumber, type RegoNumber, toBigInt } from "../value/number.js";
+import {
+  DecimalNumber,
+  isNumber,
+  normalizeNumber,
+  type PlainNumber,
+  type RegoNumber,
+  toBigInt,
+} from "../value/number.js";
 import { RegoSet, typeName, type Value } from "../value/value.js";
-import { asInteger, asNumber, asString, oneOfError } from "./args.js";
+import { asExactNumber, asInteger, asNumber, asString, oneOfError } from "./args.js";
+import { toBigFloat } from "./big-float.js";
+import { floatResult } from "./float-result.js";
 import { checkMemory } from "./limits.js";
 import {
   absNumber,
@@ -30,18 +39,25 @@ function binary(
     name,
     args: ["number", "number"],
     result: "number",
-    impl: ([a, b]) => op(asNumber(name, a as Value, 1), asNumber(name, b as Value, 2), name),
+    impl: ([a, b]) =>
+      op(asExactNumber(name, a as Value, 1), asExactNumber(name, b as Value, 2), name),
   };
 }
 
 /** A builtin of one number giving a number. */
-function unary(name: string, op: (a: RegoNumber) => RegoNumber): BuiltinDef {
+function unary(name: string, op: (a: PlainNumber) => PlainNumber): BuiltinDef {
   return {
     name,
     args: ["number"],
     result: "number",
     impl: ([a]) => op(asNumber(name, a as Value, 1)),
   };
+}
+
+/** `abs`: a kept-text number goes through OPA's big float, so its digits survive. */
+function absValue(a: RegoNumber): RegoNumber {
+  if (!(a instanceof DecimalNumber)) return absNumber(a);
+  return floatResult("abs", { ...toBigFloat(a), neg: false });
 }
 
 /** Members of `a` that are not in `b`. */
@@ -152,7 +168,12 @@ export const arithmeticBuiltins: BuiltinDef[] = [
   binary("mul", multiplyNumbers),
   binary("div", divideNumbers),
   binary("rem", remainderNumbers),
-  unary("abs", absNumber),
+  {
+    name: "abs",
+    args: ["number"],
+    result: "number",
+    impl: ([a]) => absValue(asExactNumber("abs", a as Value, 1)),
+  },
   unary("round", roundNumber),
   unary("ceil", ceilNumber),
   unary("floor", floorNumber),

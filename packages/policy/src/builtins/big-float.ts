@@ -81,10 +81,10 @@ export function parseDecimal(text: string): BigFloat {
   return roundRational(sign === "-", digits, powerOfTen(-exp10), 0);
 }
 
-/** A number (double or big integer) as OPA would hold it: its decimal text, parsed. */
-export function toBigFloat(x: number | bigint): BigFloat {
+/** A number as OPA would hold it: its decimal text (kept or the double's), parsed. */
+export function toBigFloat(x: number | bigint | { readonly text: string }): BigFloat {
   if (typeof x === "bigint") return roundRational(x < 0n, x < 0n ? -x : x, 1n, 0);
-  return parseDecimal(String(x));
+  return parseDecimal(typeof x === "number" ? String(x) : x.text);
 }
 
 /** The double nearest to the exact value (overflow gives ±Infinity, which callers refuse). */
@@ -177,6 +177,12 @@ export function multiplyBig(a: BigFloat, b: BigFloat): BigFloat {
 export function divideBig(a: BigFloat, b: BigFloat): BigFloat {
   if (a.mant === 0n) return ZERO;
   return roundRational(a.neg !== b.neg, a.mant, b.mant, a.exp - b.exp);
+}
+
+/** True when the big float has no fractional part. */
+export function isIntegralBig(x: BigFloat): boolean {
+  if (x.exp >= 0 || x.mant === 0n) return true;
+  return -x.exp < PRECISION && (x.mant & ((1n << BigInt(-x.exp)) - 1n)) === 0n;
 }
 
 /** The integer a big float holds (callers make sure it is integral). */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { BuiltinError } from "../errors.js";
-import { RegoSet, type Value } from "../value/value.js";
+import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { asString, oneOfError } from "./args.js";
 import { checkSize } from "./limits.js";
 import { mergeNetworks } from "./net/cidr-merge.js";
@@ -54,7 +54,7 @@ function matchOperand(name: string, v: Value, pos: number): [Value, Value][] {
   if (typeof v === "string") return [[v, v]];
   if (Array.isArray(v)) return v.map((x, i) => [matchTerm(name, x, pos), i]);
   if (v instanceof RegoSet) return v.sorted().map((x) => [matchTerm(name, x, pos), x]);
-  if (v !== null && typeof v === "object") {
+  if (v instanceof RegoObject) {
     return v.sortedEntries().map(([k, x]) => [matchTerm(name, x, pos), k]);
   }
   return [];

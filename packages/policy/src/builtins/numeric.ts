@@ -1,11 +1,18 @@
 /**
  * Rego arithmetic on `RegoNumber`s, as OPA computes it. Integers stay exact at any size
  * (bigint beyond the safe range); as soon as a float is involved the operation runs on OPA's
- * 64-bit-mantissa big floats (big-float.ts) and the result becomes a double. Every result goes
+ * 64-bit-mantissa big floats (big-float.ts) and the result is OPA's number text for it
+ * (float-result.ts). Every result goes
  * through `normalizeNumber` so that safe integers are never bigints.
  */
 import { BuiltinError } from "../errors.js";
-import { isInteger, normalizeNumber, type RegoNumber } from "../value/number.js";
+import {
+  isInteger,
+  normalizeNumber,
+  type PlainNumber,
+  type RegoNumber,
+  toBigInt,
+} from "../value/number.js";
 import {
   addBig,
   type BigFloat,
@@ -14,17 +21,17 @@ import {
   multiplyBig,
   negateBig,
   toBigFloat,
-  toDouble,
 } from "./big-float.js";
+import { floatResult } from "./float-result.js";
 
-/** Applies a big-float operation to two numbers and rounds the result to a double. */
+/** Applies a big-float operation to two numbers, giving OPA's result. */
 function floatOp(
   fn: string,
   a: RegoNumber,
   b: RegoNumber,
   op: (x: BigFloat, y: BigFloat) => BigFloat,
 ): RegoNumber {
-  return finite(fn, toDouble(op(toBigFloat(a), toBigFloat(b))));
+  return floatResult(fn, op(toBigFloat(a), toBigFloat(b)));
 }
 
 /**
@@ -39,13 +46,7 @@ export function foldFloats(
 ): RegoNumber {
   let acc = toBigFloat(start);
   for (const x of xs) acc = op(acc, toBigFloat(x));
-  return finite(fn, toDouble(acc));
-}
-
-/** A float result, refused when it overflows (OPA's big floats never become Infinity). */
-function finite(fn: string, x: number): RegoNumber {
-  if (!Number.isFinite(x)) throw new BuiltinError(`${fn}: arithmetic result out of range`);
-  return x === 0 ? 0 : x; // no negative zero in Rego
+  return floatResult(fn, acc);
 }
 
 /**
@@ -55,6 +56,7 @@ function finite(fn: string, x: number): RegoNumber {
  */
 function exactInteger(n: RegoNumber): bigint {
   if (typeof n === "bigint") return n;
+  if (typeof n === "object") return toBigInt(n);
   if (Number.isSafeInteger(n)) return BigInt(n);
   return bigFloatToInteger(toBigFloat(n));
 }
@@ -113,6 +115,7 @@ export function multiplyNumbers(a: RegoNumber, b: RegoNumber, fn = "mul"): RegoN
 }
 
 function isZero(n: RegoNumber): boolean {
+  if (typeof n === "object") return n.exact.digits === 0n;
   return typeof n === "bigint" ? n === 0n : n === 0;
 }
 
@@ -147,13 +150,13 @@ export function remainderNumbers(a: RegoNumber, b: RegoNumber, fn = "rem"): Rego
 }
 
 /** `|a|`. */
-export function absNumber(a: RegoNumber): RegoNumber {
+export function absNumber(a: PlainNumber): PlainNumber {
   if (typeof a === "bigint") return a < 0n ? normalizeNumber(-a) : a;
   return Math.abs(a);
 }
 
 /** Applies a float rounding function; integers (of any size) are already rounded. */
-function roundWith(a: RegoNumber, f: (x: number) => number): RegoNumber {
+function roundWith(a: PlainNumber, f: (x: number) => number): PlainNumber {
   if (isInteger(a)) return a;
   const r = f(a as number);
   // -0 prints as 0 in OPA; keep the value canonical.
@@ -161,22 +164,22 @@ function roundWith(a: RegoNumber, f: (x: number) => number): RegoNumber {
 }
 
 /** Nearest integer, halves away from zero (Go's math.Round, which OPA uses). */
-export function roundNumber(a: RegoNumber): RegoNumber {
+export function roundNumber(a: PlainNumber): PlainNumber {
   return roundWith(a, (x) => Math.sign(x) * Math.round(Math.abs(x)));
 }
 
 /** Smallest integer not below `a`. */
-export function ceilNumber(a: RegoNumber): RegoNumber {
+export function ceilNumber(a: PlainNumber): PlainNumber {
   return roundWith(a, Math.ceil);
 }
 
 /** Largest integer not above `a`. */
-export function floorNumber(a: RegoNumber): RegoNumber {
+export function floorNumber(a: PlainNumber): PlainNumber {
   return roundWith(a, Math.floor);
 }
 
 /** Sign of a number: -1, 0 or 1. */
-export function signOf(n: RegoNumber): number {
+export function signOf(n: PlainNumber): number {
   if (typeof n === "bigint") return n < 0n ? -1 : n > 0n ? 1 : 0;
   return Math.sign(n);
 }

@@ -5,6 +5,7 @@
  * format string as Go's doPrintf does; go-fmt-verbs.ts formats each operand.
  */
 import { formatValue } from "../value/format.js";
+import { DecimalNumber } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { asArray, asString } from "./args.js";
 import { withNamePrefix } from "./error-prefix.js";
@@ -24,6 +25,14 @@ function toGoArg(v: Value): GoArg {
     if (Number.isSafeInteger(v)) return { kind: "int", value: BigInt(v) };
     if (Number.isFinite(v)) return { kind: "float", value: v };
     return { kind: "string", value: String(v) };
+  }
+  // OPA hands a number whose text is not an integer's to Go as its float64, so a kept text
+  // (`1.50`, `2.0`, 0.10000000000000000001) prints as the double; text beyond the doubles'
+  // range (2e308) goes as the text itself.
+  if (v instanceof DecimalNumber) {
+    return Number.isFinite(v.value)
+      ? { kind: "float", value: v.value }
+      : { kind: "string", value: v.text };
   }
   return { kind: "string", value: formatValue(v) };
 }

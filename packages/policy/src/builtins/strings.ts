@@ -3,7 +3,7 @@
  * count Unicode code points, as Go's rune-based implementations in OPA do.
  */
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
-import { type RegoNumber, toBigInt, toFloat } from "../value/number.js";
+import { type PlainNumber, toBigInt, toFloat } from "../value/number.js";
 import { RegoObject, RegoSet, typeName, type Value } from "../value/value.js";
 import { asInteger, asNumber, asString, oneOfError, operandError } from "./args.js";
 import { withNamePrefix } from "./error-prefix.js";
@@ -73,7 +73,7 @@ function formatInt(args: Value[]): Value {
  * Truncation toward zero, as big.Float.Int does. A float beyond the safe range is read from
  * its shortest decimal form, so 1e30 gives exactly 10^30 as OPA's decimal number would.
  */
-function truncateToBigInt(n: RegoNumber): bigint {
+function truncateToBigInt(n: PlainNumber): bigint {
   if (typeof n === "bigint") return n;
   const t = Math.trunc(n);
   if (Number.isSafeInteger(t) || !Number.isFinite(t)) return Number.isFinite(t) ? toBigInt(t) : 0n;

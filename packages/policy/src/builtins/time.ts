@@ -3,7 +3,7 @@
  * reference-time layouts, Go durations and IANA time zones, with OPA's error texts.
  */
 import { BuiltinError } from "../errors.js";
-import { normalizeNumber, type RegoNumber } from "../value/number.js";
+import { isNumber, normalizeNumber, plainNumber, type RegoNumber } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { asInteger, asNumber, asString, oneOfError } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
@@ -38,7 +38,8 @@ function guarded<T>(name: string, fn: () => T): T {
 }
 
 /** The int64 nanosecond count of a number operand; floats and huge values are "too big". */
-function nanosOf(name: string, n: RegoNumber): bigint {
+function nanosOf(name: string, v: RegoNumber): bigint {
+  const n = plainNumber(v);
   if (typeof n === "bigint") {
     if (!inNsRange(n)) throw new BuiltinError(`${name}: timestamp too big`);
     return n;
@@ -51,7 +52,7 @@ function nanosOf(name: string, n: RegoNumber): bigint {
 /** Reads OPA's time operand: a number, or an array of number, zone name and layout. */
 function zonedTime(name: string, v: Value, pos: number): ZonedTime {
   if (!Array.isArray(v)) {
-    if (typeof v === "number" || typeof v === "bigint") {
+    if (isNumber(v)) {
       return { ns: nanosOf(name, v), zone: UTC, layout: NAMED_LAYOUTS.RFC3339Nano as string };
     }
     throw oneOfError(name, pos, ["number", "array"], v);

@@ -8,6 +8,7 @@
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompiledPolicy } from "../compile/compiler.js";
 import { descendants, type RuleNode } from "../compile/tree.js";
+import { isNumber } from "../value/number.js";
 
 /** A reference as its terms: a `data`/`input` (or var) head, then the keys. */
 export type Ref = Term[];
@@ -371,7 +372,7 @@ const typeRank: Record<string, number> = {
 function scalarRank(v: unknown): number {
   if (v === null) return 0;
   if (typeof v === "boolean") return 1;
-  if (typeof v === "number" || typeof v === "bigint") return 2;
+  if (isNumber(v)) return 2;
   return 3;
 }
 

@@ -3,6 +3,8 @@
  * spaces, ending with a newline. Big integers (bigint) are written with every digit.
  */
 
+import { unmarkNumberTexts } from "../value/decimal-number.js";
+
 function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === "bigint" ? `\u0000big:${value}` : value;
 }
@@ -12,10 +14,10 @@ export function jsonText(data: unknown, pretty = false): string {
   const indent = pretty ? 2 : undefined;
   try {
     // The fast path: no bigint anywhere, so no replacer function slows the native encoder.
-    return `${JSON.stringify(data, null, indent)}\n`;
+    return `${unmarkNumberTexts(JSON.stringify(data, null, indent))}\n`;
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
     const text = JSON.stringify(data, bigintReplacer, indent);
-    return `${text.replace(/"\\u0000big:(-?\d+)"/g, "$1")}\n`;
+    return `${unmarkNumberTexts(text)}\n`;
   }
 }

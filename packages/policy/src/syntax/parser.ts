@@ -17,7 +17,7 @@ import type {
   VarTerm,
   WithModifier,
 } from "../ast/nodes.js";
-import { parseNumber } from "../value/number.js";
+import { parseNumberLiteral } from "../value/number.js";
 import { CollectionParser } from "./collections.js";
 import type { Token } from "./lexer.js";
 
@@ -255,7 +255,7 @@ export class ExprParser extends CollectionParser {
   }
 
   private number(text: string, start: number): Term {
-    const value = parseNumber(text);
+    const value = parseNumberLiteral(text);
     if (value === undefined) throw this.map.error(start, `invalid number ${text}`);
     return { type: "scalar", value, loc: this.loc(start) };
   }

@@ -3,6 +3,7 @@
  * `toJSON` makes for `JSON.stringify`. It is a fast path for answers: where the text could
  * differ from `JSON.stringify(toJSON(v))` it gives up and the caller takes that path.
  */
+import { DecimalNumber } from "./decimal-number.js";
 import { type RegoObject, RegoSet, type Value } from "./value.js";
 
 /** Thrown inside the walk to abandon the fast path; never leaves this module. */
@@ -43,6 +44,7 @@ function write(v: Value): string {
   }
   if (Array.isArray(v)) return writeList(v);
   if (v instanceof RegoSet) return writeList(v.sorted());
+  if (v instanceof DecimalNumber) return v.text;
   return writeObject(v as RegoObject);
 }
 

@@ -3,6 +3,7 @@
  * bigint) and arrays (`Value[]`), plus two classes for what JSON lacks: objects whose keys may
  * be any value, and sets. Values are immutable once built: construct, then share freely.
  */
+import { DecimalNumber, decimalKey, unmarkNumberTexts } from "./decimal-number.js";
 import {
   compareNumbers,
   formatNumber,
@@ -25,6 +26,8 @@ function mapKey(v: Value): { primitive: boolean; key: MapKey } {
   if (typeof v === "string" || typeof v === "boolean" || v === null)
     return { primitive: true, key: v };
   if (typeof v === "number" || typeof v === "bigint") return { primitive: true, key: v };
+  // A decimal equal to a double shares the double's key; any other gets a key of its own.
+  if (v instanceof DecimalNumber && v.sameAsDouble) return { primitive: true, key: v.value };
   return { primitive: false, key: canonicalKey(v) };
 }
 
@@ -34,6 +37,9 @@ export function canonicalKey(v: Value): string {
   if (typeof v === "boolean") return v ? "t" : "f";
   if (typeof v === "number" || typeof v === "bigint") return `#${formatNumber(v)}`;
   if (typeof v === "string") return JSON.stringify(v);
+  if (v instanceof DecimalNumber) {
+    return v.sameAsDouble ? `#${formatNumber(v.value)}` : `#d${decimalKey(v.exact)}`;
+  }
   if (Array.isArray(v)) return `[${v.map(canonicalKey).join(",")}]`;
   if (v instanceof RegoSet) return `<${v.sorted().map(canonicalKey).join(",")}>`;
   return `{${v
@@ -191,6 +197,7 @@ export function typeName(v: Value): TypeName {
       return "string";
   }
   if (Array.isArray(v)) return "array";
+  if (v instanceof DecimalNumber) return "number";
   return v instanceof RegoSet ? "set" : "object";
 }
 
@@ -266,6 +273,7 @@ export function fromJSON(x: unknown): Value {
   if (typeof x === "number") return x;
   if (typeof x === "bigint") return normalizeNumber(x);
   if (Array.isArray(x)) return x.map(fromJSON);
+  if (x instanceof DecimalNumber) return x;
   if (x instanceof RegoObject || x instanceof RegoSet) return x;
   if (typeof x === "object") {
     const o = new RegoObject();
@@ -289,6 +297,7 @@ export function toJSON(v: Value): unknown {
   if (v === null || typeof v !== "object") return v;
   if (Array.isArray(v)) return v.map(toJSON);
   if (v instanceof RegoSet) return v.sorted().map(toJSON);
+  if (v instanceof DecimalNumber) return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of v.sortedEntries()) {
     out[typeof k === "string" ? k : stringifyJSON(k)] = toJSON(x);
@@ -304,5 +313,5 @@ export function stringifyJSON(v: Value, indent?: number): string {
     (_k, x) => (typeof x === "bigint" ? `\u0000big:${x}` : x),
     indent,
   );
-  return text.replace(/"\\u0000big:(-?\d+)"/g, "$1");
+  return unmarkNumberTexts(text);
 }

@@ -190,6 +190,17 @@ describe("rego eval", () => {
     assert.equal(v0.stdout, "true\n");
   });
 
+  it("prints float results and decimal literals with OPA's number text", async () => {
+    const json = await rego(["eval", "0.3 - 0.2"]);
+    assert.equal(json.code, 0, json.stderr);
+    assert.match(json.stdout, /"value": 0\.10000000000000000001,/);
+    const values = await rego(["eval", "--format", "values", "[0.00, 2 / 3, 1.50]"]);
+    assert.equal(values.code, 0, values.stderr);
+    assert.equal(values.stdout.replace(/\s+/g, ""), "[[0.00,0.6666666666666666667,1.50]]");
+    const raw = await rego(["eval", "--format", "raw", "0.00"]);
+    assert.equal(raw.stdout, "0.00\n");
+  });
+
   it("reports a missing data path as a load error", async () => {
     const run = await rego(["eval", "--format", "pretty", "-d", join(files.dir, "nope"), "data"]);
     assert.equal(run.code, 2);

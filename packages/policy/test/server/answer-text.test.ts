@@ -17,6 +17,10 @@ non_string_keys := {1: "one", [2]: "two"}
 
 big := 123456789012345678901234567890
 
+floats := {"d": 0.3 - 0.2, "lit": 0.00}
+
+float_keys := {1.50: 0.3 - 0.2, "n": [2.0]}
+
 nothing if false
 
 echo := input
@@ -63,6 +67,17 @@ describe("answer text of the Data API", () => {
 
   it("writes big integers with every digit", async () => {
     assert.equal(await text("/v1/data/shapes/big"), '{"result":123456789012345678901234567890}\n');
+  });
+
+  it("writes float results and decimal literals with OPA's number text", async () => {
+    assert.equal(
+      await text("/v1/data/shapes/floats"),
+      '{"result":{"d":0.10000000000000000001,"lit":0.00}}\n',
+    );
+    assert.equal(
+      await text("/v1/data/shapes/float_keys"),
+      '{"result":{"1.50":0.10000000000000000001,"n":[2.0]}}\n',
+    );
   });
 
   it("answers an undefined document with an empty object", async () => {
