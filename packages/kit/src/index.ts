@@ -15,4 +15,5 @@ export {
   toRecord,
 } from "./log-format.js";
 export { createLogger, type LogDestination, type Logger, type LoggerOptions } from "./logger.js";
+export { type PidLock, type PidLockRefusal, takePidLock } from "./pid-lock-file.js";
 export { parsePrometheusText, type Sample, sampleValue } from "./prometheus-text.js";

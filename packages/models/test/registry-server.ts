@@ -153,9 +153,10 @@ export class TestRegistry {
     if (cut !== undefined) {
       this.cutAfter.delete(digest);
       this.count(digest, cut);
-      // End the connection (FIN after the bytes) rather than destroy it: a reset can make
-      // the client drop bytes it has not read yet, and the test needs them to arrive.
-      res.write(part.subarray(0, cut), () => res.socket?.end());
+      // End the connection (FIN after the bytes) a moment after they are sent, not at once:
+      // a stream that errors drops the chunks its reader has not taken yet, and the test
+      // needs the client to have kept some bytes to resume from.
+      res.write(part.subarray(0, cut), () => setTimeout(() => res.socket?.end(), 300));
       return;
     }
     this.count(digest, part.length);
