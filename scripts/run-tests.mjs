@@ -38,7 +38,13 @@ if (files.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ["--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...extra, ...files.map((f) => relative(root, f))],
+  [
+    "--test",
+    "--test-reporter=spec",
+    `--test-concurrency=${concurrency}`,
+    ...extra,
+    ...files.map((f) => relative(root, f)),
+  ],
   { cwd: root, stdio: "inherit" },
 );
 process.exit(result.status ?? 1);
