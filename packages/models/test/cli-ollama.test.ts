@@ -1,22 +1,8 @@
 import assert from "node:assert/strict";
-import { Readable } from "node:stream";
 import { after, before, describe, it } from "node:test";
-import { main } from "../src/cli/main.js";
+import { cli } from "./cli-run.js";
 import { postJson, startTestServer, type TestServer } from "./harness.js";
 import { TestRegistry } from "./registry-server.js";
-
-/** Runs the CLI in-process and captures its output. */
-async function cli(args: string[], env: Record<string, string>, stdin = "") {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    stdin: Readable.from([stdin]),
-    env,
-  });
-  return { code, stdout, stderr };
-}
 
 describe("llmsrv CLI as ollama's: pull, push, ls, show, run", { timeout: 240_000 }, () => {
   let registry: TestRegistry;

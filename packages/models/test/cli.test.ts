@@ -1,21 +1,7 @@
 import assert from "node:assert/strict";
-import { Readable } from "node:stream";
 import { after, before, describe, it } from "node:test";
-import { main } from "../src/cli/main.js";
+import { cli } from "./cli-run.js";
 import { startTestServer, type TestServer } from "./harness.js";
-
-/** Runs the CLI in-process and captures its output. */
-async function cli(args: string[], env: Record<string, string>, stdin = "") {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    stdin: Readable.from([stdin]),
-    env,
-  });
-  return { code, stdout, stderr };
-}
 
 describe("llmsrv CLI against a running server", { timeout: 180_000 }, () => {
   let server: TestServer;
