@@ -137,14 +137,22 @@ export class OllamaTemplate {
   }
 }
 
+/**
+ * The field and variable names a Go template uses, lower-cased (none when it does not parse:
+ * such a template serves nothing, and create refuses new ones).
+ */
+export function templateVars(source: string | undefined): readonly string[] {
+  if (source === undefined) return [];
+  try {
+    return OllamaTemplate.parse(source).vars;
+  } catch {
+    return [];
+  }
+}
+
 /** Capabilities a Go template gives a model by the names it uses (Ollama's rule). */
 export function templateCapabilities(source: string): Array<"tools" | "insert" | "thinking"> {
-  let vars: readonly string[];
-  try {
-    vars = OllamaTemplate.parse(source).vars;
-  } catch {
-    return []; // a template that does not parse serves nothing; create refuses new ones
-  }
+  const vars = templateVars(source);
   const caps: Array<"tools" | "insert" | "thinking"> = [];
   if (vars.includes("tools")) caps.push("tools");
   if (vars.includes("suffix")) caps.push("insert");

@@ -1,4 +1,5 @@
 import { LlmsrvError } from "../errors.js";
+import { templateVars } from "../prompt/ollama-template.js";
 import type { StoredModel } from "../store/model-store.js";
 
 /**
@@ -10,7 +11,7 @@ export type InsertMode = "template" | "tokens";
 
 /** Whether a Go template places the suffix (`.Suffix`, as Ollama's insert capability asks). */
 export function templateUsesSuffix(template: string | undefined): boolean {
-  return template !== undefined && /\.Suffix\b/.test(template);
+  return templateVars(template).includes("suffix");
 }
 
 function hasKey(model: StoredModel, names: readonly string[]): boolean {

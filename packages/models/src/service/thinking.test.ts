@@ -50,5 +50,7 @@ describe("reading a Go template for thinking", () => {
     assert.equal(templateUsesThink("{{ if .Think }}x{{ end }}"), true);
     assert.equal(templateUsesThink("{{ $.IsThinkSet }}"), true);
     assert.equal(templateUsesThink("{{ .Thinking }}"), false);
+    // Read from the parsed template, so text that only mentions the field does not count.
+    assert.equal(templateUsesThink("{{/* .Think */}}.Think {{ .Prompt }}"), false);
   });
 });

@@ -1,4 +1,5 @@
 import { LlmsrvError } from "../errors.js";
+import { templateVars } from "../prompt/ollama-template.js";
 import type { StoredModel } from "../store/model-store.js";
 import { ThinkingParser } from "./thinking-parser.js";
 
@@ -9,8 +10,11 @@ const LEVELS = ["low", "medium", "high", "max"];
 
 /** Whether a Go template reads the think flag (`.Think`, `.ThinkLevel`, `.IsThinkSet`). */
 export function templateUsesThink(template: string | undefined): boolean {
-  return template !== undefined && /\.(Think|ThinkLevel|IsThinkSet)\b/.test(template);
+  return templateVars(template).some((v) => THINK_FIELDS.includes(v));
 }
+
+/** The think flag's fields, as the template's lower-cased names list them. */
+const THINK_FIELDS = ["think", "thinklevel", "isthinkset"];
 
 /**
  * The tags around reasoning, inferred from a Go template as Ollama infers them: the text
