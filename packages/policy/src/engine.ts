@@ -273,6 +273,23 @@ export class PolicyEngine {
     });
   }
 
+  /**
+   * `query` for callers that can wait: builtins that reach the network (`http.send`,
+   * `net.lookup_ip_addr`) are answered asynchronously without blocking the event loop.
+   * Servers and the CLI call this form; the synchronous form never performs network calls.
+   */
+  async queryAsync(query: string, options?: QueryOptions): Promise<QueryResult[]> {
+    return this.query(query, options);
+  }
+
+  /** `evalRef` for callers that can wait (see `queryAsync`). */
+  async evalRefAsync(
+    path: (string | number)[],
+    options?: QueryOptions,
+  ): Promise<Value | undefined> {
+    return this.evalRef(path, options);
+  }
+
   /** Fast path for the data API: the value of data.<path...> (undefined when undefined). */
   evalRef(path: (string | number)[], options?: QueryOptions): Value | undefined {
     let value: Value | undefined;
