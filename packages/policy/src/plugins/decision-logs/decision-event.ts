@@ -76,7 +76,18 @@ export function ruleInput(e: DecisionEvent): Value {
   return fromJSON(doc);
 }
 
-/** Go's RFC3339Nano: fraction digits without trailing zeros, none at all for whole seconds. */
-export function rfc3339(date: Date): string {
-  return date.toISOString().replace(/\.?0+Z$/, "Z");
+/**
+ * A time (milliseconds since the epoch, fractions kept to the microsecond) as Go's
+ * RFC3339Nano writes it: fraction digits without trailing zeros, none for whole seconds.
+ */
+export function rfc3339(epochMs: number): string {
+  const whole = Math.floor(epochMs);
+  const micros = Math.floor((epochMs - whole) * 1000);
+  const iso = new Date(whole).toISOString();
+  return `${iso.slice(0, -1)}${String(micros).padStart(3, "0")}`.replace(/\.?0+$/, "") + "Z";
+}
+
+/** Now, to the microsecond where the platform's clock allows. */
+export function nowMs(): number {
+  return performance.timeOrigin + performance.now();
 }

@@ -13,7 +13,7 @@ import type { Decision, DecisionLogger } from "../../server/decision-log.js";
 import { toJSON, type Value } from "../../value/value.js";
 import type { DecisionLogsConfig } from "./config.js";
 import { consoleLine } from "./console-line.js";
-import { type DecisionEvent, eventJSON, rfc3339, ruleInput } from "./decision-event.js";
+import { type DecisionEvent, eventJSON, nowMs, rfc3339, ruleInput } from "./decision-event.js";
 import type { LogService } from "./log-service.js";
 import { applyMaskRules, parseMaskRules } from "./mask-rules.js";
 import { RateLimiter } from "./rate-limiter.js";
@@ -33,7 +33,10 @@ export interface LoggedDecision extends Decision {
 
 /** Evaluates `data.<path>` with an input: the engine's evalRefAsync. */
 export interface RuleEvaluator {
-  evalRefAsync(path: (string | number)[], options?: { input?: Value }): Promise<Value | undefined>;
+  evalRefAsync(
+    path: (string | number)[],
+    options?: { input?: Value; timeoutMs?: number },
+  ): Promise<Value | undefined>;
 }
 
 /** Where the plugin reports its own problems (the server's logger fits). */
@@ -67,6 +70,8 @@ export interface DecisionLogsPluginOptions {
   console?: (line: string) => void;
   log?: PluginLog;
   timing?: Partial<UploadTiming>;
+  /** Bound on one evaluation of the mask or drop policy (the server's evaluation timeout). */
+  ruleTimeoutMs?: number;
 }
 
 /** The upload state, as OPA's status API reports it under `decision_logs`. */
@@ -160,7 +165,7 @@ export class DecisionLogsPlugin implements DecisionLogger {
   }
 
   record(decision: LoggedDecision): string {
-    const now = new Date();
+    const at = nowMs();
     const event: DecisionEvent = {
       labels: this.labels,
       decision_id: randomUUID(),
@@ -169,7 +174,7 @@ export class DecisionLogsPlugin implements DecisionLogger {
       input: decision.input,
       result: decision.result,
       requested_by: decision.requestedBy,
-      timestamp: rfc3339(now),
+      timestamp: rfc3339(at),
       req_id: ++this.requestId,
     };
     const headers = this.requestHeaders(decision.headers);
@@ -177,7 +182,7 @@ export class DecisionLogsPlugin implements DecisionLogger {
     if (this.stopped) return event.decision_id;
     const { metrics, error } = decision;
     this.queue = this.queue
-      .then(() => this.process(event, metrics, error, now))
+      .then(() => this.process(event, metrics, error, new Date(at)))
       .catch((e) => this.log.error(`Decision log event lost: ${(e as Error).message}.`));
     return event.decision_id;
   }
@@ -202,8 +207,9 @@ export class DecisionLogsPlugin implements DecisionLogger {
   ): Promise<void> {
     const engine = this.options.engine();
     const input = ruleInput(event);
+    const timeoutMs = this.options.ruleTimeoutMs || undefined;
     try {
-      const drop = await engine.evalRefAsync([...this.config.dropDecision], { input });
+      const drop = await engine.evalRefAsync([...this.config.dropDecision], { input, timeoutMs });
       if (drop === true) return;
     } catch (e) {
       this.log.error(`Log drop decision failed: ${(e as Error).message}.`);
@@ -212,7 +218,7 @@ export class DecisionLogsPlugin implements DecisionLogger {
     event.metrics = metrics;
     if (error) event.error = error;
     try {
-      const mask = await engine.evalRefAsync([...this.config.maskDecision], { input });
+      const mask = await engine.evalRefAsync([...this.config.maskDecision], { input, timeoutMs });
       if (mask !== undefined) applyMaskRules(parseMaskRules(toJSON(mask)), event);
     } catch (e) {
       this.log.error(`Log event masking failed: ${(e as Error).message}.`);
@@ -316,7 +322,8 @@ export class DecisionLogsPlugin implements DecisionLogger {
     this.stopped = true;
     clearTimeout(this.timer);
     this.log.info("Stopping decision logger.");
-    if (!this.buffer) {
+    // As OPA: only periodic uploading flushes on stop; with manual triggers the owner uploads.
+    if (!this.buffer || this.config.reporting.trigger !== "periodic") {
       await this.queue;
       return true;
     }

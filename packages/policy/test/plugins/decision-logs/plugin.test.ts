@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, it } from "node:test";
 import { PolicyEngine } from "../../../src/engine.js";
 import { parseDecisionLogsConfig } from "../../../src/plugins/decision-logs/config.js";
+import { rfc3339 } from "../../../src/plugins/decision-logs/decision-event.js";
 import {
   DecisionLogsPlugin,
   type DecisionLogsPluginOptions,
@@ -348,6 +349,16 @@ describe("decision logs plugin: failures, limits and stopping", () => {
     assert.equal(receiver.events().length, 1);
   });
 
+  it("leaves uploading to its owner with manual triggers, as OPA", async () => {
+    const { plugin, receiver } = await setup({ reporting: { trigger: "manual" } });
+    plugin.start();
+    plugin.record(decision(1));
+    assert.equal(await plugin.stop(5000), true);
+    assert.equal(receiver.requests, 0);
+    assert.equal(await plugin.upload(), true);
+    assert.equal(receiver.events().length, 1);
+  });
+
   it("gives up the flush when the grace period is over", async () => {
     const { plugin, receiver } = await setup();
     receiver.failWith = 500;
@@ -556,6 +567,16 @@ describe("decision logs plugin in the server", () => {
     assert.equal(event?.result, true);
     assert.match(event?.requested_by as string, /^127\.0\.0\.1:\d+$/);
     assert.ok(Object.keys(event?.metrics as object).length > 0);
+  });
+});
+
+describe("event timestamps", () => {
+  it("are RFC 3339 in UTC with Go's trimmed fraction", () => {
+    const t = Date.UTC(2026, 0, 2, 3, 4, 5);
+    assert.equal(rfc3339(t), "2026-01-02T03:04:05Z");
+    assert.equal(rfc3339(t + 120), "2026-01-02T03:04:05.12Z");
+    assert.equal(rfc3339(t + 1.5), "2026-01-02T03:04:05.0015Z");
+    assert.equal(rfc3339(t + 999.999), "2026-01-02T03:04:05.999999Z");
   });
 });
 
