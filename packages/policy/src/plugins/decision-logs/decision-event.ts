@@ -84,7 +84,8 @@ export function rfc3339(epochMs: number): string {
   const whole = Math.floor(epochMs);
   const micros = Math.floor((epochMs - whole) * 1000);
   const iso = new Date(whole).toISOString();
-  return `${iso.slice(0, -1)}${String(micros).padStart(3, "0")}`.replace(/\.?0+$/, "") + "Z";
+  const digits = `${iso.slice(0, -1)}${String(micros).padStart(3, "0")}`;
+  return `${digits.replace(/\.?0+$/, "")}Z`;
 }
 
 /** Now, to the microsecond where the platform's clock allows. */

@@ -251,7 +251,14 @@ export class DecisionLogsPlugin implements DecisionLogger {
 
   private async tick(): Promise<void> {
     if (this.stopped) return;
-    const ok = await this.upload();
+    let ok: boolean;
+    try {
+      ok = await this.upload();
+    } catch (e) {
+      // Nothing may end the loop: an unexpected failure counts as a failed upload.
+      this.log.error(`Decision log upload failed: ${(e as Error).message}.`);
+      ok = false;
+    }
     if (this.stopped) return;
     const { minDelayMs, maxDelayMs, minRetryDelayMs } = this.timing;
     let delay: number;

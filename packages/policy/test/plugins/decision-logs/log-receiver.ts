@@ -4,7 +4,14 @@
  * instead (the batch is then not kept); `close` takes it down entirely.
  */
 import { once } from "node:events";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { createServer as createTLSServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 
@@ -30,7 +37,11 @@ export interface LogReceiver {
   close(): Promise<void>;
 }
 
-export async function startLogReceiver(port = 0): Promise<LogReceiver> {
+/** `tls`: serve https with this key and certificate. */
+export async function startLogReceiver(
+  port = 0,
+  tls?: { key: string; cert: string },
+): Promise<LogReceiver> {
   const waiters: { count: number; resolve: () => void }[] = [];
   const receiver: LogReceiver = {
     url: "",
@@ -48,7 +59,7 @@ export async function startLogReceiver(port = 0): Promise<LogReceiver> {
       await once(server, "close");
     },
   };
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const parts: Buffer[] = [];
     req.on("data", (b: Buffer) => parts.push(b));
     req.on("end", () => {
@@ -72,9 +83,11 @@ export async function startLogReceiver(port = 0): Promise<LogReceiver> {
         w.resolve();
       }
     });
-  });
+  };
+  const server: Server = tls ? createTLSServer(tls, handle) : createServer(handle);
   server.listen(port, "127.0.0.1");
   await once(server, "listening");
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const scheme = tls ? "https" : "http";
+  receiver.url = `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return receiver;
 }

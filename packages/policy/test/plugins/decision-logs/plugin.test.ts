@@ -4,6 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { Agent } from "node:https";
+import { createServer, type Socket } from "node:net";
 import { afterEach, describe, it } from "node:test";
 import { PolicyEngine } from "../../../src/engine.js";
 import { parseDecisionLogsConfig } from "../../../src/plugins/decision-logs/config.js";
@@ -17,6 +20,7 @@ import {
 import { RateLimiter } from "../../../src/plugins/decision-logs/rate-limiter.js";
 import { startPolicyServer } from "../../../src/server/app.js";
 import { type LogReceiver, startLogReceiver } from "./log-receiver.js";
+import { makeTestCertificates } from "./test-ca.js";
 
 const SHORT = { minDelayMs: 5, maxDelayMs: 20, minRetryDelayMs: 5, flushRetryDelayMs: 5 };
 /** Periodic uploads that never come during a test: only explicit uploads and stop send. */
@@ -275,6 +279,46 @@ describe("decision logs plugin: failures, limits and stopping", () => {
       back.events().map((e) => (e.input as { n: number }).n),
       [1, 2, 3],
     );
+  });
+
+  it("gives up on a service that does not answer within the response timeout", async () => {
+    const sockets: Socket[] = [];
+    const silentServer = createServer((socket) => sockets.push(socket));
+    silentServer.listen(0, "127.0.0.1");
+    await once(silentServer, "listening");
+    cleanups.push(async () => {
+      for (const s of sockets) s.destroy();
+      silentServer.close();
+    });
+    const { port } = silentServer.address() as { port: number };
+    const { plugin } = await setup(
+      {},
+      { service: { name: "logs", url: `http://127.0.0.1:${port}`, responseHeaderTimeoutMs: 50 } },
+    );
+    plugin.record(decision(1));
+    assert.equal(await plugin.upload(), false);
+    assert.equal(plugin.status().message, "log upload failed: no response within 50 ms");
+  });
+
+  it("uploads over https to a service whose CA the agent trusts", async () => {
+    const certs = makeTestCertificates();
+    const receiver = await startLogReceiver(0, certs);
+    cleanups.push(() => receiver.close());
+    const agent = new Agent({ ca: certs.ca });
+    const { plugin } = await setup({}, { service: { name: "logs", url: receiver.url, agent } });
+    plugin.record(decision(1));
+    assert.equal(await plugin.upload(), true);
+    assert.equal(receiver.events().length, 1);
+    // Without the CA the certificate is refused and the event kept.
+    const { plugin: untrusting } = await setup(
+      {},
+      { service: { name: "logs", url: receiver.url } },
+    );
+    untrusting.record(decision(2));
+    assert.equal(await untrusting.upload(), false);
+    assert.match(untrusting.status().message ?? "", /^log upload failed: .*certificate/);
+    assert.equal(receiver.events().length, 1);
+    agent.destroy();
   });
 
   it("drops the oldest events past buffer_size_limit_bytes", async () => {
