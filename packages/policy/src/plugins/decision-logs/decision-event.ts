@@ -88,7 +88,10 @@ export function rfc3339(epochMs: number): string {
   return `${digits.replace(/\.?0+$/, "")}Z`;
 }
 
-/** Now, to the microsecond where the platform's clock allows. */
+/**
+ * Now, from the wall clock (milliseconds). The monotonic clock would give microseconds but
+ * drifts from the wall clock over a long-running server's life.
+ */
 export function nowMs(): number {
-  return performance.timeOrigin + performance.now();
+  return Date.now();
 }

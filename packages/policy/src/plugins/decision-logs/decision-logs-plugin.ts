@@ -335,11 +335,16 @@ export class DecisionLogsPlugin implements DecisionLogger {
       return true;
     }
     const deadline = performance.now() + graceMs;
+    const pause = (ms: number) =>
+      new Promise<false>((r) => setTimeout(() => r(false), Math.max(0, ms)).unref());
     for (;;) {
-      if (await this.upload()) return true;
+      // A slow service must not hold the shutdown past its grace period.
+      const attempt = this.upload().catch(() => false);
+      const done = await Promise.race([attempt, pause(deadline - performance.now())]);
+      if (done) return true;
       const left = deadline - performance.now();
       if (left <= 0) break;
-      await new Promise((r) => setTimeout(r, Math.min(this.timing.flushRetryDelayMs, left)));
+      await pause(Math.min(this.timing.flushRetryDelayMs, left));
     }
     this.log.error("Plugin stopped with decisions possibly still in buffer.");
     return false;
