@@ -120,7 +120,8 @@ export function canStore(headers: Map<string, string[]>): boolean {
 /** Parses an HTTP date (IMF-fixdate, RFC 850 or asctime); undefined when it is none. */
 export function parseHttpDate(text: string): number | undefined {
   if (!/^[A-Za-z]{3,9},? /.test(text.trim())) return undefined;
-  const ms = Date.parse(text);
+  // Go reads all three forms as UTC; asctime names no zone, which Date.parse takes as local.
+  const ms = Date.parse(/\b(GMT|UTC)\b/.test(text) ? text : `${text} GMT`);
   return Number.isNaN(ms) ? undefined : ms;
 }
 

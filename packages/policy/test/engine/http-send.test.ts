@@ -1,5 +1,9 @@
 /** `http.send` through `queryAsync`/`evalRefAsync` against real servers started here. */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { MAX_NETWORK_ROUNDS } from "../../src/engine.js";
 import { RegoError } from "../../src/errors.js";
@@ -499,5 +503,23 @@ now := time.now_ns()
     );
     assert.deepEqual(toJSON(e.evalRef(["p", "names"], { input }) ?? null), ["a", "b"]);
     assert.deepEqual(toJSON((await e.evalRefAsync(["p", "names"], { input })) ?? null), ["a", "b"]);
+  });
+});
+
+describe("http.send to a Unix socket", () => {
+  it("sends unix://…?socket=<path> requests to the socket, without the socket parameter", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rego-sock-"));
+    const path = join(dir, "s.sock");
+    const server = http.createServer((req, res) => res.end(`via socket ${req.url}`));
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      const r = (await evalAsync(engineWith(SEND), "data.p.resp", {
+        req: { method: "GET", url: `unix://localhost/a/b?x=1&socket=${encodeURIComponent(path)}` },
+      })) as Record<string, unknown>;
+      assert.equal(r.raw_body, "via socket /a/b?x=1");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
