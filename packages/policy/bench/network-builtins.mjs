@@ -50,9 +50,18 @@ allow if { enabled; input.user != "" }
 
   const current = limitsEngine(PolicyEngine, fromJSON);
   const variants = [
-    ["evalRef (this build)", async (i) => current.evalRef(["limits"], { input: inputs[i % inputs.length] })],
-    ["evalRefAsync, no network builtin", (i) => current.evalRefAsync(["limits"], { input: inputs[i % inputs.length] })],
-    ["evalRefAsync, http.send from the inter-query cache", (i) => cached.evalRefAsync(["flags", "allow"], { input: inputs[i % inputs.length] })],
+    [
+      "evalRef (this build)",
+      async (i) => current.evalRef(["limits"], { input: inputs[i % inputs.length] }),
+    ],
+    [
+      "evalRefAsync, no network builtin",
+      (i) => current.evalRefAsync(["limits"], { input: inputs[i % inputs.length] }),
+    ],
+    [
+      "evalRefAsync, http.send from the inter-query cache",
+      (i) => cached.evalRefAsync(["flags", "allow"], { input: inputs[i % inputs.length] }),
+    ],
   ];
   if (baselineDir) {
     const dist = (f) => import(pathToFileURL(join(baselineDir, "dist/src", f)).href);
@@ -79,7 +88,9 @@ allow if { enabled; input.user != "" }
   server.close();
   for (const [name, r] of rates) {
     r.sort((a, b) => a - b);
-    console.log(`${name}: ${Math.round(r[Math.floor(r.length / 2)])} decisions/s (median of ${ROUNDS})`);
+    console.log(
+      `${name}: ${Math.round(r[Math.floor(r.length / 2)])} decisions/s (median of ${ROUNDS})`,
+    );
   }
 }
 

@@ -174,8 +174,14 @@ async function performBounded(
           () => controller.abort(cancelled("timed out: query evaluation exceeded its time limit")),
           Math.max(0, deadline - Date.now()),
         );
+  // Some calls (a DNS lookup) cannot be cut short: stop waiting for them all the same.
+  const stopped = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
+      once: true,
+    });
+  });
   try {
-    return await call.perform(controller.signal);
+    return await Promise.race([call.perform(controller.signal), stopped]);
   } catch (e) {
     if (controller.signal.aborted) throw controller.signal.reason;
     throw internalError(e);
