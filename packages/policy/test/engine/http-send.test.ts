@@ -310,13 +310,14 @@ same := a == b
   it("pins the clock and prints once across evaluation rounds", async () => {
     const e = engineWith(`package p
 t := time.now_ns()
+n := rand.intn("pinned", 1000000000)
 r := x if {
-	print("before", t)
+	print("before", t, n)
 	x := http.send({"method": "GET", "url": concat("", [input.base, "/text"])}).raw_body
 	y := http.send({"method": "GET", "url": concat("", [input.base, "/yaml"])}).raw_body
 	print("after", x)
 }
-out := [t, r]
+out := [t, r, n]
 `);
     const printed: string[] = [];
     const out = (await evalAsync(
@@ -326,9 +327,9 @@ out := [t, r]
       {
         print: (m) => printed.push(m),
       },
-    )) as [number, string];
+    )) as [number, string, number];
     assert.equal(out[1], "hello");
-    assert.deepEqual(printed, [`before ${out[0]}`, "after hello"]);
+    assert.deepEqual(printed, [`before ${out[0]} ${out[2]}`, "after hello"]);
   });
 
   it("refuses a query needing more network calls than the round bound", async () => {
@@ -471,6 +472,15 @@ describe("synchronous evaluation", () => {
       input: fromJSON({ req: { method: "GET", url: "http://127.0.0.1:1/" } }),
     });
     assert.equal(r.length, 0);
+  });
+
+  it("runs policies whose tests replace http.send with `with`", () => {
+    const e = engineWith(`package p
+allowed if http.send({"method": "GET", "url": "https://users.example/alice"}).body.active
+mock(_) := {"status_code": 200, "body": {"active": true}}
+`);
+    const r = e.query("data.p.allowed with http.send as data.p.mock");
+    assert.equal(r[0]?.expressions[0]?.value, true);
   });
 
   it("still checks the request's parameters", () => {
