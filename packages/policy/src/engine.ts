@@ -4,6 +4,7 @@
  */
 import type { Body, Expr, Loc, Module, Term, TermExpr } from "./ast/nodes.js";
 import { displayName, shallowExprVars } from "./ast/walk.js";
+import { InterQueryCache } from "./builtins/http-send-cache.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
 import { dataConflicts } from "./compile/data-conflicts.js";
 import { capturedExpression } from "./compile/query-capture.js";
@@ -11,6 +12,7 @@ import type { RuleNode } from "./compile/tree.js";
 import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
 import { collectionTooLarge, internalError, RegoError, RegoErrorList } from "./errors.js";
 import { Evaluator } from "./eval/evaluator.js";
+import { type ExternalCall, ExternalCalls, PendingExternalCall } from "./eval/external-calls.js";
 import type { FunctionTable } from "./eval/functions.js";
 import type { EvalTracer } from "./eval/state.js";
 import type { Env } from "./eval/terms.js";
@@ -30,6 +32,11 @@ export interface EngineOptions {
    * check (base data then shadows the rule), and the compliance runner follows it.
    */
   checkDataConflicts?: boolean;
+  /**
+   * Where `http.send` keeps responses between queries (`cache`/`force_cache`); engines may
+   * share one. Default: a cache of this engine (and of the engines `withData` makes).
+   */
+  interQueryCache?: InterQueryCache;
 }
 
 /** Options of one evaluation. */
@@ -132,7 +139,60 @@ function guardStack<T>(f: () => T): T {
  * becomes internal_error, so that callers see one kind of error and never a raw RangeError.
  */
 function stackError(e: unknown): unknown {
-  return e instanceof RegoError || e instanceof RegoErrorList ? e : internalError(e);
+  if (e instanceof RegoError || e instanceof RegoErrorList) return e;
+  // The asynchronous driver's signal, not a failure.
+  if (e instanceof PendingExternalCall) return e;
+  return internalError(e);
+}
+
+/** Names of builtins that reach the network, as they appear in Rego text. */
+const NETWORK_BUILTIN = /\bhttp\.send\b|\bnet\.lookup_ip_addr\b/;
+
+/**
+ * Most evaluation rounds (one per distinct network call) of one asynchronous query: each
+ * round evaluates the query again, so a policy making thousands of calls is refused.
+ */
+export const MAX_NETWORK_ROUNDS = 256;
+
+/**
+ * Performs `call`, giving up when the query's deadline passes or its signal fires: then
+ * the query ends with eval_cancel_error, as when evaluation itself runs out of time.
+ */
+async function performBounded(
+  call: ExternalCall,
+  deadline: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(cancelled("caller cancelled query execution"));
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const timer =
+    deadline === undefined
+      ? undefined
+      : setTimeout(
+          () => controller.abort(cancelled("timed out: query evaluation exceeded its time limit")),
+          Math.max(0, deadline - Date.now()),
+        );
+  // Some calls (a DNS lookup) cannot be cut short: stop waiting for them all the same.
+  const stopped = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
+      once: true,
+    });
+  });
+  try {
+    return await Promise.race([call.perform(controller.signal), stopped]);
+  } catch (e) {
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw internalError(e);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+function cancelled(message: string): RegoError {
+  return new RegoError("eval_cancel_error", message);
 }
 
 /** Deep-merges `value` into `base`: objects merge key by key, anything else replaces. */
@@ -148,11 +208,20 @@ export class PolicyEngine {
   private readonly sources: Source[] = [];
   private parsed: Module[] = [];
   private data: Value = new RegoObject();
-  private compiled?: { policy: CompiledPolicy; compiler: Compiler; functions: FunctionTable };
+  private compiled?: {
+    policy: CompiledPolicy;
+    compiler: Compiler;
+    functions: FunctionTable;
+    /** Whether some module names a network builtin (worked out on first need). */
+    network?: boolean;
+  };
+  private httpCache: InterQueryCache;
   private readonly refPaths = new Map<string, Term[]>();
   private readonly refPathsByArray = new WeakMap<(string | number)[], Term[]>();
 
-  constructor(readonly options: EngineOptions = {}) {}
+  constructor(readonly options: EngineOptions = {}) {
+    this.httpCache = options.interQueryCache ?? new InterQueryCache();
+  }
 
   /** Parses a module; throws RegoErrorList (rego_parse_error, file:line:col) on errors. */
   addModule(file: string, source: string, options?: { v0Compatible?: boolean }): void {
@@ -214,6 +283,7 @@ export class PolicyEngine {
       signal: options?.signal,
       maxCollectionSize: options?.maxCollectionSize ?? DEFAULT_MAX_COLLECTION_SIZE,
       tracer: options?.tracer,
+      external: (options as { external?: ExternalCalls } | undefined)?.external,
     });
   }
 
@@ -279,7 +349,8 @@ export class PolicyEngine {
    * Servers and the CLI call this form; the synchronous form never performs network calls.
    */
   async queryAsync(query: string, options?: QueryOptions): Promise<QueryResult[]> {
-    return this.query(query, options);
+    if (!this.mayReachNetwork() && !NETWORK_BUILTIN.test(query)) return this.query(query, options);
+    return this.evaluateWithNetwork(options, (o) => this.query(query, o));
   }
 
   /** `evalRef` for callers that can wait (see `queryAsync`). */
@@ -287,7 +358,71 @@ export class PolicyEngine {
     path: (string | number)[],
     options?: QueryOptions,
   ): Promise<Value | undefined> {
-    return this.evalRef(path, options);
+    if (!this.mayReachNetwork()) return this.evalRef(path, options);
+    return this.evaluateWithNetwork(options, (o) => this.evalRef(path, o));
+  }
+
+  /** The cache `http.send` keeps responses in between queries (`cache`, `force_cache`). */
+  get interQueryCache(): InterQueryCache {
+    return this.httpCache;
+  }
+
+  /**
+   * True when some module names a network builtin. A text test: a comment can only make it
+   * take the (still correct) asynchronous path; no policy reaches a builtin it never names.
+   */
+  private mayReachNetwork(): boolean {
+    const c = this.ensureCompiled();
+    if (c.network === undefined)
+      c.network = this.sources.some((s) => NETWORK_BUILTIN.test(s.source));
+    return c.network;
+  }
+
+  /**
+   * Evaluates in rounds: a round that meets a network call not answered yet stops with
+   * PendingExternalCall; the call is made (awaited, off the evaluation) and the next round
+   * finds its answer. Rounds share the clock, the nondeterministic memo and `print` output
+   * (nothing is printed twice). With a tracer, the rounds run without it and a last round,
+   * every answer known, runs with it, so that explain and coverage see one evaluation.
+   */
+  private async evaluateWithNetwork<T>(
+    options: QueryOptions | undefined,
+    run: (options: QueryOptions & { external: ExternalCalls }) => T,
+  ): Promise<T> {
+    const startMs = Date.now();
+    const deadline = options?.timeoutMs === undefined ? undefined : startMs + options.timeoutMs;
+    const calls = new ExternalCalls(
+      options?.nowNs ?? BigInt(startMs) * 1_000_000n,
+      this.httpCache,
+      options?.print ?? printToStderr,
+    );
+    for (let round = 1; ; round++) {
+      const roundOptions = {
+        ...options,
+        nowNs: calls.nowNs,
+        print: calls.printer(),
+        timeoutMs: deadline === undefined ? undefined : Math.max(0, deadline - Date.now()),
+        tracer: undefined,
+        external: calls,
+      };
+      let pending: PendingExternalCall;
+      try {
+        const result = run(roundOptions);
+        if (!options?.tracer) return result;
+        return run({ ...roundOptions, print: calls.printer(), tracer: options.tracer });
+      } catch (e) {
+        if (!(e instanceof PendingExternalCall)) throw e;
+        pending = e;
+      }
+      if (round > MAX_NETWORK_ROUNDS) {
+        throw new RegoError(
+          "eval_builtin_error",
+          `too many network calls in one query (more than ${MAX_NETWORK_ROUNDS})`,
+        );
+      }
+      const outcome = await performBounded(pending.call, deadline, options?.signal);
+      calls.outcomes.set(pending.call.key, outcome);
+    }
   }
 
   /** Fast path for the data API: the value of data.<path...> (undefined when undefined). */
@@ -360,6 +495,7 @@ export class PolicyEngine {
     copy.compiled = this.ensureCompiled();
     copy.parsed = this.parsed;
     copy.data = data;
+    copy.httpCache = this.httpCache;
     return copy;
   }
 

@@ -1,8 +1,10 @@
 /**
  * The `net.*` builtins: CIDR containment, intersection, expansion, validation and merging
- * for IPv4 and IPv6 with Go's parsing rules, and `net.lookup_ip_addr` (literal addresses
- * and the hosts file only: evaluation is synchronous and the server may have no network).
+ * for IPv4 and IPv6 with Go's parsing rules, and `net.lookup_ip_addr`: through the system
+ * resolver when the query runs asynchronously (see eval/external-calls.ts), from literal
+ * addresses and the hosts file when it runs synchronously.
  */
+import { lookup } from "node:dns/promises";
 import { readFileSync } from "node:fs";
 import { BuiltinError } from "../errors.js";
 import { RegoObject, RegoSet, type Value } from "../value/value.js";
@@ -95,6 +97,24 @@ function hostsFileAddresses(host: string): string[] {
   return found;
 }
 
+/** The addresses the system resolver (hosts file, DNS) gives for `host`, as Go prints them. */
+async function resolveHost(host: string): Promise<string[] | { error: string }> {
+  try {
+    const found = await lookup(host, { all: true, verbatim: true });
+    const out: string[] = [];
+    for (const a of found) {
+      const ip = parseIp(a.address);
+      out.push(ip ? formatIp(ip) : a.address);
+    }
+    return out;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOTFOUND" || code === "ENODATA" ? "no such host" : String((e as Error).message);
+    return { error: `lookup ${host}: ${why}` };
+  }
+}
+
 const cidrContains: BuiltinDef["impl"] = ([cidr, cidrOrIp]) => {
   const name = "net.cidr_contains";
   return contains(name, asString(name, cidr as Value, 1), asString(name, cidrOrIp as Value, 2));
@@ -176,14 +196,24 @@ export const netBuiltins: BuiltinDef[] = [
     args: ["string"],
     result: "set[string]",
     nondeterministic: true,
-    impl: ([host]) => {
+    impl: ([host], ctx) => {
       const name = "net.lookup_ip_addr";
       const text = asString(name, host as Value, 1);
       const literal = parseIp(text);
       if (literal) return RegoSet.of([formatIp(literal)]);
-      const found = hostsFileAddresses(text);
-      if (found.length === 0) throw new BuiltinError(`${name}: lookup ${text}: no such host`);
-      return RegoSet.of(found);
+      const ext = ctx.external;
+      if (ext === undefined) {
+        // Synchronous evaluation cannot wait for a resolver: the hosts file only.
+        const found = hostsFileAddresses(text);
+        if (found.length === 0) throw new BuiltinError(`${name}: lookup ${text}: no such host`);
+        return RegoSet.of(found);
+      }
+      const outcome = ext.outcome({
+        key: `${name}:${text}`,
+        perform: () => resolveHost(text),
+      }) as string[] | { error: string };
+      if (!Array.isArray(outcome)) throw new BuiltinError(`${name}: ${outcome.error}`);
+      return RegoSet.of(outcome);
     },
   },
 ];

@@ -7,6 +7,7 @@
  *   A | B        (union, lowest precedence)
  * Example: `{ name: "upper", args: ["string"], result: "string", impl: ... }`.
  */
+import type { ExternalCalls } from "../eval/external-calls.js";
 import type { Value } from "../value/value.js";
 
 /** What a builtin may use besides its operands. Fixed for one query evaluation. */
@@ -28,6 +29,11 @@ export interface BuiltinContext {
   readonly maxCollectionSize: number;
   /** Receives `trace()` notes when the query is explained; undefined otherwise. */
   readonly trace?: (note: string) => void;
+  /**
+   * Present when the query runs asynchronously (`queryAsync`/`evalRefAsync`): builtins
+   * that reach the network read their answers here (see eval/external-calls.ts).
+   */
+  readonly external?: ExternalCalls;
 }
 
 export interface BuiltinDef {

@@ -9,6 +9,7 @@ import type { CompiledRule, RuleNode } from "../compile/tree.js";
 import { collectionTooLarge, RegoError } from "../errors.js";
 import { compare, equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import { dependencyOrder, staticDeps, WARM_RULE_DEPTH } from "./dependency-order.js";
+import type { ExternalCalls } from "./external-calls.js";
 import type { FunctionTable } from "./functions.js";
 import {
   Canceller,
@@ -35,6 +36,8 @@ export interface EvaluatorOptions {
   signal?: AbortSignal;
   /** Most elements one collection may have (REGO_MAX_COLLECTION_SIZE). */
   maxCollectionSize: number;
+  /** Network answers and pinned state of an asynchronous query (see external-calls.ts). */
+  external?: ExternalCalls;
 }
 
 /**
@@ -47,6 +50,7 @@ class QueryContext implements BuiltinContext {
   readonly strict: boolean;
   readonly maxCollectionSize: number;
   readonly trace: ((note: string) => void) | undefined;
+  readonly external: ExternalCalls | undefined;
   private readonly startMs: number;
   private fixedNs: bigint | undefined;
 
@@ -61,6 +65,9 @@ class QueryContext implements BuiltinContext {
     const tracer = opts.tracer;
     this.trace = tracer ? (note) => tracer.note(note) : undefined;
     this.startMs = Date.now();
+    this.external = opts.external;
+    // The rounds of an asynchronous query share one memo: rand and uuid answer alike.
+    this.memo = opts.external?.memo;
   }
 
   checkCancel(): void {

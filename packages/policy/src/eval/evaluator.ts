@@ -11,6 +11,7 @@ import { BuiltinError, BuiltinTypeError, internalError, RegoError } from "../err
 import { formatValue } from "../value/format.js";
 import { equal, type Value } from "../value/value.js";
 import { conflict, DocumentEvaluator } from "./documents.js";
+import { PendingExternalCall } from "./external-calls.js";
 import { resolveFunction } from "./functions.js";
 import { metadataChain, metadataRule } from "./metadata.js";
 import type { DocCache, FunctionReplacement, Overrides } from "./state.js";
@@ -269,6 +270,7 @@ export class Evaluator extends DocumentEvaluator {
    * builtin errors), as in OPA. Anything else (a stack overflow, a bug) aborts the query.
    */
   private builtinFailed(def: BuiltinDef, e: unknown, t: CallTerm): false {
+    if (e instanceof PendingExternalCall) throw e;
     if (e instanceof BuiltinTypeError) {
       if (this.ctx.strict) throw new RegoError("eval_type_error", e.message, locOf(t));
       return false;

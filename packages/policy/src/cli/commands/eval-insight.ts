@@ -140,14 +140,14 @@ export class EvalInsight {
   }
 
   /** Evaluates the query with the listeners attached. */
-  query(engine: PolicyEngine, query: string, options: QueryOptions): QueryResult[] {
+  async query(engine: PolicyEngine, query: string, options: QueryOptions): Promise<QueryResult[]> {
     this.sources.set("query", query);
     const m = this.metrics;
     if (m) m.time("rego_query_parse", () => parseQuery(query));
     this.queryStart = process.hrtime.bigint();
     this.evalStart = 0n;
     try {
-      return engine.query(query, { ...options, tracer: this.tracer() });
+      return await engine.queryAsync(query, { ...options, tracer: this.tracer() });
     } finally {
       if (m) {
         const end = process.hrtime.bigint();

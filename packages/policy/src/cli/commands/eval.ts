@@ -114,8 +114,8 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
       print: (message: string) => io.stderr(`${message}\n`),
     };
     const results = insight
-      ? insight.query(engine, request.query, options)
-      : engine.query(request.query, options);
+      ? await insight.query(engine, request.query, options)
+      : await engine.queryAsync(request.query, options);
     io.stdout(
       insight
         ? insight.render(results, request.format)

@@ -92,12 +92,12 @@ function findTests(files: LoadedFiles, v0: boolean): TestCase[] {
   return out;
 }
 
-function runOne(engine: PolicyEngine, t: TestCase, tracer?: EvalTracer): TestResult {
+async function runOne(engine: PolicyEngine, t: TestCase, tracer?: EvalTracer): Promise<TestResult> {
   if (t.skip) return { ...t, durationNs: 0, outcome: "skip", output: "" };
   let output = "";
   const start = process.hrtime.bigint();
   try {
-    const value = engine.evalRef([...t.pkg, t.name], {
+    const value = await engine.evalRefAsync([...t.pkg, t.name], {
       print: (message) => {
         output += `${message}\n`;
       },
@@ -223,9 +223,13 @@ async function runTests(argv: string[], io: CliIO): Promise<number> {
     parsed.values.coverage || parsed.values.threshold !== undefined
       ? new CoverageCollector()
       : undefined;
-  const results = tests.map((t) =>
-    runOne(engine, t, coverage ? new EventTracer([coverage.listener]) : undefined),
-  );
+  // One at a time: tests share the engine's caches and print order matters.
+  const results: TestResult[] = [];
+  for (const t of tests) {
+    results.push(
+      await runOne(engine, t, coverage ? new EventTracer([coverage.listener]) : undefined),
+    );
+  }
   if (coverage) return reportCoverage(io, coverage, results, files, parsed.values, v0);
   let bench: Map<TestResult, BenchFigures> | undefined;
   if (parsed.values.bench) {
