@@ -194,14 +194,6 @@ describe("rego version, help and unknown commands", () => {
     assert.match(one.stdout, /--fail-defined/);
   });
 
-  it("says which commands are not implemented yet, with exit 2", async () => {
-    for (const name of ["sign"]) {
-      const run = await rego([name]);
-      assert.equal(run.code, 2, name);
-      assert.equal(run.stderr, `error: rego ${name} is not implemented yet\n`);
-    }
-  });
-
   it("answers an unknown command or none with usage and exit 2", async () => {
     const unknown = await rego(["frobnicate"]);
     assert.equal(unknown.code, 2);
