@@ -12,6 +12,7 @@ import {
   loadBundlePaths,
 } from "../loader/load-bundles.js";
 import type { LoadedFiles } from "../loader/load-paths.js";
+import type { CliIO } from "./cli-io.js";
 import { describeFailure, isExpectedFailure } from "./error-report.js";
 import { UsageError } from "./parse-flags.js";
 import type { ReloadResult } from "./watch.js";
@@ -94,5 +95,21 @@ export function reloadBundleEngine(
     if (e instanceof BundleLoadError) return { ok: false, error: `load error: ${e.message}` };
     if (!isExpectedFailure(e)) throw e;
     return { ok: false, error: describeFailure(e, true).trimEnd() };
+  }
+}
+
+/** Reads and verifies the bundles, reporting the first failure as OPA does; true when all pass. */
+export function bundlesVerified(
+  paths: readonly string[],
+  options: BundleLoadOptions,
+  io: Pick<CliIO, "stderr">,
+): boolean {
+  try {
+    loadBundlePaths(paths, options);
+    return true;
+  } catch (e) {
+    if (!(e instanceof BundleLoadError)) throw e;
+    io.stderr(`error: load error: ${e.message}\n`);
+    return false;
   }
 }

@@ -283,6 +283,16 @@ describe("rego run -b refuses tampered bundles", () => {
     assert.equal(skipped.allow, undefined, "the changed data is what was loaded");
   });
 
+  it("before the REPL starts, too", async () => {
+    const path = at("out/changed.tar.gz");
+    const run = await rego(["run", "-b", path, ...key]);
+    assert.equal(run.code, 1);
+    assert.match(
+      run.stderr,
+      /^error: load error: bundle .*changed\.tar\.gz: data\.json: digest mismatch/,
+    );
+  });
+
   it("needs -b for --verification-key", async () => {
     const run = await serve([at(signed), ...key]);
     assert.equal(run.code, 2);

@@ -16,6 +16,7 @@ import {
   BUNDLE_FLAG_USAGE,
   buildBundleEngine,
   bundleLoadOptions,
+  bundlesVerified,
   reloadBundleEngine,
 } from "../bundle-flags.js";
 import type { CliIO, Command } from "../cli-io.js";
@@ -142,7 +143,11 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const { settings, paths } = parsed;
-  if (!parsed.server) return runRepl(paths, { v0: parsed.v0, watch: parsed.watch }, io);
+  if (!parsed.server) {
+    // The REPL loads the paths itself; with -b their signatures are checked first.
+    if (parsed.bundles && !bundlesVerified(paths, parsed.bundles, io)) return 1;
+    return runRepl(paths, { v0: parsed.v0, watch: parsed.watch }, io);
+  }
   const log = createLogger({
     service: "policy",
     level: settings.logLevel,
