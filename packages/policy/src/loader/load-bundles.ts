@@ -44,12 +44,39 @@ export function readBundlePath(path: string, options: BundleLoadOptions = {}): B
   } catch (e) {
     throw new BundleLoadError(path, `error reading "${path}": ${(e as Error).message}`);
   }
+  if (!isDir) {
+    let gzipped: Buffer;
+    try {
+      gzipped = readFileSync(path);
+    } catch (e) {
+      throw new BundleLoadError(path, `error reading "${path}": ${(e as Error).message}`);
+    }
+    return readVerifiedBundle(path, gzipped, options);
+  }
   try {
-    const entries = isDir ? directoryEntries(path) : tarballEntries(readFileSync(path));
+    const entries = directoryEntries(path);
     verifyBundle(entries, options.verification, { skipVerify: options.skipVerify });
-    return bundleFromEntries(isDir ? path.replace(/\/+$/, "") : path, entries);
+    return bundleFromEntries(path.replace(/\/+$/, ""), entries);
   } catch (e) {
     throw new BundleLoadError(path, (e as Error).message);
+  }
+}
+
+/**
+ * Reads and verifies a gzipped bundle held in memory (a download, say); `name` labels its
+ * policies and the error. Throws BundleLoadError with OPA's reason.
+ */
+export function readVerifiedBundle(
+  name: string,
+  gzipped: Buffer,
+  options: BundleLoadOptions = {},
+): BundleContents {
+  try {
+    const entries = tarballEntries(gzipped);
+    verifyBundle(entries, options.verification, { skipVerify: options.skipVerify });
+    return bundleFromEntries(name, entries);
+  } catch (e) {
+    throw new BundleLoadError(name, (e as Error).message);
   }
 }
 

@@ -1,4 +1,4 @@
-/** `rego inspect`, `check`, `parse`, `version`, `help` and the commands not implemented yet. */
+/** `rego inspect`, `check`, `parse`, `version` and `help`. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
