@@ -105,3 +105,52 @@ describe("bundle reader", () => {
     });
   });
 });
+
+describe("bundle roots (bundle mode)", () => {
+  const bundleWith = (manifest: string, extra: { name: string; content: string }[]) =>
+    gzipSync(
+      writeTar([
+        { name: "/.manifest", content: Buffer.from(manifest) },
+        ...extra.map((e) => ({ name: e.name, content: Buffer.from(e.content) })),
+      ]),
+    );
+
+  it("refuses overlapping roots, and policies or data outside the roots, with OPA's messages", () => {
+    assert.throws(() => readVerifiedBundle("b", bundleWith('{"roots": ["a", "a/b"]}', [])), {
+      message: "bundle b: manifest has overlapped roots: 'a' and 'a/b'",
+    });
+    assert.throws(
+      () =>
+        readVerifiedBundle(
+          "b",
+          bundleWith('{"roots": ["a", "c"]}', [{ name: "/x/p.rego", content: "package x.y\n" }]),
+        ),
+      {
+        message: "bundle b: manifest roots [a c] do not permit 'package x.y' in module '/x/p.rego'",
+      },
+    );
+    assert.throws(
+      () =>
+        readVerifiedBundle(
+          "b",
+          bundleWith('{"roots": ["a/b"]}', [{ name: "/data.json", content: '{"a": {"c": 1}}' }]),
+        ),
+      {
+        message:
+          "bundle b: manifest roots [a/b] do not permit data at path '/a/c' (hint: check bundle directory structure)",
+      },
+    );
+  });
+
+  it("accepts policies and data under the roots", () => {
+    const ok = readVerifiedBundle(
+      "b",
+      bundleWith('{"roots": ["a/b", "x"]}', [
+        { name: "/a/b/data.json", content: '{"c": 1}' },
+        { name: "/data.json", content: '{"x": {"y": 2}}' },
+        { name: "/p.rego", content: "package x.z\n" },
+      ]),
+    );
+    assert.deepEqual(ok.roots, ["a/b", "x"]);
+  });
+});

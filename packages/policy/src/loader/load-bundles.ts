@@ -1,6 +1,7 @@
 /**
- * Bundle mode (`-b`): every path is a bundle, a directory or a `.tar.gz`, read whole and
- * verified against its `.signatures.json` before anything of it is used. A failure names
+ * Bundle mode (`-b`): every path is a bundle, a directory or a `.tar.gz`, read whole,
+ * verified against its `.signatures.json` and checked against its manifest roots before
+ * anything of it is used. A failure names
  * the bundle as OPA does (`bundle <path>: <reason>`).
  */
 import { readFileSync, statSync } from "node:fs";
@@ -13,6 +14,7 @@ import {
   directoryEntries,
   tarballEntries,
 } from "./bundle.js";
+import { validateBundleRoots } from "./bundle-roots.js";
 import { mergeAt } from "./data-document.js";
 import type { LoadedFiles, PolicySource } from "./load-paths.js";
 
@@ -56,7 +58,10 @@ export function readBundlePath(path: string, options: BundleLoadOptions = {}): B
   try {
     const entries = directoryEntries(path);
     verifyBundle(entries, options.verification, { skipVerify: options.skipVerify });
-    return bundleFromEntries(path.replace(/\/+$/, ""), entries);
+    const label = path.replace(/\/+$/, "");
+    const bundle = bundleFromEntries(label, entries);
+    validateBundleRoots(bundle, (inside) => `${label}/${inside}`);
+    return bundle;
   } catch (e) {
     throw new BundleLoadError(path, (e as Error).message);
   }
@@ -74,7 +79,9 @@ export function readVerifiedBundle(
   try {
     const entries = tarballEntries(gzipped);
     verifyBundle(entries, options.verification, { skipVerify: options.skipVerify });
-    return bundleFromEntries(name, entries);
+    const bundle = bundleFromEntries(name, entries);
+    validateBundleRoots(bundle, (inside) => `/${inside}`);
+    return bundle;
   } catch (e) {
     throw new BundleLoadError(name, (e as Error).message);
   }
