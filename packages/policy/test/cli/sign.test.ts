@@ -423,3 +423,63 @@ describe("rego sign", () => {
     assert.match(notGzip.stderr, /^error: bundle read failed: archive read failed: /);
   });
 });
+
+/** Polls `f` until it returns true, failing after a generous deadline. */
+async function eventually(f: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await f())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("rego run -b --watch", () => {
+  it("keeps the last good bundle when a change breaks its signature, and loads it re-signed", async () => {
+    const dir = at("watched");
+    cpSync(at("bundle"), dir, { recursive: true });
+    const sign = ["sign", "-b", "--signing-key", "k", "--signing-alg", "HS256", "-o", dir, dir];
+    assert.equal((await rego(sign)).code, 0);
+    writeFileSync(join(dir, "README.md"), "not signed, excluded from verification");
+    const controller = new AbortController();
+    let stderr = "";
+    let listening: (url: string) => void = () => {};
+    const url = new Promise<string>((resolve) => {
+      listening = resolve;
+    });
+    const io: CliIO = {
+      stdout: () => {},
+      stderr: (t) => {
+        stderr += t;
+      },
+      env: {},
+      readStdin: async () => "",
+      signal: controller.signal,
+      onListening: (u) => listening(u),
+    };
+    const args = ["-b", dir, "--verification-key", "k", "--signing-alg", "HS256"];
+    // Directory bundles name files with the directory's path; a pattern's `*` stops at `/`.
+    const verify = [...args, "--exclude-files-verify", `${dir.replace(/^\//, "")}/*.md`];
+    const done = main(["run", "-s", "-w", "-a", "127.0.0.1:0", ...verify], io);
+    const base = await Promise.race([url, done.then((c) => assert.fail(`exited ${c}: ${stderr}`))]);
+    const allow = async () => {
+      const res = await fetch(`${base}/v1/data/authz/allow`, {
+        method: "POST",
+        body: JSON.stringify({ input: { user: "alice" } }),
+      });
+      return ((await res.json()) as { result?: unknown }).result;
+    };
+    try {
+      assert.equal(await allow(), true);
+      writeFileSync(join(dir, "roles", "data.json"), '{"alice": "viewer"}');
+      await eventually(async () => /digest mismatch/.test(stderr), "the failed reload");
+      assert.match(stderr, /Reload failed; keeping the last good policies and data/);
+      assert.equal(await allow(), true);
+      assert.equal((await rego(sign)).code, 0);
+      await eventually(async () => (await allow()) === undefined, "the re-signed bundle");
+    } finally {
+      controller.abort();
+      await done;
+      rmSync(dir, { recursive: true });
+    }
+  });
+});
