@@ -79,7 +79,16 @@ export function signaturesFileText(token: string): string {
 
 /** Reads `--claims-file`: a JSON object whose members join the payload. */
 export function readClaimsFile(path: string): Map<string, GoJson> {
-  const text = readFileSync(path, "utf8");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const reason =
+      (e as NodeJS.ErrnoException).code === "ENOENT"
+        ? "no such file or directory"
+        : (e as Error).message;
+    throw new Error(`open ${path}: ${reason}`);
+  }
   const claims = parseGoJson(text);
   if (!(claims instanceof Map))
     throw new Error(

@@ -197,7 +197,12 @@ describe("rego build --signing-key and rego run --verification-key", () => {
     assert.equal(bad.code, 1);
     assert.equal(
       bad.stderr,
-      `error: bundle ${signed}: failed to verify message: crypto/rsa: verification error\n`,
+      `error: load error: bundle ${signed}: failed to verify message: crypto/rsa: verification error\n`,
+    );
+    const noKey = await rego(["build", "-b", signed, "-o", at("out/x.tar.gz")]);
+    assert.equal(
+      noKey.stderr,
+      `error: load error: bundle ${signed}: verification key not provided\n`,
     );
     const noB = await rego(["build", at("bundle"), "--signing-key", at("keys/rsa.pem")]);
     assert.equal(noB.code, 1);
@@ -410,6 +415,20 @@ describe("rego sign", () => {
     ]);
     assert.equal(badKey.code, 1);
     assert.equal(badKey.stderr, "error: failed to parse PEM block containing the key\n");
+    const noClaims = await rego([
+      "sign",
+      "-b",
+      "--signing-key",
+      "s",
+      "--signing-alg",
+      "HS256",
+      "--claims-file",
+      at("nope.json"),
+      "-o",
+      at("out"),
+      at("bundle"),
+    ]);
+    assert.equal(noClaims.stderr, `error: open ${at("nope.json")}: no such file or directory\n`);
     const notGzip = await rego([
       "sign",
       "-b",

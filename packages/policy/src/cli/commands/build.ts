@@ -59,14 +59,8 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parse>["values"];
 
-/** A policy file's path inside the bundle. */
-function bundlePath(file: string, roots: string[], asBundle: boolean): string {
-  if (asBundle) {
-    for (const root of roots) {
-      const rel = relative(root, file);
-      if (!rel.startsWith("..")) return rel.split(sep).join("/");
-    }
-  }
+/** A policy file's path inside the bundle (without -b: as reached from here). */
+function bundlePath(file: string): string {
   return relative(".", file).split(sep).join("/");
 }
 
@@ -103,7 +97,7 @@ function readInputs(
   if (!values.bundle) {
     const files = loadPaths(paths);
     const modules = files.modules.map((m) => ({
-      path: bundlePath(m.file, paths, false),
+      path: bundlePath(m.file),
       source: m.source,
     }));
     return { files, spec: { modules } };
@@ -118,7 +112,8 @@ function readInputs(
           scope: values.scope,
           exclude: values["exclude-files-verify"] ?? [],
         });
-  const loaded = loadBundlePaths(paths, { verification, skipVerify: verification === undefined });
+  // As in OPA, a signed input is refused without a key (no --skip-verify for build).
+  const loaded = loadBundlePaths(paths, { verification });
   const modules = loaded.contents.flatMap((b) =>
     b.files
       .filter((f) => f.path.endsWith(".rego"))
@@ -165,7 +160,7 @@ async function runBuild(argv: string[], io: CliIO): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof BundleLoadError) {
-      io.stderr(`error: ${e.message}\n`);
+      io.stderr(`error: load error: ${e.message}\n`);
       return 1;
     }
     io.stderr(describeFailure(e));
