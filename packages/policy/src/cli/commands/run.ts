@@ -156,13 +156,11 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
   });
   // With -b every path is a bundle, verified before use (OPA's bundle mode).
   const bundles = parsed.bundles;
-  const load = () =>
-    bundles
-      ? buildBundleEngine(paths, bundles, parsed.v0)
-      : buildEngine(paths, { v0Compatible: parsed.v0 });
   let built: ReturnType<typeof buildEngine>;
   try {
-    built = load();
+    built = bundles
+      ? buildBundleEngine(paths, bundles, parsed.v0)
+      : buildEngine(paths, { v0Compatible: parsed.v0 });
   } catch (e) {
     if (e instanceof BundleLoadError) {
       io.stderr(`error: load error: ${e.message}\n`);
