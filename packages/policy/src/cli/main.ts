@@ -18,9 +18,9 @@ import { evalCommand } from "./commands/eval.js";
 import { execCommand } from "./commands/exec.js";
 import { fmtCommand } from "./commands/fmt.js";
 import { inspectCommand } from "./commands/inspect.js";
-import { notImplementedCommands } from "./commands/not-implemented.js";
 import { parseCommand } from "./commands/parse.js";
 import { runCommand } from "./commands/run.js";
+import { signCommand } from "./commands/sign.js";
 import { testCommand } from "./commands/test.js";
 import { versionCommand } from "./commands/version.js";
 
@@ -38,12 +38,11 @@ const implemented: Command[] = [
   versionCommand,
   fmtCommand,
   depsCommand,
+  signCommand,
 ];
 
 /** Every subcommand by name (help is added below, as it lists the others). */
-const commands = new Map<string, Command>(
-  [...implemented, ...notImplementedCommands].map((c) => [c.name, c]),
-);
+const commands = new Map<string, Command>(implemented.map((c) => [c.name, c]));
 
 function overview(): string {
   const names = [...commands.values(), helpCommand].sort((a, b) => a.name.localeCompare(b.name));

@@ -1,4 +1,4 @@
-/** `rego inspect`, `check`, `parse`, `version`, `help` and the commands not implemented yet. */
+/** `rego inspect`, `check`, `parse`, `version` and `help`. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -192,14 +192,6 @@ describe("rego version, help and unknown commands", () => {
     assert.match(run.stdout, /REGO_MAX_BODY_BYTES/);
     const one = await rego(["help", "eval"]);
     assert.match(one.stdout, /--fail-defined/);
-  });
-
-  it("says which commands are not implemented yet, with exit 2", async () => {
-    for (const name of ["sign"]) {
-      const run = await rego([name]);
-      assert.equal(run.code, 2, name);
-      assert.equal(run.stderr, `error: rego ${name} is not implemented yet\n`);
-    }
   });
 
   it("answers an unknown command or none with usage and exit 2", async () => {

@@ -7,9 +7,18 @@
 import { addrProblem, createLogger, type LogFormat } from "@quintet/kit";
 import { loadConfig } from "../../config.js";
 import { buildEngine } from "../../loader/build-engine.js";
+import { BundleLoadError } from "../../loader/load-bundles.js";
 import { startPolicyServer } from "../../server/app.js";
 import { consoleDecisionLogger } from "../../server/decision-log.js";
 import { PolicyStore } from "../../server/policy-store.js";
+import {
+  BUNDLE_FLAG_OPTIONS,
+  BUNDLE_FLAG_USAGE,
+  buildBundleEngine,
+  bundleLoadOptions,
+  bundlesVerified,
+  reloadBundleEngine,
+} from "../bundle-flags.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, isExpectedFailure } from "../error-report.js";
 import { parseFlags, UsageError } from "../parse-flags.js";
@@ -35,7 +44,7 @@ Flags:
       --shutdown-grace-period <s> seconds in-flight requests get on shutdown
   -l, --log-level <level>        debug, info or error
       --v0-compatible            parse policies as Rego v0 (default address :8181)
-`;
+${BUNDLE_FLAG_USAGE}`;
 
 const OPTIONS = {
   server: { type: "boolean", short: "s" },
@@ -45,6 +54,7 @@ const OPTIONS = {
   "shutdown-grace-period": { type: "string" },
   "log-level": { type: "string", short: "l" },
   "v0-compatible": { type: "boolean" },
+  ...BUNDLE_FLAG_OPTIONS,
 } as const;
 
 interface RunSettings {
@@ -77,7 +87,14 @@ function applySet(settings: RunSettings, assignment: string): void {
 function readSettings(
   argv: string[],
   io: CliIO,
-): { settings: RunSettings; paths: string[]; v0: boolean; server: boolean; watch: boolean } {
+): {
+  settings: RunSettings;
+  paths: string[];
+  v0: boolean;
+  server: boolean;
+  watch: boolean;
+  bundles: ReturnType<typeof bundleLoadOptions>;
+} {
   const { values, positionals } = parseFlags(argv, OPTIONS);
   const config = loadConfig(io.env);
   const addrFlag = values.addr?.at(-1);
@@ -109,6 +126,7 @@ function readSettings(
     v0: values["v0-compatible"] ?? false,
     server: values.server ?? false,
     watch: values.watch ?? false,
+    bundles: bundleLoadOptions(values),
   };
 }
 
@@ -125,17 +143,29 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const { settings, paths } = parsed;
-  if (!parsed.server) return runRepl(paths, { v0: parsed.v0, watch: parsed.watch }, io);
+  if (!parsed.server) {
+    // The REPL loads the paths itself; with -b their signatures are checked first.
+    if (parsed.bundles && !bundlesVerified(paths, parsed.bundles, io)) return 1;
+    return runRepl(paths, { v0: parsed.v0, watch: parsed.watch }, io);
+  }
   const log = createLogger({
     service: "policy",
     level: settings.logLevel,
     format: settings.logFormat,
     destination: { write: io.stderr, isTTY: process.stderr.isTTY },
   });
+  // With -b every path is a bundle, verified before use (OPA's bundle mode).
+  const bundles = parsed.bundles;
   let built: ReturnType<typeof buildEngine>;
   try {
-    built = buildEngine(paths, { v0Compatible: parsed.v0 });
+    built = bundles
+      ? buildBundleEngine(paths, bundles, parsed.v0)
+      : buildEngine(paths, { v0Compatible: parsed.v0 });
   } catch (e) {
+    if (e instanceof BundleLoadError) {
+      io.stderr(`error: load error: ${e.message}\n`);
+      return 1;
+    }
     if (!isExpectedFailure(e)) throw e;
     io.stderr(describeFailure(e, true));
     return 1;
@@ -171,7 +201,9 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
   io.onListening?.(server.url);
   const watcher = parsed.watch
     ? watchPaths(paths, () => {
-        const r = reloadEngine(paths, parsed.v0);
+        const r = bundles
+          ? reloadBundleEngine(paths, bundles, parsed.v0)
+          : reloadEngine(paths, parsed.v0);
         if (r.ok) {
           store.reset(r.loaded.engine, r.loaded.files.modules, r.loaded.files.bundles);
           log.info({ modules: r.loaded.engine.modules().length }, "Reloaded policies and data.");
