@@ -1,0 +1,321 @@
+/**
+ * OPA's bundle plugin: downloads each configured bundle from its service, polls again after
+ * a random delay between `min_delay_seconds` and `max_delay_seconds`, sends the last ETag as
+ * `If-None-Match` (304: unchanged), and activates a new bundle all or nothing through the
+ * PolicyStore. Any failure (service down or slow, HTTP error, corrupt archive, bad
+ * signature, parse or compile error) keeps the last good state and is logged and reported
+ * in the bundle's status. With `persist: true` the last activated archive is written to
+ * `<persistence_directory>/bundles/<name>/bundle.tar.gz` and activated at the next start,
+ * before the first download succeeds.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import type { RegoError } from "../errors.js";
+import { readBundle } from "../loader/bundle.js";
+import { readTar, type TarEntry } from "../loader/tar.js";
+import { BundleActivationError, type PolicyStore } from "../server/policy-store.js";
+import { type BundleVerifier, verifyDownloadedBundle } from "./bundle-verification.js";
+import type { BundleSourceConfig, RuntimeConfig } from "./config-file.js";
+import type { PluginManager } from "./plugin-manager.js";
+import { HttpStatusError, serviceRequest } from "./service-client.js";
+
+/** The plugin's name in status reports and health checks. */
+export const BUNDLE_PLUGIN = "bundle";
+
+/** What the plugin logs through (a pino-like logger). */
+export interface PluginLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+/** One bundle's status, with OPA's field names (times in Go's RFC 3339 text). */
+export interface BundleStatus {
+  name: string;
+  active_revision?: string;
+  last_successful_activation?: string;
+  type?: string;
+  size?: number;
+  last_successful_download?: string;
+  last_successful_request?: string;
+  last_request?: string;
+  code?: string;
+  message?: string;
+  errors?: { code: string; message: string; location?: object }[];
+  http_code?: number;
+}
+
+/** Go's `time.Time` zero value, as OPA prints a time that never happened. */
+export const ZERO_TIME = "0001-01-01T00:00:00Z";
+
+/** A time as Go's RFC3339Nano prints it in UTC (trailing zeros of the fraction dropped). */
+export function goTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.?0*Z$/, "Z");
+}
+
+/** The `revision` of a bundle's `.manifest` (empty when absent). */
+function manifestRevision(files: readonly TarEntry[]): string {
+  const manifest = files.find((f) => f.name.replace(/^(\.\/|\/)+/, "") === ".manifest");
+  if (!manifest) return "";
+  const revision = (JSON.parse(manifest.content.toString("utf8")) as { revision?: unknown })
+    .revision;
+  return typeof revision === "string" ? revision : "";
+}
+
+function errorItems(errors: readonly RegoError[]): BundleStatus["errors"] {
+  return errors.map((e) => ({
+    code: e.code,
+    message: e.message,
+    ...(e.location
+      ? { location: { file: e.location.file, row: e.location.row, col: e.location.col } }
+      : {}),
+  }));
+}
+
+/** A status with OPA's field order, empty fields left out and unset times as zero time. */
+function shownStatus(s: BundleStatus): BundleStatus {
+  const out: BundleStatus = { name: s.name };
+  if (s.active_revision) out.active_revision = s.active_revision;
+  out.last_successful_activation = s.last_successful_activation ?? ZERO_TIME;
+  if (s.type) out.type = s.type;
+  if (s.size) out.size = s.size;
+  out.last_successful_download = s.last_successful_download ?? ZERO_TIME;
+  out.last_successful_request = s.last_successful_request ?? ZERO_TIME;
+  out.last_request = s.last_request ?? ZERO_TIME;
+  if (s.code) out.code = s.code;
+  if (s.message) out.message = s.message;
+  if (s.errors && s.errors.length > 0) out.errors = s.errors;
+  if (s.http_code) out.http_code = s.http_code;
+  return out;
+}
+
+interface BundleState {
+  readonly config: BundleSourceConfig;
+  status: BundleStatus;
+  etag?: string;
+  activated: boolean;
+  timer?: NodeJS.Timeout;
+  wake?: () => void;
+}
+
+/** Options of the bundle plugin. */
+export interface BundlePluginOptions {
+  readonly config: RuntimeConfig;
+  readonly store: PolicyStore;
+  readonly manager: PluginManager;
+  readonly log: PluginLog;
+  /** Signature check for bundles configured for verification (the wired verifier). */
+  readonly verify?: BundleVerifier;
+  /** Called after every download attempt or activation (the status plugin listens). */
+  readonly onStatus?: () => void;
+  /** Source of randomness for the polling delay (tests may fix it). */
+  readonly random?: () => number;
+}
+
+/** Downloads, polls and activates every configured bundle. */
+export class BundlePlugin {
+  private readonly bundles: BundleState[];
+  private stopped = false;
+  private readonly loops: Promise<void>[] = [];
+
+  constructor(private readonly options: BundlePluginOptions) {
+    this.bundles = options.config.bundles.map((config) => ({
+      config,
+      status: { name: config.name },
+      activated: false,
+    }));
+    options.manager.register(BUNDLE_PLUGIN);
+    for (const b of this.bundles) {
+      if (b.config.longPollingTimeoutSeconds !== undefined) {
+        options.log.warn(
+          { name: b.config.name },
+          "Long polling is not supported; the bundle is polled with min/max delays instead.",
+        );
+      }
+    }
+  }
+
+  /** Activates persisted bundles, then starts polling (the first download at once). */
+  start(): void {
+    for (const b of this.bundles) {
+      if (b.config.persist) this.loadPersisted(b);
+    }
+    this.updateReadiness();
+    for (const b of this.bundles) this.loops.push(this.pollLoop(b));
+  }
+
+  /** Stops polling; an in-flight download finishes without being activated. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const b of this.bundles) {
+      clearTimeout(b.timer);
+      b.wake?.();
+    }
+    await Promise.all(this.loops);
+  }
+
+  /**
+   * Every bundle's status, by name (OPA's `bundles` object of a status report), in OPA's
+   * field order; times that never happened print as Go's zero time, as OPA's do.
+   */
+  statuses(): Record<string, BundleStatus> {
+    return Object.fromEntries(this.bundles.map((b) => [b.config.name, shownStatus(b.status)]));
+  }
+
+  private persistPath(b: BundleState): string {
+    return join(
+      this.options.config.persistenceDirectory,
+      "bundles",
+      b.config.name,
+      "bundle.tar.gz",
+    );
+  }
+
+  private loadPersisted(b: BundleState): void {
+    let gzipped: Buffer;
+    try {
+      gzipped = readFileSync(this.persistPath(b));
+    } catch {
+      return; // Nothing persisted yet.
+    }
+    try {
+      this.activate(b, gzipped);
+      this.options.log.info(
+        { name: b.config.name, revision: b.status.active_revision },
+        "Bundle loaded from persistence storage and activated successfully.",
+      );
+    } catch (e) {
+      this.options.log.error(
+        { name: b.config.name, err: e },
+        "Failed to load bundle from persistence storage.",
+      );
+    }
+  }
+
+  private persist(b: BundleState, gzipped: Buffer): void {
+    const path = this.persistPath(b);
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      // Written beside and renamed: a crash never leaves a half-written archive.
+      writeFileSync(`${path}.tmp`, gzipped);
+      renameSync(`${path}.tmp`, path);
+    } catch (e) {
+      this.options.log.error({ name: b.config.name, err: e }, "Persisting bundle failed.");
+    }
+  }
+
+  private async pollLoop(b: BundleState): Promise<void> {
+    while (!this.stopped) {
+      await this.downloadOnce(b);
+      if (this.stopped) return;
+      const { minDelayMs, maxDelayMs } = b.config;
+      const delay = minDelayMs + (this.options.random ?? Math.random)() * (maxDelayMs - minDelayMs);
+      await new Promise<void>((resolve) => {
+        b.wake = resolve;
+        b.timer = setTimeout(resolve, delay);
+        b.timer.unref();
+      });
+    }
+  }
+
+  private async downloadOnce(b: BundleState): Promise<void> {
+    const service = this.options.config.services.get(b.config.service);
+    if (!service) return; // Configuration validation guarantees it exists.
+    const now = Date.now();
+    b.status.last_request = goTime(now);
+    const headers: Record<string, string> = {};
+    if (b.etag) headers["If-None-Match"] = b.etag;
+    try {
+      const res = await serviceRequest(service, b.config.resource, { headers });
+      if (this.stopped) return;
+      const answered = goTime(Date.now());
+      if (res.status === 304) {
+        b.status.last_successful_request = answered;
+        this.clearError(b);
+        return;
+      }
+      if (res.status !== 200) throw new HttpStatusError(res.status);
+      b.status.last_successful_request = answered;
+      b.status.last_successful_download = answered;
+      this.activate(b, res.body);
+      const etag = res.headers.etag;
+      b.etag = typeof etag === "string" && etag !== "" ? etag : undefined;
+      if (b.config.persist) this.persist(b, res.body);
+      this.options.log.info(
+        { name: b.config.name, revision: b.status.active_revision },
+        "Bundle loaded and activated successfully.",
+      );
+    } catch (e) {
+      if (this.stopped) return;
+      this.recordError(b, e);
+    } finally {
+      this.updateReadiness();
+      this.options.onStatus?.();
+    }
+  }
+
+  /** Reads, verifies and activates an archive; throws (state unchanged) when it is not good. */
+  private activate(b: BundleState, gzipped: Buffer): void {
+    let files: TarEntry[];
+    try {
+      files = readTar(gunzipSync(gzipped));
+    } catch (e) {
+      throw new BundleActivationError(`bundle ${b.config.name}: ${(e as Error).message}`);
+    }
+    const { signing } = b.config;
+    if (signing) {
+      const verify = this.options.verify ?? verifyDownloadedBundle;
+      verify({ name: b.config.name, gzipped, files }, signing, this.options.config.keys);
+    }
+    let revision: string;
+    let contents: ReturnType<typeof readBundle>;
+    try {
+      revision = manifestRevision(files);
+      contents = readBundle(b.config.name, gzipped);
+    } catch (e) {
+      throw new BundleActivationError(`bundle ${b.config.name}: ${(e as Error).message}`);
+    }
+    this.options.store.activateBundle({
+      name: b.config.name,
+      roots: contents.roots,
+      modules: contents.modules,
+      documents: contents.documents,
+    });
+    b.activated = true;
+    b.status.active_revision = revision;
+    b.status.last_successful_activation = goTime(Date.now());
+    b.status.type = "snapshot";
+    b.status.size = gzipped.length;
+    this.clearError(b);
+  }
+
+  private clearError(b: BundleState): void {
+    delete b.status.code;
+    delete b.status.message;
+    delete b.status.errors;
+    delete b.status.http_code;
+  }
+
+  private recordError(b: BundleState, e: unknown): void {
+    const message = e instanceof Error ? e.message : String(e);
+    b.status.code = "bundle_error";
+    b.status.message = message;
+    if (e instanceof BundleActivationError && e.errors.length > 0) {
+      b.status.errors = errorItems(e.errors);
+    } else delete b.status.errors;
+    if (e instanceof HttpStatusError) b.status.http_code = e.status;
+    else delete b.status.http_code;
+    this.options.log.error(
+      { name: b.config.name, err: message },
+      "Bundle load failed; keeping the last activated bundle.",
+    );
+  }
+
+  /** OK once every bundle has been activated (OPA's bundle plugin readiness). */
+  private updateReadiness(): void {
+    if (this.bundles.every((b) => b.activated)) {
+      this.options.manager.setState(BUNDLE_PLUGIN, "OK");
+    }
+  }
+}
