@@ -71,8 +71,11 @@ function setPath(root: Record<string, unknown>, path: Segment[], value: unknown)
     const read = (): unknown =>
       Array.isArray(node) ? node[seg as number] : (node as Record<string, unknown>)[seg as string];
     const write = (v: unknown): void => {
-      if (Array.isArray(node)) node[seg as number] = v;
-      else (node as Record<string, unknown>)[seg as string] = v;
+      if (Array.isArray(node)) {
+        // Indexes past the end fill the gap with nulls (no holes in the document).
+        while (node.length < (seg as number)) node.push(null);
+        node[seg as number] = v;
+      } else (node as Record<string, unknown>)[seg as string] = v;
     };
     if (last) {
       write(value);

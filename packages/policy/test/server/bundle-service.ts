@@ -196,9 +196,12 @@ export async function waitFor<T>(
   }
 }
 
+/** A parsed JSON answer, read loosely: tests reach into it key by key. */
+export type Loose = { readonly [key: string]: Loose };
+
 /** GET a JSON answer: status and parsed body. */
-export async function getJson(url: string): Promise<{ status: number; body: any }> {
+export async function getJson(url: string): Promise<{ status: number; body: Loose }> {
   const res = await fetch(url);
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, body: text ? (JSON.parse(text) as Loose) : {} };
 }
