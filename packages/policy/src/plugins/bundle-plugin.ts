@@ -56,7 +56,7 @@ export function goTime(ms: number): string {
 
 /** The `revision` of a bundle's `.manifest` (empty when absent). */
 function manifestRevision(files: readonly TarEntry[]): string {
-  const manifest = files.find((f) => f.name.replace(/^(\.\/|\/)+/, "") === ".manifest");
+  const manifest = files.find((f) => f.name === ".manifest");
   if (!manifest) return "";
   const revision = (JSON.parse(manifest.content.toString("utf8")) as { revision?: unknown })
     .revision;
@@ -259,14 +259,18 @@ export class BundlePlugin {
   private activate(b: BundleState, gzipped: Buffer): void {
     let files: TarEntry[];
     try {
-      files = readTar(gunzipSync(gzipped));
+      files = readTar(gunzipSync(gzipped)).map((f) => ({
+        name: f.name.replace(/^(\.\/|\/)+/, ""),
+        content: f.content,
+      }));
+      const verify = this.options.verify ?? verifyDownloadedBundle;
+      verify(
+        { name: b.config.name, gzipped, files },
+        b.config.signingSection,
+        this.options.config.keysSection,
+      );
     } catch (e) {
       throw new BundleActivationError(`bundle ${b.config.name}: ${(e as Error).message}`);
-    }
-    const { signing } = b.config;
-    if (signing) {
-      const verify = this.options.verify ?? verifyDownloadedBundle;
-      verify({ name: b.config.name, gzipped, files }, signing, this.options.config.keys);
     }
     let revision: string;
     let contents: ReturnType<typeof readBundle>;

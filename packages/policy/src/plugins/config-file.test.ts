@@ -52,6 +52,7 @@ describe("configuration file", () => {
         maxDelayMs: 120_000,
         longPollingTimeoutSeconds: undefined,
         signing: undefined,
+        signingSection: undefined,
       },
     ]);
     assert.equal(c.persistenceDirectory, "/work/.opa");
@@ -195,6 +196,13 @@ describe("configuration file", () => {
     });
     // OPA: with keys configured, every bundle is verified.
     assert.deepEqual(c.bundles[1]?.signing, { excludeFiles: [] });
+    assert.deepEqual(c.bundles[0]?.signingSection, {
+      keyid: "k",
+      scope: "write",
+      exclude_files: ["x.json"],
+    });
+    assert.deepEqual(c.bundles[1]?.signingSection, {});
+    assert.deepEqual(c.keysSection, { k: { key: "PUBLIC", algorithm: "ES256" } });
     assert.deepEqual(c.keys.k, {
       algorithm: "ES256",
       key: "PUBLIC",

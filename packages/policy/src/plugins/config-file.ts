@@ -66,6 +66,8 @@ export interface BundleSourceConfig {
   readonly longPollingTimeoutSeconds?: number;
   /** Present when the bundle must be verified (`signing` given, or `keys` configured). */
   readonly signing?: SigningConfig;
+  /** The `signing` section as written (`{}` when implied by `keys`), for the verifier. */
+  readonly signingSection?: Readonly<Record<string, unknown>>;
 }
 
 /** The `status` section. */
@@ -84,6 +86,8 @@ export interface RuntimeConfig {
   readonly labels: Readonly<Record<string, string>>;
   readonly bundles: readonly BundleSourceConfig[];
   readonly keys: Readonly<Record<string, KeyConfig>>;
+  /** The `keys` section as written, for the verifier. */
+  readonly keysSection: Readonly<Record<string, unknown>>;
   readonly status?: StatusConfig;
   /** `decision_logs`, kept as written for the decision-log uploader. */
   readonly decisionLogs?: Readonly<Record<string, unknown>>;
@@ -345,6 +349,7 @@ function parseBundle(
     maxDelayMs: (max ?? DEFAULT_MAX_DELAY_SECONDS) * 1000,
     longPollingTimeoutSeconds: longPolling,
     signing,
+    signingSection: signing ? (signingObj ?? {}) : undefined,
   };
 }
 
@@ -418,6 +423,7 @@ export function parseRuntimeConfig(
     labels,
     bundles,
     keys,
+    keysSection: optionalObj(raw.keys, "keys") ?? {},
     status: parseStatus(raw.status, services),
     decisionLogs,
     decisionLogsConsole: optionalBool(decisionLogs?.console, "decision_logs.console"),

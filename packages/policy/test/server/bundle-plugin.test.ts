@@ -73,11 +73,12 @@ describe("bundle plugin", () => {
       {
         verify: (
           bundle: { name: string; files: readonly { name: string }[] },
-          signing: { keyid?: string },
+          signing: Record<string, unknown> | undefined,
           keys: Record<string, { key?: string }>,
         ) => {
-          seen.push(`${bundle.name}:${signing.keyid}:${keys.k?.key}:${bundle.files.length}`);
-          if (!accept) throw new Error("bundle app: signature verification failed");
+          const names = bundle.files.map((f) => f.name).join(",");
+          seen.push(`${bundle.name}:${JSON.stringify(signing)}:${keys.k?.key}:${names}`);
+          if (!accept) throw new Error("signature verification failed");
         },
       },
     );
@@ -87,11 +88,37 @@ describe("bundle plugin", () => {
       assert.equal(refused.message, "bundle app: signature verification failed");
       assert.equal(store.engine.evalRef(["app", "allow"]), undefined);
       assert.equal(runtime.manager.state("bundle"), "NOT_READY");
-      assert.equal(seen[0], "app:k:PUBLIC KEY:3");
+      assert.equal(
+        seen[0],
+        'app:{"keyid":"k","exclude_files":["x"]}:PUBLIC KEY:data.json,policy.rego,.manifest',
+      );
       accept = true;
       await statusOf(runtime, (s) => s.active_revision === "signed");
       assert.equal(store.engine.evalRef(["app", "allow"]), true);
       assert.equal(runtime.manager.state("bundle"), "OK");
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("refuses a signed bundle when no verification key is configured, as OPA does", async () => {
+    service.set(
+      "/bundles/app",
+      bundleFromFiles({
+        "p.rego": "package p\n\nx := 1\n",
+        ".signatures.json": '{"signatures":["x.y.z"]}',
+      }),
+    );
+    const store = storeWith();
+    const runtime = runtimeFor(store, {
+      services: { s: { url: service.url } },
+      bundles: { app: { polling: FAST } },
+    });
+    runtime.start();
+    try {
+      const s = await statusOf(runtime, (st) => st.code !== undefined);
+      assert.equal(s.message, "bundle app: verification key not provided");
+      assert.equal(store.engine.evalRef(["p", "x"]), undefined);
     } finally {
       await runtime.stop();
     }
