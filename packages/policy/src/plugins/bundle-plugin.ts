@@ -95,6 +95,8 @@ interface BundleState {
   status: BundleStatus;
   etag?: string;
   activated: boolean;
+  /** The archive activated last, for `reactivate`. */
+  lastGood?: Buffer;
   timer?: NodeJS.Timeout;
   wake?: () => void;
 }
@@ -161,6 +163,22 @@ export class BundlePlugin {
    */
   statuses(): Record<string, BundleStatus> {
     return Object.fromEntries(this.bundles.map((b) => [b.config.name, shownStatus(b.status)]));
+  }
+
+  /**
+   * Activates every bundle's last good archive again: after the store was rebuilt from
+   * files (a `--watch` reload), which drops what bundles had activated.
+   */
+  reactivate(): void {
+    for (const b of this.bundles) {
+      if (!b.lastGood) continue;
+      try {
+        this.activate(b, b.lastGood);
+      } catch (e) {
+        this.recordError(b, e);
+      }
+    }
+    this.options.onStatus?.();
   }
 
   private persistPath(b: BundleState): string {
@@ -287,6 +305,7 @@ export class BundlePlugin {
       documents: contents.documents,
     });
     b.activated = true;
+    b.lastGood = gzipped;
     b.status.active_revision = revision;
     b.status.last_successful_activation = goTime(Date.now());
     b.status.type = "snapshot";

@@ -157,6 +157,7 @@ export class PolicyStore {
   ): void {
     this.state = { engine, policies };
     this.bundles = bundles;
+    this.bundleFiles.clear(); // Downloaded bundles are activated again by their plugin.
   }
 
   /**

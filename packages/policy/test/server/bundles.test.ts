@@ -350,6 +350,33 @@ describe("bundles from a service", () => {
   });
 });
 
+describe("bundles beside --watch", () => {
+  it("keeps the downloaded bundle active when watched files are reloaded", async () => {
+    const service = new BundleService();
+    await service.listen();
+    service.set(
+      "/bundles/app",
+      bundleFromFiles({ "app/p.rego": policy("data.local.v") }, { revision: "w", roots: ["app"] }),
+    );
+    const tree = tempTree({ "local.rego": "package local\n\nv := 1\n" });
+    dirs.push(tree);
+    const config = configFile(serviceConfig(service));
+    const rego = await startServer(["--watch", "-c", config.path, tree.dir]);
+    try {
+      await waitFor("activation", async () => (await decision(rego.url)) === 1 || undefined);
+      writeFileSync(join(tree.dir, "local.rego"), "package local\n\nv := 2\n");
+      // The reload rebuilds from files; the bundle (served 304 from now on) stays active.
+      await waitFor("the reload", async () => (await decision(rego.url)) === 2 || undefined);
+      assert.equal((await bundleStatus(rego.url)).active_revision, "w");
+      const put = await fetch(`${rego.url}/v1/data/app/x`, { method: "PUT", body: "1" });
+      assert.equal(put.status, 400);
+    } finally {
+      await rego.stop();
+      await service.close();
+    }
+  });
+});
+
 describe("status plugin and Status API", () => {
   it("uploads status reports to <service>/status and logs them with status.console", async () => {
     const service = new BundleService();

@@ -208,6 +208,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
         const r = reloadEngine(paths, parsed.v0);
         if (r.ok) {
           store.reset(r.loaded.engine, r.loaded.files.modules, r.loaded.files.bundles);
+          plugins.bundles?.reactivate();
           log.info({ modules: r.loaded.engine.modules().length }, "Reloaded policies and data.");
         } else {
           log.error({ errors: r.error }, "Reload failed; keeping the last good policies and data.");
