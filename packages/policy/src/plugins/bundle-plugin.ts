@@ -120,6 +120,8 @@ export class BundlePlugin {
   private readonly bundles: BundleState[];
   private stopped = false;
   private readonly loops: Promise<void>[] = [];
+  /** Cuts downloads in flight when the plugin stops. */
+  private readonly abort = new AbortController();
 
   constructor(private readonly options: BundlePluginOptions) {
     this.bundles = options.config.bundles.map((config) => ({
@@ -150,6 +152,7 @@ export class BundlePlugin {
   /** Stops polling; an in-flight download finishes without being activated. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.abort.abort();
     for (const b of this.bundles) {
       clearTimeout(b.timer);
       b.wake?.();
@@ -245,7 +248,10 @@ export class BundlePlugin {
     const headers: Record<string, string> = {};
     if (b.etag) headers["If-None-Match"] = b.etag;
     try {
-      const res = await serviceRequest(service, b.config.resource, { headers });
+      const res = await serviceRequest(service, b.config.resource, {
+        headers,
+        signal: this.abort.signal,
+      });
       if (this.stopped) return;
       const answered = goTime(Date.now());
       if (res.status === 304) {

@@ -48,7 +48,13 @@ function authorization(service: ServiceConfig): string | undefined {
 export function serviceRequest(
   service: ServiceConfig,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: Buffer;
+    /** Aborts the request (the plugin stopping). */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<ServiceResponse> {
   const url = serviceUrl(service, path);
   return new Promise((resolve, reject) => {
@@ -68,6 +74,7 @@ export function serviceRequest(
     const req = send(url, {
       method,
       headers,
+      signal: options.signal,
       ...(secure
         ? {
             ca: service.caCert ? [...rootCertificates, service.caCert] : undefined,

@@ -37,6 +37,8 @@ export class StatusPlugin {
   private dirty = false;
   private stopped = false;
   private idle: Promise<void> = Promise.resolve();
+  /** Cuts an upload in flight when the plugin stops. */
+  private readonly abort = new AbortController();
 
   constructor(private readonly options: StatusPluginOptions) {
     options.manager.register(STATUS_PLUGIN, "OK");
@@ -61,6 +63,7 @@ export class StatusPlugin {
   /** Stops sending; waits for an upload in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.abort.abort();
     await this.idle;
   }
 
@@ -98,9 +101,11 @@ export class StatusPlugin {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: Buffer.from(JSON.stringify(report)),
+        signal: this.abort.signal,
       });
       if (res.status < 200 || res.status >= 300) throw new HttpStatusError(res.status);
     } catch (e) {
+      if (this.stopped) return;
       log.error({ err: (e as Error).message }, "Status update failed.");
     }
   }

@@ -224,6 +224,24 @@ describe("bundles from a service", () => {
     }
   });
 
+  it("stops promptly while a download waits on a service without a header timeout", {
+    timeout: 60_000,
+  }, async () => {
+    const service = new BundleService();
+    await service.listen();
+    service.mode = "hang";
+    const config = serviceConfig(service);
+    (config.services.acme as Record<string, unknown>).response_header_timeout_seconds = 0;
+    const rego = await startServer(["-c", configFile(config).path]);
+    try {
+      await waitFor("a hanging request", () => (service.requests.length > 0 ? true : undefined));
+    } finally {
+      // Resolves only because stopping cuts the request in flight.
+      assert.equal(await rego.stop(), 0);
+      await service.close();
+    }
+  });
+
   it("sends the bearer token and headers; without the token the service answers 401", async () => {
     const service = new BundleService();
     await service.listen();
