@@ -14,7 +14,11 @@ import { gunzipSync } from "node:zlib";
 import type { RegoError } from "../errors.js";
 import { readBundle } from "../loader/bundle.js";
 import { readTar, type TarEntry } from "../loader/tar.js";
-import { BundleActivationError, type PolicyStore } from "../server/policy-store.js";
+import {
+  BundleActivationError,
+  COMPILE_MODULE_ERROR,
+  type PolicyStore,
+} from "../server/policy-store.js";
 import { type BundleVerifier, verifyDownloadedBundle } from "./bundle-verification.js";
 import type { BundleSourceConfig, RuntimeConfig } from "./config-file.js";
 import type { PluginManager } from "./plugin-manager.js";
@@ -90,6 +94,22 @@ function shownStatus(s: BundleStatus): BundleStatus {
   return out;
 }
 
+/** OPA's answer type of a service that holds requests until the bundle changes. */
+const LONG_POLL_TYPE = "application/vnd.openpolicyagent.bundles";
+
+function isLongPollAnswer(contentType: string | undefined): boolean {
+  return contentType === LONG_POLL_TYPE;
+}
+
+/** OPA's retry delay (util.DefaultBackoff from 100 ms): 0 on the first retry. */
+export function retryBackoffMs(maxMs: number, retries: number, random: () => number): number {
+  if (retries === 0) return 0;
+  let backoff = 100;
+  for (let left = retries; backoff < maxMs && left > 0; left--) backoff *= 1.6;
+  backoff = Math.min(backoff, maxMs);
+  return Math.max(0, backoff * (1 + 0.2 * (random() * 2 - 1)));
+}
+
 interface BundleState {
   readonly config: BundleSourceConfig;
   status: BundleStatus;
@@ -97,6 +117,8 @@ interface BundleState {
   activated: boolean;
   /** The archive activated last, for `reactivate`. */
   lastGood?: Buffer;
+  /** Whether the next request is a long poll (configured, and the service answered as one). */
+  longPolling: boolean;
   timer?: NodeJS.Timeout;
   wake?: () => void;
 }
@@ -128,16 +150,9 @@ export class BundlePlugin {
       config,
       status: { name: config.name },
       activated: false,
+      longPolling: config.longPollingTimeoutSeconds !== undefined,
     }));
     options.manager.register(BUNDLE_PLUGIN);
-    for (const b of this.bundles) {
-      if (b.config.longPollingTimeoutSeconds !== undefined) {
-        options.log.warn(
-          { name: b.config.name },
-          "Long polling is not supported; the bundle is polled with min/max delays instead.",
-        );
-      }
-    }
   }
 
   /** Activates persisted bundles, then starts polling (the first download at once). */
@@ -226,43 +241,76 @@ export class BundlePlugin {
     }
   }
 
+  /**
+   * OPA's downloader loop: after a failure, an exponential backoff (100 ms growing by 1.6
+   * up to `max_delay_seconds`, ±20% jitter; the first retry at once); after a long-poll
+   * answer, the next request at once; otherwise a random delay between min and max.
+   */
   private async pollLoop(b: BundleState): Promise<void> {
+    let retry = 0;
     while (!this.stopped) {
-      await this.downloadOnce(b);
+      const ok = await this.downloadOnce(b);
       if (this.stopped) return;
+      const random = this.options.random ?? Math.random;
       const { minDelayMs, maxDelayMs } = b.config;
-      const delay = minDelayMs + (this.options.random ?? Math.random)() * (maxDelayMs - minDelayMs);
+      let delay = 0;
+      if (!ok) delay = retryBackoffMs(maxDelayMs, retry, random);
+      else if (!b.longPolling) delay = minDelayMs + random() * (maxDelayMs - minDelayMs);
       await new Promise<void>((resolve) => {
         b.wake = resolve;
         b.timer = setTimeout(resolve, delay);
         b.timer.unref();
       });
+      retry = ok ? 0 : retry + 1;
     }
   }
 
-  private async downloadOnce(b: BundleState): Promise<void> {
+  /** One request and what follows from its answer; false when it failed. */
+  private async downloadOnce(b: BundleState): Promise<boolean> {
     const service = this.options.config.services.get(b.config.service);
-    if (!service) return; // Configuration validation guarantees it exists.
-    const now = Date.now();
-    b.status.last_request = goTime(now);
-    const headers: Record<string, string> = {};
+    if (!service) return false; // Configuration validation guarantees it exists.
+    b.status.last_request = goTime(Date.now());
+    const longPollSeconds = b.longPolling ? b.config.longPollingTimeoutSeconds : undefined;
+    // Only snapshot bundles are understood here, so deltas are not offered.
+    const headers: Record<string, string> = {
+      Prefer:
+        longPollSeconds === undefined ? "modes=snapshot" : `modes=snapshot;wait=${longPollSeconds}`,
+    };
     if (b.etag) headers["If-None-Match"] = b.etag;
     try {
-      const res = await serviceRequest(service, b.config.resource, {
-        headers,
-        signal: this.abort.signal,
+      const res = await serviceRequest(
+        // A long poll waits as long as the service holds it: no header timeout (as OPA).
+        longPollSeconds === undefined ? service : { ...service, responseHeaderTimeoutMs: 0 },
+        b.config.resource,
+        { headers, signal: this.abort.signal },
+      ).catch((e: Error) => {
+        throw new Error(`request failed: ${e.message}`);
       });
-      if (this.stopped) return;
+      if (this.stopped) return true;
       const answered = goTime(Date.now());
       if (res.status === 304) {
         b.status.last_successful_request = answered;
+        const etag = res.headers.etag;
+        if (typeof etag === "string" && etag !== "") b.etag = etag;
         this.clearError(b);
-        return;
+        return true;
       }
       if (res.status !== 200) throw new HttpStatusError(res.status);
       b.status.last_successful_request = answered;
+      b.longPolling =
+        isLongPollAnswer(res.headers["content-type"]) &&
+        b.config.longPollingTimeoutSeconds !== undefined;
+      if (res.body.length === 0) {
+        b.etag = undefined; // OPA: an empty body is no bundle, and forgets the ETag.
+        return true;
+      }
       b.status.last_successful_download = answered;
-      this.activate(b, res.body);
+      try {
+        this.activate(b, res.body);
+      } catch (e) {
+        b.etag = undefined; // Download it again next time (OPA clears its cache).
+        throw e;
+      }
       const etag = res.headers.etag;
       b.etag = typeof etag === "string" && etag !== "" ? etag : undefined;
       if (b.config.persist) this.persist(b, res.body);
@@ -270,9 +318,12 @@ export class BundlePlugin {
         { name: b.config.name, revision: b.status.active_revision },
         "Bundle loaded and activated successfully.",
       );
+      return true;
     } catch (e) {
-      if (this.stopped) return;
+      if (this.stopped) return true;
+      if (!(e instanceof BundleActivationError)) b.etag = undefined;
       this.recordError(b, e);
+      return false;
     } finally {
       this.updateReadiness();
       this.options.onStatus?.();
@@ -329,10 +380,11 @@ export class BundlePlugin {
   private recordError(b: BundleState, e: unknown): void {
     const message = e instanceof Error ? e.message : String(e);
     b.status.code = "bundle_error";
-    b.status.message = message;
-    if (e instanceof BundleActivationError && e.errors.length > 0) {
-      b.status.errors = errorItems(e.errors);
-    } else delete b.status.errors;
+    // OPA: parse and compile errors are listed, under the Policy API's message.
+    const compileErrors = e instanceof BundleActivationError && e.errors.length > 0;
+    b.status.message = compileErrors ? COMPILE_MODULE_ERROR : message;
+    if (compileErrors) b.status.errors = errorItems(e.errors);
+    else delete b.status.errors;
     if (e instanceof HttpStatusError) b.status.http_code = e.status;
     else delete b.status.http_code;
     this.options.log.error(

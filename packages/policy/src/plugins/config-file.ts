@@ -62,7 +62,7 @@ export interface BundleSourceConfig {
   readonly persist: boolean;
   readonly minDelayMs: number;
   readonly maxDelayMs: number;
-  /** `polling.long_polling_timeout_seconds`: accepted but not used (plain polling). */
+  /** `polling.long_polling_timeout_seconds`: long-poll a service that supports it. */
   readonly longPollingTimeoutSeconds?: number;
   /** Present when the bundle must be verified (`signing` given, or `keys` configured). */
   readonly signing?: SigningConfig;

@@ -86,18 +86,20 @@ export function serviceRequest(
     const timer =
       timeoutMs > 0
         ? setTimeout(() => {
-            req.destroy(new Error(`${method} ${url}: timeout awaiting response headers`));
+            req.destroy(new Error("net/http: timeout awaiting response headers"));
           }, timeoutMs)
         : undefined;
+    // Go's client error text: `Get "<url>": <reason>`, wrapped by callers as OPA wraps it.
+    const verb = method.charAt(0) + method.slice(1).toLowerCase();
     req.on("error", (e) => {
       clearTimeout(timer);
-      reject(e.message.startsWith(method) ? e : new Error(`${method} ${url}: ${e.message}`));
+      reject(new Error(`${verb} "${url}": ${e.message}`));
     });
     req.on("response", (res: IncomingMessage) => {
       clearTimeout(timer);
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("error", (e) => reject(new Error(`${method} ${url}: ${e.message}`)));
+      res.on("error", (e) => reject(new Error(`${verb} "${url}": ${e.message}`)));
       res.on("end", () =>
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
       );

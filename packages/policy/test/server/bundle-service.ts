@@ -50,6 +50,12 @@ export class BundleService {
   mode: ServiceMode = "ok";
   /** When set, requests without `Authorization: Bearer <token>` get 401. */
   token?: string;
+  /**
+   * Answer as a long-polling service (OPA's content type); a request whose ETag is current
+   * and that says `Prefer: wait=<s>` is held until the bundle changes (or the wait ends).
+   */
+  longPoll = false;
+  private readonly held = new Set<() => void>();
   private readonly served = new Map<string, { body: Buffer; etag: string }>();
   private version = 0;
   private server?: Server;
@@ -59,6 +65,9 @@ export class BundleService {
   set(path: string, body: Buffer): void {
     this.version++;
     this.served.set(path, { body, etag: `"v${this.version}"` });
+    const waiting = [...this.held];
+    this.held.clear();
+    for (const wake of waiting) wake();
   }
 
   get url(): string {
@@ -97,10 +106,32 @@ export class BundleService {
         });
         return;
       }
-      const bundle = this.served.get(path);
-      if (!bundle) answer(404);
-      else if (req.headers["if-none-match"] === bundle.etag) answer(304);
-      else answer(200, bundle.body, { etag: bundle.etag, "content-type": "application/gzip" });
+      const type = this.longPoll ? "application/vnd.openpolicyagent.bundles" : "application/gzip";
+      const reply = () => {
+        const bundle = this.served.get(path);
+        if (!bundle) answer(404);
+        else if (req.headers["if-none-match"] === bundle.etag)
+          answer(304, undefined, { "content-type": type });
+        else answer(200, bundle.body, { etag: bundle.etag, "content-type": type });
+      };
+      const wait = /wait=(\d+)/.exec(String(req.headers.prefer ?? ""));
+      const current = this.served.get(path);
+      if (this.longPoll && wait && current && req.headers["if-none-match"] === current.etag) {
+        let timer: NodeJS.Timeout | undefined;
+        const wake = () => {
+          clearTimeout(timer);
+          this.held.delete(wake);
+          reply();
+        };
+        timer = setTimeout(wake, Number(wait[1]) * 1000);
+        this.held.add(wake);
+        this.hanging.add(() => {
+          clearTimeout(timer);
+          res.destroy();
+        });
+        return;
+      }
+      reply();
     });
     await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
     this.port = (server.address() as AddressInfo).port;
@@ -111,6 +142,7 @@ export class BundleService {
   async close(): Promise<void> {
     for (const cut of this.hanging) cut();
     this.hanging.clear();
+    this.held.clear();
     const server = this.server;
     this.server = undefined;
     if (!server) return;
