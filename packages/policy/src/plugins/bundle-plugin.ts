@@ -338,6 +338,10 @@ export class BundlePlugin {
         name: f.name.replace(/^(\.\/|\/)+/, ""),
         content: f.content,
       }));
+      // A delta read as a snapshot would wipe the data under its roots: refused instead.
+      if (files.some((f) => f.name === "patch.json")) {
+        throw new Error("delta bundles (patch.json) are not supported");
+      }
       const verify = this.options.verify ?? verifyDownloadedBundle;
       verify(
         { name: b.config.name, gzipped, files },

@@ -124,6 +124,32 @@ describe("bundle plugin", () => {
     }
   });
 
+  it("refuses a delta bundle rather than reading it as a snapshot", async () => {
+    service.set("/bundles/app", simpleBundle("snap", "package app\n\nallow := true\n"));
+    const store = storeWith();
+    const runtime = runtimeFor(store, {
+      services: { s: { url: service.url } },
+      bundles: { app: { polling: FAST } },
+    });
+    runtime.start();
+    try {
+      await statusOf(runtime, (st) => st.active_revision === "snap");
+      service.set(
+        "/bundles/app",
+        bundleFromFiles(
+          { "patch.json": '{"data":[{"op":"upsert","path":"/a","value":1}]}' },
+          { revision: "delta", roots: [""] },
+        ),
+      );
+      const s = await statusOf(runtime, (st) => st.code !== undefined);
+      assert.equal(s.message, "bundle app: delta bundles (patch.json) are not supported");
+      assert.equal(s.active_revision, "snap");
+      assert.equal(store.engine.evalRef(["app", "allow"]), true);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
   it("refuses a bundle whose roots overlap a bundle loaded from files", async () => {
     service.set(
       "/bundles/app",
