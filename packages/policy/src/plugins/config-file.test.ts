@@ -154,13 +154,13 @@ describe("configuration file", () => {
     );
     refused(
       { services: acme, bundles: { b: { signing: { keyid: "k" } } } },
-      'invalid configuration for bundle "b": keyid "k" not found in keys',
+      'invalid configuration for bundle "b": key id k not found',
     );
-    refused({ keys: { k: { algorithm: "RS256" } } }, "keys.k: key or private_key must be set");
     refused(
-      { status: { service: "nope" } },
-      'invalid configuration for status: service name "nope" not found',
+      { keys: { k: { algorithm: "RS256" } } },
+      "invalid keys configuration: no keys provided for key ID k",
     );
+    refused({ status: { service: "nope" } }, 'invalid service name "nope" in status');
     refused({ status: {} }, "status: service or console must be set");
     refused({ status: { console: "true" } }, "status.console: must be true or false");
     refused({ labels: { a: 1 } }, "labels.a: must be a string");

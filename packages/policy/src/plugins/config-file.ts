@@ -263,7 +263,7 @@ function parseKeys(v: unknown): Record<string, KeyConfig> {
     const key = optionalString(k.key, `keys.${name}.key`);
     const privateKey = optionalString(k.private_key, `keys.${name}.private_key`);
     if (key === undefined && privateKey === undefined) {
-      fail(`keys.${name}: key or private_key must be set`);
+      fail(`invalid keys configuration: no keys provided for key ID ${name}`);
     }
     out[name] = {
       algorithm: optionalString(k.algorithm, `keys.${name}.algorithm`) ?? "RS256",
@@ -325,7 +325,7 @@ function parseBundle(
   if (signingObj) {
     const keyid = optionalString(signingObj.keyid, `${key}.signing.keyid`);
     if (keyid !== undefined && !(keyid in keys)) {
-      fail(`${where}: keyid "${keyid}" not found in keys`);
+      fail(`${where}: key id ${keyid} not found`);
     }
     const exclude = signingObj.exclude_files ?? [];
     if (!Array.isArray(exclude) || !exclude.every((f) => typeof f === "string")) {
@@ -359,7 +359,7 @@ function parseStatus(v: unknown, services: ReadonlyMap<string, ServiceConfig>) {
   const console = optionalBool(s.console, "status.console") ?? false;
   let service = optionalString(s.service, "status.service");
   if (service && !services.has(service)) {
-    fail(`invalid configuration for status: service name "${service}" not found`);
+    fail(`invalid service name "${service}" in status`);
   }
   // OPA: without a service, status goes to the first service unless it only logs.
   if (!service && !console) service = services.keys().next().value;
