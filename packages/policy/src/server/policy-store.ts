@@ -270,12 +270,12 @@ export class PolicyStore {
       (errors) => new BundleActivationError(goErrorsText(errors), errors),
       data,
     );
-    this.state = next;
     this.bundles = [...this.bundles.filter((b) => b.name !== name), { name, roots: [...roots] }];
     this.bundleFiles.set(
       name,
       bundle.modules.map((m) => m.file),
     );
+    this.state = next;
   }
 
   /** A policy whose package lies under a bundle's roots cannot change (OPA's scope check). */
