@@ -166,6 +166,7 @@ describe("configuration file", () => {
     refused({ labels: { a: 1 } }, "labels.a: must be a string");
     refused({ default_decision: "a//b" }, "default_decision: not a path like /a/b: a//b");
     refused({ server: { decoding: { max_length: 0 } } }, /^server\.decoding\.max_length: /);
+    refused({ server: { workers: -1 } }, "server.workers: must be a whole number from 0 to 9999");
     refused({ decision_logs: { console: 1 } }, "decision_logs.console: must be true or false");
     refused({ plugins: { x: {} } }, 'plugins.x: plugin "x" is not registered');
     refused({ discovery: { name: "d" } }, "discovery: not supported by this server");
@@ -185,7 +186,7 @@ describe("configuration file", () => {
       labels: { app: "a" },
       decision_logs: { service: "acme", console: true, reporting: { min_delay_seconds: 1 } },
       default_decision: "/a/b",
-      server: { decoding: { max_length: 10 } },
+      server: { decoding: { max_length: 10 }, workers: 0 },
       persistence_directory: "/p",
       polling_unknown_top_level: true,
     });
@@ -220,6 +221,7 @@ describe("configuration file", () => {
     });
     assert.deepEqual(c.defaultDecision, ["a", "b"]);
     assert.equal(c.maxBodyBytes, 10);
+    assert.equal(c.serverWorkers, 0);
     assert.equal(c.persistenceDirectory, "/p");
     assert.equal(parse({ services: acme, status: {} }).status?.service, "acme");
   });

@@ -97,6 +97,8 @@ export interface RuntimeConfig {
   readonly defaultDecision?: readonly string[];
   /** `server.decoding.max_length`, when set. */
   readonly maxBodyBytes?: number;
+  /** `server.workers` (evaluation threads; 0: the main thread), when set. */
+  readonly serverWorkers?: number;
   /** Where persisted bundles live (`persistence_directory`, default `<cwd>/.opa`). */
   readonly persistenceDirectory: string;
 }
@@ -412,7 +414,15 @@ export function parseRuntimeConfig(
       return parseBundle(name, b, services, keys);
     });
   const decisionLogs = optionalObj(raw.decision_logs, "decision_logs");
-  const decoding = optionalObj(optionalObj(raw.server, "server")?.decoding, "server.decoding");
+  const server = optionalObj(raw.server, "server");
+  const decoding = optionalObj(server?.decoding, "server.decoding");
+  const workers = server?.workers;
+  if (
+    workers !== undefined &&
+    !(Number.isSafeInteger(workers) && (workers as number) >= 0 && (workers as number) <= 9999)
+  ) {
+    fail("server.workers: must be a whole number from 0 to 9999");
+  }
   const maxLength = decoding?.max_length;
   if (maxLength !== undefined && !(Number.isSafeInteger(maxLength) && (maxLength as number) > 0)) {
     fail("server.decoding.max_length: must be a whole number of bytes above 0");
@@ -429,6 +439,7 @@ export function parseRuntimeConfig(
     decisionLogsConsole: optionalBool(decisionLogs?.console, "decision_logs.console"),
     defaultDecision: decisionPath(raw.default_decision, "default_decision"),
     maxBodyBytes: maxLength as number | undefined,
+    serverWorkers: workers as number | undefined,
     persistenceDirectory:
       optionalString(raw.persistence_directory, "persistence_directory") ??
       join(options.cwd, ".opa"),
