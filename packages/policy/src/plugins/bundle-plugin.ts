@@ -364,6 +364,7 @@ export class BundlePlugin {
       roots: contents.roots,
       modules: contents.modules,
       documents: contents.documents,
+      revision,
     });
     b.activated = true;
     b.lastGood = gzipped;

@@ -76,6 +76,8 @@ export interface ActivatedBundle {
   readonly roots: readonly string[];
   readonly modules: readonly PolicySource[];
   readonly documents: readonly { readonly path: readonly string[]; readonly value: Value }[];
+  /** The manifest's `revision` ("" when none). */
+  readonly revision?: string;
 }
 
 /** Why a bundle was not activated; `errors` holds parse and compile errors, if any. */
@@ -270,7 +272,8 @@ export class PolicyStore {
       (errors) => new BundleActivationError(goErrorsText(errors), errors),
       data,
     );
-    this.bundles = [...this.bundles.filter((b) => b.name !== name), { name, roots: [...roots] }];
+    const scope: BundleScope = { name, roots: [...roots], revision: bundle.revision };
+    this.bundles = [...this.bundles.filter((b) => b.name !== name), scope];
     this.bundleFiles.set(
       name,
       bundle.modules.map((m) => m.file),
