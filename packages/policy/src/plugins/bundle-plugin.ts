@@ -110,6 +110,14 @@ export function retryBackoffMs(maxMs: number, retries: number, random: () => num
   return Math.max(0, backoff * (1 + 0.2 * (random() * 2 - 1)));
 }
 
+/** An archive that cannot be read or verified (OPA: a failed download). */
+class BundleReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BundleReadError";
+  }
+}
+
 interface BundleState {
   readonly config: BundleSourceConfig;
   status: BundleStatus;
@@ -265,7 +273,7 @@ export class BundlePlugin {
     }
   }
 
-  /** One request and what follows from its answer; false when it failed. */
+  /** One request and what follows from its answer; false when the download or read failed. */
   private async downloadOnce(b: BundleState): Promise<boolean> {
     const service = this.options.config.services.get(b.config.service);
     if (!service) return false; // Configuration validation guarantees it exists.
@@ -305,12 +313,7 @@ export class BundlePlugin {
         return true;
       }
       b.status.last_successful_download = answered;
-      try {
-        this.activate(b, res.body);
-      } catch (e) {
-        b.etag = undefined; // Download it again next time (OPA clears its cache).
-        throw e;
-      }
+      this.activate(b, res.body);
       const etag = res.headers.etag;
       b.etag = typeof etag === "string" && etag !== "" ? etag : undefined;
       if (b.config.persist) this.persist(b, res.body);
@@ -321,9 +324,11 @@ export class BundlePlugin {
       return true;
     } catch (e) {
       if (this.stopped) return true;
-      if (!(e instanceof BundleActivationError)) b.etag = undefined;
+      b.etag = undefined; // Download it whole next time (OPA clears its cache on any failure).
       this.recordError(b, e);
-      return false;
+      // OPA backs off after a failed download or read; a bundle that downloaded but did not
+      // activate (roots, parse, compile) waits the ordinary polling delay.
+      return e instanceof BundleActivationError;
     } finally {
       this.updateReadiness();
       this.options.onStatus?.();
@@ -349,7 +354,7 @@ export class BundlePlugin {
         this.options.config.keysSection,
       );
     } catch (e) {
-      throw new BundleActivationError(`bundle ${b.config.name}: ${(e as Error).message}`);
+      throw new BundleReadError(`bundle ${b.config.name}: ${(e as Error).message}`);
     }
     let revision: string;
     let contents: ReturnType<typeof readBundle>;
@@ -357,7 +362,7 @@ export class BundlePlugin {
       revision = manifestRevision(files);
       contents = readBundle(b.config.name, gzipped);
     } catch (e) {
-      throw new BundleActivationError(`bundle ${b.config.name}: ${(e as Error).message}`);
+      throw new BundleReadError(`bundle ${b.config.name}: ${(e as Error).message}`);
     }
     this.options.store.activateBundle({
       name: b.config.name,
