@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { methodNotAllowed, routeNotFound } from "./api-error.js";
+import { handleConfig } from "./config-handler.js";
 import { handleData } from "./data-handler.js";
 import { handleDataWrite } from "./data-write-handler.js";
 import { handleDefaultDecision } from "./default-decision-handler.js";
@@ -17,6 +18,7 @@ import { handlePolicyWrite } from "./policy-write-handler.js";
 import { handleQuery } from "./query-handler.js";
 import { sendJson } from "./respond.js";
 import type { Handler, RequestTarget, ServerContext } from "./server-context.js";
+import { handleStatus } from "./status-handler.js";
 import { handleWebhook } from "./webhook-handler.js";
 
 /** A route: a path prefix (exact or followed by `/`) and a handler per method. */
@@ -44,6 +46,8 @@ const ROUTES: readonly Route[] = [
     prefix: "/v1/policies",
     methods: { GET: handlePolicies, PUT: handlePolicyWrite, DELETE: handlePolicyWrite },
   },
+  { prefix: "/v1/status", methods: { GET: handleStatus } },
+  { prefix: "/v1/config", methods: { GET: handleConfig } },
 ];
 
 /** `/` alone: OPA's default decision (no prefix match: every other path is its own route). */
@@ -104,6 +108,7 @@ function withStore(options: PolicyServerOptions): ServerContext {
     maxCollectionSize: options.maxCollectionSize,
     decisionLogger: options.decisionLogger,
     defaultDecision: options.defaultDecision,
+    management: options.management,
     store,
     get engine() {
       return view ? view(store.engine) : store.engine;

@@ -9,6 +9,8 @@ import { badRequest } from "./api-error.js";
 export interface BundleScope {
   readonly name: string;
   readonly roots: readonly string[];
+  /** The manifest's `revision`, where known (downloaded bundles). */
+  readonly revision?: string;
 }
 
 /** True when one path is a prefix of the other (OPA's isPathOwned). */

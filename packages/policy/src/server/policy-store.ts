@@ -9,12 +9,13 @@
 import type { Loc } from "../ast/nodes.js";
 import { PolicyEngine } from "../engine.js";
 import { RegoError, RegoErrorList } from "../errors.js";
+import { mergeAt } from "../loader/data-document.js";
 import type { PolicySource } from "../loader/load-paths.js";
 import { parseModule } from "../syntax/module-parser.js";
-import type { Value } from "../value/value.js";
+import { RegoObject, type Value } from "../value/value.js";
 import { type ApiError, badRequest, invalidOperation, resourceNotFound } from "./api-error.js";
 import { type BundleScope, checkPathScope } from "./bundle-scope.js";
-import { nonEmpty } from "./document-patch.js";
+import { applyPatch, nonEmpty, readPath } from "./document-patch.js";
 
 /** OPA's message for a policy change that does not parse or compile. */
 export const COMPILE_MODULE_ERROR = "error(s) occurred while compiling module(s)";
@@ -68,9 +69,52 @@ function regoErrors(e: unknown): RegoError[] | undefined {
   return undefined;
 }
 
+/** A downloaded bundle, read and ready to activate (see `PolicyStore.activateBundle`). */
+export interface ActivatedBundle {
+  readonly name: string;
+  /** The manifest's roots, slash-separated without a leading slash (`""`: everything). */
+  readonly roots: readonly string[];
+  readonly modules: readonly PolicySource[];
+  readonly documents: readonly { readonly path: readonly string[]; readonly value: Value }[];
+  /** The manifest's `revision` ("" when none). */
+  readonly revision?: string;
+}
+
+/** Why a bundle was not activated; `errors` holds parse and compile errors, if any. */
+export class BundleActivationError extends Error {
+  constructor(
+    message: string,
+    readonly errors: readonly RegoError[] = [],
+  ) {
+    super(message);
+    this.name = "BundleActivationError";
+  }
+}
+
+/** True when one slash path is a prefix of the other, segment-wise. */
+function rootsOverlap(a: string, b: string): boolean {
+  if (a === "" || b === "") return true;
+  const x = a.split("/");
+  const y = b.split("/");
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** True when `path` lies at or below one of `roots`. */
+function underRoots(roots: readonly string[], path: readonly string[]): boolean {
+  return roots.some((root) => {
+    if (root === "") return true;
+    const r = root.split("/");
+    return r.length <= path.length && r.every((seg, i) => seg === path[i]);
+  });
+}
+
 /** The served state and its atomic updates. */
 export class PolicyStore {
   private state: StoreState;
+  /** The policy ids each downloaded bundle activated, so the next activation replaces them. */
+  private readonly bundleFiles = new Map<string, readonly string[]>();
 
   constructor(
     engine: PolicyEngine,
@@ -115,6 +159,7 @@ export class PolicyStore {
   ): void {
     this.state = { engine, policies };
     this.bundles = bundles;
+    this.bundleFiles.clear(); // Downloaded bundles are activated again by their plugin.
   }
 
   /**
@@ -160,6 +205,82 @@ export class PolicyStore {
     this.state = this.compiled(next, (errors) => invalidOperation(COMPILE_MODULE_ERROR, errors));
   }
 
+  /**
+   * Activates a downloaded bundle all or nothing, as OPA does: the policies it brought last
+   * time and the data under its old and new roots give way to its new contents, while
+   * policies and data outside those roots (API writes, files, other bundles) stay. Anything
+   * wrong (roots that overlap another bundle's, contents outside the roots, a parse or
+   * compile error, data where a rule is) throws BundleActivationError and changes nothing.
+   */
+  activateBundle(bundle: ActivatedBundle): void {
+    const { name, roots } = bundle;
+    const shown = `[${roots.join(" ")}]`;
+    for (const other of this.bundles) {
+      if (other.name === name) continue;
+      for (const root of roots) {
+        if (other.roots.some((r) => rootsOverlap(r, root))) {
+          throw new BundleActivationError(
+            `detected overlapping roots in bundle manifest with: [${name} ${other.name}]`,
+          );
+        }
+      }
+    }
+    const v0 = this.state.engine.options.v0Compatible ?? false;
+    for (const m of bundle.modules) {
+      let pkg: string[] | undefined;
+      try {
+        pkg = parsePolicy(m, v0).pkg;
+      } catch {
+        continue; // Reported with its position by the compile step.
+      }
+      if (!underRoots(roots, pkg)) {
+        throw new BundleActivationError(
+          `manifest roots ${shown} do not permit 'data.${pkg.join(".")}' in module '${m.file}'`,
+        );
+      }
+    }
+    for (const d of bundle.documents) {
+      if (!underRoots(roots, d.path)) {
+        throw new BundleActivationError(
+          `manifest roots ${shown} do not permit data at path '/${d.path.join("/")}' (hint: check bundle directory structure)`,
+        );
+      }
+    }
+    const previous = this.bundles.find((b) => b.name === name);
+    let data = this.state.engine.baseData();
+    for (const root of new Set([...(previous?.roots ?? []), ...roots])) {
+      if (root === "") data = new RegoObject();
+      else if (readPath(data, root.split("/")) !== undefined) {
+        data = applyPatch(data, "remove", root.split("/"));
+      }
+    }
+    for (const d of bundle.documents) {
+      if (!(data instanceof RegoObject)) break;
+      try {
+        data = mergeAt(data, [...d.path], d.value);
+      } catch (e) {
+        throw new BundleActivationError((e as Error).message);
+      }
+    }
+    const oldFiles = new Set(this.bundleFiles.get(name) ?? []);
+    const policies = [
+      ...this.state.policies.filter((p) => !oldFiles.has(p.file)),
+      ...bundle.modules.map((m) => ({ file: m.file, source: m.source })),
+    ];
+    const next = this.compiled(
+      policies,
+      (errors) => new BundleActivationError(goErrorsText(errors), errors),
+      data,
+    );
+    const scope: BundleScope = { name, roots: [...roots], revision: bundle.revision };
+    this.bundles = [...this.bundles.filter((b) => b.name !== name), scope];
+    this.bundleFiles.set(
+      name,
+      bundle.modules.map((m) => m.file),
+    );
+    this.state = next;
+  }
+
   /** A policy whose package lies under a bundle's roots cannot change (OPA's scope check). */
   private checkPackageScope(policy: PolicySource): void {
     if (this.bundles.length === 0) return;
@@ -172,10 +293,11 @@ export class PolicyStore {
     checkPathScope(this.bundles, pkg);
   }
 
-  /** A new state compiling `policies` over the current data; `refuse` makes the error. */
+  /** A new state compiling `policies` over `data` (the current data); `refuse` makes the error. */
   private compiled(
     policies: readonly PolicySource[],
-    refuse: (errors: RegoError[]) => ApiError,
+    refuse: (errors: RegoError[]) => Error,
+    data?: Value,
   ): StoreState {
     const { engine: current } = this.state;
     const fresh = new PolicyEngine(current.options);
@@ -197,7 +319,7 @@ export class PolicyStore {
       if (!errors) throw e;
       throw refuse(errors);
     }
-    const engine = fresh.withData(current.baseData());
+    const engine = fresh.withData(data ?? current.baseData());
     const conflicts = dataConflicts(engine, engine.baseData());
     if (conflicts.length > 0) throw refuse(conflicts);
     return { engine, policies };

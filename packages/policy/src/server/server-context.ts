@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_MAX_INPUT_DEPTH } from "../config.js";
 import type { PolicyEngine } from "../engine.js";
+import type { ManagementView } from "../plugins/plugin-runtime.js";
 import type { BundleScope } from "./bundle-scope.js";
 import type { DecisionLogger } from "./decision-log.js";
 import type { PolicyStore } from "./policy-store.js";
@@ -29,6 +30,8 @@ export interface ServerContext {
   readonly bundles?: readonly BundleScope[];
   /** Path below `data` that `POST /` answers (OPA's `default_decision`); system/main. */
   readonly defaultDecision?: readonly string[];
+  /** Plugin states, status report and configuration (`--config-file`); absent: none. */
+  readonly management?: ManagementView;
 }
 
 /** The store of a context made by the server (always present inside handlers). */

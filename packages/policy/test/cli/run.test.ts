@@ -125,8 +125,8 @@ describe("rego run --server", () => {
     assert.equal(res.status, 200);
     assert.equal(text, "true\n");
     const bad = startRun(["--server", "--set", "default_decision=a//b", EXAMPLES_DIR]);
-    assert.equal(await bad.done, 2);
-    assert.match(bad.out.stderr, /--set default_decision=a\/\/b: unsupported key or value/);
+    assert.equal(await bad.done, 1);
+    assert.match(bad.out.stderr, /^error: default_decision: not a path like \/a\/b: a\/\/b\n/);
   });
 
   it("refuses to start with every parse error listed as file:line:col, exit 1", async () => {
@@ -154,7 +154,11 @@ describe("rego run --server", () => {
     const badAddr = startRun(["--server", "--addr", "localhost", EXAMPLES_DIR]);
     assert.equal(await badAddr.done, 2);
     const badSet = startRun(["--server", "--set", "plugins.x=1", EXAMPLES_DIR]);
-    assert.equal(await badSet.done, 2);
+    assert.equal(await badSet.done, 1);
+    assert.match(badSet.out.stderr, /plugins\.x: plugin "x" is not registered/);
+    const noValue = startRun(["--server", "--set", "decision_logs.console", EXAMPLES_DIR]);
+    assert.equal(await noValue.done, 2);
+    assert.match(noValue.out.stderr, /--set decision_logs\.console: expected key=value/);
   });
 
   it("reports bad REGO_* variables together", async () => {

@@ -8,6 +8,14 @@ import { addrProblem, createLogger, type LogFormat } from "@quintet/kit";
 import { loadConfig } from "../../config.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { BundleLoadError } from "../../loader/load-bundles.js";
+import {
+  ConfigFileError,
+  parseRuntimeConfig,
+  type RuntimeConfig,
+  readConfigDocument,
+} from "../../plugins/config-file.js";
+import { OverrideSyntaxError } from "../../plugins/config-overrides.js";
+import { PluginRuntime } from "../../plugins/plugin-runtime.js";
 import { startPolicyServer } from "../../server/app.js";
 import { consoleDecisionLogger } from "../../server/decision-log.js";
 import { PolicyStore } from "../../server/policy-store.js";
@@ -37,10 +45,12 @@ Flags:
   -s, --server                   serve the REST API (without it: the REPL)
   -w, --watch                    reload policy and data files when they change
   -a, --addr <host:port>         listen address (default $REGO_ADDR or localhost:8181)
-      --set <key=value>          config override (repeatable); supported:
-                                   decision_logs.console=true|false
-                                   server.decoding.max_length=<bytes>
-                                   default_decision=<path> (POST /; system/main)
+  -c, --config-file <file>       OPA configuration file (YAML or JSON): services, bundles,
+                                   status, labels, keys, decision_logs, default_decision,
+                                   persistence_directory, server.decoding.max_length
+      --set <key=value[,...]>    override a configuration key (dotted path, repeatable), e.g.
+                                   decision_logs.console=true, default_decision=/a/b
+      --set-file <key=path>      override a configuration key with a file's text
       --shutdown-grace-period <s> seconds in-flight requests get on shutdown
   -l, --log-level <level>        debug, info or error
       --v0-compatible            parse policies as Rego v0 (default address :8181)
@@ -51,6 +61,8 @@ const OPTIONS = {
   watch: { type: "boolean", short: "w" },
   addr: { type: "string", short: "a", multiple: true },
   set: { type: "string", multiple: true },
+  "set-file": { type: "string", multiple: true },
+  "config-file": { type: "string", short: "c" },
   "shutdown-grace-period": { type: "string" },
   "log-level": { type: "string", short: "l" },
   "v0-compatible": { type: "boolean" },
@@ -68,19 +80,26 @@ interface RunSettings {
   maxCollectionSize: number;
   logFormat?: LogFormat;
   /** OPA's `default_decision`, as a path below `data` (`POST /`). */
-  defaultDecision: string[];
+  defaultDecision: readonly string[];
+  /** The configuration file with --set/--set-file applied, validated. */
+  runtime: RuntimeConfig;
 }
 
-function applySet(settings: RunSettings, assignment: string): void {
-  const [key, value] = assignment.split("=", 2);
-  if (key === "decision_logs.console" && (value === "true" || value === "false")) {
-    settings.decisionLogs = value === "true";
-  } else if (key === "default_decision" && /^\/?[^/\s]+(\/[^/\s]+)*$/.test(value ?? "")) {
-    settings.defaultDecision = (value as string).replace(/^\//, "").split("/");
-  } else if (key === "server.decoding.max_length" && /^[1-9]\d*$/.test(value ?? "")) {
-    settings.maxBodyBytes = Number(value);
-  } else {
-    throw new UsageError(`--set ${assignment}: unsupported key or value (see rego help run)`);
+/** The configuration file and overrides; malformed overrides are usage errors (exit 2). */
+function readRuntimeConfig(values: {
+  "config-file"?: string;
+  set?: string[];
+  "set-file"?: string[];
+}): RuntimeConfig {
+  try {
+    const doc = readConfigDocument(values["config-file"], {
+      set: values.set,
+      setFile: values["set-file"],
+    });
+    return parseRuntimeConfig(doc, { cwd: process.cwd() });
+  } catch (e) {
+    if (e instanceof OverrideSyntaxError) throw new UsageError(e.message);
+    throw e;
   }
 }
 
@@ -98,21 +117,22 @@ function readSettings(
   const { values, positionals } = parseFlags(argv, OPTIONS);
   const config = loadConfig(io.env);
   const addrFlag = values.addr?.at(-1);
+  const runtime = readRuntimeConfig(values);
   const settings: RunSettings = {
     addr: addrFlag ?? (values["v0-compatible"] && !io.env.REGO_ADDR ? ":8181" : config.addr),
-    decisionLogs: config.decisionLogs,
-    maxBodyBytes: config.maxBodyBytes,
+    decisionLogs: runtime.decisionLogsConsole ?? config.decisionLogs,
+    maxBodyBytes: runtime.maxBodyBytes ?? config.maxBodyBytes,
     graceMs: config.shutdownGraceMs,
     logLevel: values["log-level"] ?? config.logLevel,
     evalTimeoutMs: config.evalTimeoutMs,
     maxInputDepth: config.maxInputDepth,
     maxCollectionSize: config.maxCollectionSize,
     logFormat: config.logFormat,
-    defaultDecision: ["system", "main"],
+    defaultDecision: runtime.defaultDecision ?? ["system", "main"],
+    runtime,
   };
   const bad = addrProblem("--addr", settings.addr, { emptyHost: true });
   if (bad) throw new UsageError(bad);
-  for (const assignment of values.set ?? []) applySet(settings, assignment);
   const grace = values["shutdown-grace-period"];
   if (grace !== undefined) {
     if (!/^\d+$/.test(grace)) throw new UsageError("--shutdown-grace-period must be whole seconds");
@@ -138,6 +158,10 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     if (e instanceof UsageError) {
       io.stderr(`error: ${e.message}\n\n${USAGE}`);
       return 2;
+    }
+    if (e instanceof ConfigFileError) {
+      io.stderr(`error: ${e.message}\n`);
+      return 1;
     }
     io.stderr(describeFailure(e));
     return 1;
@@ -173,19 +197,31 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
   const { engine } = built;
   // Read per request: API writes and --watch reloads swap in a new state.
   const store = new PolicyStore(engine, built.files.modules, built.files.bundles);
+  // Bundles, status: what --config-file turns on (nothing without one).
+  const plugins = new PluginRuntime({
+    config: settings.runtime,
+    store,
+    log,
+    version: packageVersion(),
+    console: (line) => io.stdout(line),
+    ruleTimeoutMs: settings.evalTimeoutMs,
+  });
   const server = await startPolicyServer(
     {
       engine,
       policies: built.files.modules,
       store,
       defaultDecision: settings.defaultDecision,
+      management: plugins,
       maxBodyBytes: settings.maxBodyBytes,
       evalTimeoutMs: settings.evalTimeoutMs,
       maxInputDepth: settings.maxInputDepth,
       maxCollectionSize: settings.maxCollectionSize,
-      decisionLogger: settings.decisionLogs
-        ? consoleDecisionLogger((line) => io.stdout(line), { version: packageVersion() })
-        : undefined,
+      decisionLogger:
+        plugins.decisionLogs ??
+        (settings.decisionLogs
+          ? consoleDecisionLogger((line) => io.stdout(line), { version: packageVersion() })
+          : undefined),
       onInternalError: (error) => log.error({ err: error }, "request failed"),
     },
     settings.addr,
@@ -198,6 +234,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     { addrs: [settings.addr], url: server.url, modules: engine.modules().length },
     "Initializing server.",
   );
+  plugins.start();
   io.onListening?.(server.url);
   const watcher = parsed.watch
     ? watchPaths(paths, () => {
@@ -206,6 +243,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
           : reloadEngine(paths, parsed.v0);
         if (r.ok) {
           store.reset(r.loaded.engine, r.loaded.files.modules, r.loaded.files.bundles);
+          plugins.bundles?.reactivate();
           log.info({ modules: r.loaded.engine.modules().length }, "Reloaded policies and data.");
         } else {
           log.error({ errors: r.error }, "Reload failed; keeping the last good policies and data.");
@@ -214,8 +252,11 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     : undefined;
   await whenAborted(io.signal ?? shutdownSignal());
   watcher?.stop();
+  await plugins.stop();
   log.info({ graceMs: settings.graceMs }, "Shutting down...");
   await server.close(settings.graceMs);
+  // Decisions answered during the grace period are logged too: flush after the server closed.
+  await plugins.decisionLogs?.stop(settings.graceMs);
   log.info("Server shutdown.");
   return 0;
 }

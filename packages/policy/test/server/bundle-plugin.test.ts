@@ -1,0 +1,314 @@
+/**
+ * The bundle plugin below the CLI: the signature-verification call site, HTTPS services
+ * with a test CA (`tls.ca_cert`, `allow_insecure_tls`), and activation's interplay with
+ * bundles loaded from files.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { PolicyEngine } from "../../src/engine.js";
+import type { BundleStatus, PluginLog } from "../../src/plugins/bundle-plugin.js";
+import { parseRuntimeConfig } from "../../src/plugins/config-file.js";
+import { PluginRuntime } from "../../src/plugins/plugin-runtime.js";
+import { PolicyStore } from "../../src/server/policy-store.js";
+import { tempTree } from "../fixtures.js";
+import { BundleService, bundleFromFiles, simpleBundle, waitFor } from "./bundle-service.js";
+
+const quiet: PluginLog = { info() {}, warn() {}, error() {} };
+
+function storeWith(
+  files: Record<string, string> = {},
+  bundles: { name: string; roots: string[] }[] = [],
+) {
+  const engine = new PolicyEngine();
+  for (const [file, source] of Object.entries(files)) engine.addModule(file, source);
+  engine.compile();
+  const policies = Object.entries(files).map(([file, source]) => ({ file, source }));
+  return new PolicyStore(engine, policies, bundles);
+}
+
+function runtimeFor(store: PolicyStore, config: Record<string, unknown>, extra: object = {}) {
+  return new PluginRuntime({
+    config: parseRuntimeConfig(config, { cwd: "/nonexistent" }),
+    store,
+    log: quiet,
+    version: "test",
+    ...extra,
+  });
+}
+
+async function statusOf(runtime: PluginRuntime, want: (s: BundleStatus) => boolean) {
+  return waitFor("a bundle status", () => {
+    const s = runtime.bundles?.statuses().app;
+    return s && want(s) ? s : undefined;
+  });
+}
+
+const FAST = { min_delay_seconds: 0.02, max_delay_seconds: 0.05 };
+
+describe("bundle plugin", () => {
+  let service: BundleService;
+  before(async () => {
+    service = new BundleService();
+    await service.listen();
+  });
+  after(() => service.close());
+
+  it("calls the verifier for bundles configured for signing and activates only when it passes", async () => {
+    service.set("/bundles/app", simpleBundle("signed", "package app\n\nallow := true\n"));
+    const store = storeWith();
+    const seen: string[] = [];
+    let accept = false;
+    const runtime = runtimeFor(
+      store,
+      {
+        services: { s: { url: service.url } },
+        keys: { k: { key: "PUBLIC KEY" } },
+        bundles: { app: { signing: { keyid: "k", exclude_files: ["x"] }, polling: FAST } },
+      },
+      {
+        verify: (
+          bundle: { name: string; files: readonly { name: string }[] },
+          signing: Record<string, unknown> | undefined,
+          keys: Record<string, { key?: string }>,
+        ) => {
+          const names = bundle.files.map((f) => f.name).join(",");
+          seen.push(`${bundle.name}:${JSON.stringify(signing)}:${keys.k?.key}:${names}`);
+          if (!accept) throw new Error("signature verification failed");
+        },
+      },
+    );
+    runtime.start();
+    try {
+      const refused = await statusOf(runtime, (s) => s.code !== undefined);
+      assert.equal(refused.message, "bundle app: signature verification failed");
+      assert.equal(store.engine.evalRef(["app", "allow"]), undefined);
+      assert.equal(runtime.manager.state("bundle"), "NOT_READY");
+      assert.equal(
+        seen[0],
+        'app:{"keyid":"k","exclude_files":["x"]}:PUBLIC KEY:data.json,policy.rego,.manifest',
+      );
+      accept = true;
+      await statusOf(runtime, (s) => s.active_revision === "signed");
+      assert.equal(store.engine.evalRef(["app", "allow"]), true);
+      assert.equal(runtime.manager.state("bundle"), "OK");
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("refuses a signed bundle when no verification key is configured, as OPA does", async () => {
+    service.set(
+      "/bundles/app",
+      bundleFromFiles({
+        "p.rego": "package p\n\nx := 1\n",
+        ".signatures.json": '{"signatures":["x.y.z"]}',
+      }),
+    );
+    const store = storeWith();
+    const runtime = runtimeFor(store, {
+      services: { s: { url: service.url } },
+      bundles: { app: { polling: FAST } },
+    });
+    runtime.start();
+    try {
+      const s = await statusOf(runtime, (st) => st.code !== undefined);
+      assert.equal(s.message, "bundle app: verification key not provided");
+      assert.equal(store.engine.evalRef(["p", "x"]), undefined);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("refuses a delta bundle rather than reading it as a snapshot", async () => {
+    service.set("/bundles/app", simpleBundle("snap", "package app\n\nallow := true\n"));
+    const store = storeWith();
+    const runtime = runtimeFor(store, {
+      services: { s: { url: service.url } },
+      bundles: { app: { polling: FAST } },
+    });
+    runtime.start();
+    try {
+      await statusOf(runtime, (st) => st.active_revision === "snap");
+      service.set(
+        "/bundles/app",
+        bundleFromFiles(
+          { "patch.json": '{"data":[{"op":"upsert","path":"/a","value":1}]}' },
+          { revision: "delta", roots: [""] },
+        ),
+      );
+      const s = await statusOf(runtime, (st) => st.code !== undefined);
+      assert.equal(s.message, "bundle app: delta bundles (patch.json) are not supported");
+      assert.equal(s.active_revision, "snap");
+      assert.equal(store.engine.evalRef(["app", "allow"]), true);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("refuses a bundle whose roots overlap a bundle loaded from files", async () => {
+    service.set(
+      "/bundles/app",
+      bundleFromFiles({ "a/p.rego": "package a\n\nx := 1\n" }, { roots: ["a"] }),
+    );
+    const store = storeWith({}, [{ name: "local.tar.gz", roots: ["a/b"] }]);
+    const runtime = runtimeFor(store, {
+      services: { s: { url: service.url } },
+      bundles: { app: { polling: FAST } },
+    });
+    runtime.start();
+    try {
+      const s = await statusOf(runtime, (st) => st.code !== undefined);
+      assert.equal(
+        s.message,
+        "detected overlapping roots in bundle manifest with: [app local.tar.gz]",
+      );
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("refuses a bundle whose rules conflict with policies already loaded, keeping them", async () => {
+    service.set(
+      "/bundles/app",
+      bundleFromFiles(
+        { "b/p.rego": "package b\n\nimport data.local.y\n\nx := y\n" },
+        { roots: ["b"] },
+      ),
+    );
+    const store = storeWith({ "local.rego": "package local\n\ny := 1\n" });
+    const runtime = runtimeFor(store, {
+      services: { s: { url: service.url } },
+      bundles: { app: { polling: FAST } },
+    });
+    runtime.start();
+    try {
+      // Depends on a policy from files: compiles together with it.
+      await waitFor("activation", () =>
+        store.engine.evalRef(["b", "x"]) === 1 ? true : undefined,
+      );
+      assert.deepEqual(
+        store.policies.map((p) => p.file),
+        ["local.rego", "app/b/p.rego"],
+      );
+      service.set(
+        "/bundles/app",
+        bundleFromFiles({ "b/p.rego": "package b\n\nx := undefined_fn(1)\n" }, { roots: ["b"] }),
+      );
+      const s = await statusOf(runtime, (st) => st.code !== undefined);
+      assert.equal(s.errors?.[0]?.code, "rego_type_error");
+      assert.equal(store.engine.evalRef(["b", "x"]), 1);
+      assert.equal(store.engine.evalRef(["local", "y"]), 1);
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
+describe("bundle plugin over HTTPS", () => {
+  const tree = tempTree({});
+  let url = "";
+  let server: ReturnType<typeof createServer> | undefined;
+  before(async () => {
+    const dir = tree.dir;
+    const ssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+    ssl(
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      "ca.key",
+      "-out",
+      "ca.pem",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=test-ca",
+    );
+    ssl(
+      "req",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      "server.key",
+      "-out",
+      "server.csr",
+      "-subj",
+      "/CN=127.0.0.1",
+    );
+    // Node checks the subjectAltName, not the CN.
+    writeFileSync(join(dir, "san.ext"), "subjectAltName=IP:127.0.0.1\n");
+    ssl(
+      "x509",
+      "-req",
+      "-in",
+      "server.csr",
+      "-CA",
+      "ca.pem",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-out",
+      "server.pem",
+      "-days",
+      "2",
+      "-extfile",
+      "san.ext",
+    );
+    const bundle = simpleBundle("tls", "package app\n\nallow := true\n");
+    server = createServer(
+      { key: readFileSync(join(dir, "server.key")), cert: readFileSync(join(dir, "server.pem")) },
+      (_req, res) => {
+        res.writeHead(200, { etag: '"t"' });
+        res.end(bundle);
+      },
+    );
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    tree.remove();
+  });
+
+  for (const [name, tls, works] of [
+    ["trusts the service through tls.ca_cert", { tls: { ca_cert: "CA" } }, true],
+    ["refuses a certificate it cannot verify", {}, false],
+    ["accepts any certificate with allow_insecure_tls", { allow_insecure_tls: true }, true],
+  ] as const) {
+    it(name, async () => {
+      const settings = JSON.parse(
+        JSON.stringify(tls).replace('"CA"', JSON.stringify(join(tree.dir, "ca.pem"))),
+      );
+      const store = storeWith();
+      const runtime = runtimeFor(store, {
+        services: { s: { url, ...settings } },
+        bundles: { app: { polling: FAST } },
+      });
+      runtime.start();
+      try {
+        const s = await statusOf(
+          runtime,
+          (st) => st.active_revision !== undefined || st.code !== undefined,
+        );
+        if (works) {
+          assert.equal(s.active_revision, "tls");
+          assert.equal(store.engine.evalRef(["app", "allow"]), true);
+        } else {
+          assert.match(s.message ?? "", /certificate/);
+          assert.equal(store.engine.evalRef(["app", "allow"]), undefined);
+        }
+      } finally {
+        await runtime.stop();
+      }
+    });
+  }
+});
