@@ -1,0 +1,87 @@
+/**
+ * Copy propagation over a residual query, as OPA does after partial evaluation: `x = t`
+ * where `x` first appears there is dropped and `t` written where `x` was used
+ * (`x = input.a; x > 1` becomes `input.a > 1`). Only when every later use of `x` is an
+ * operand of a plain (not negated, no `with`) expression outside nested bodies: there,
+ * `t` being undefined still makes the expression undefined, as the dropped `x = t` did.
+ */
+import type { Body, Expr, Term } from "../ast/nodes.js";
+import { exprSome } from "./partial-evaluator.js";
+import { mapExpr, shallowTerms, someShallow } from "./terms.js";
+
+/** The body with copies propagated; `keep` are vars that must stay (query outputs). */
+export function propagateCopies(body: Body, keep: ReadonlySet<string>): Body {
+  let out = body;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let i = 0; i < out.length; i++) {
+      const next = propagateAt(out, i, keep);
+      if (next) {
+        out = next;
+        changed = true;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function propagateAt(body: Body, i: number, keep: ReadonlySet<string>): Body | undefined {
+  const e = body[i] as Expr;
+  if (e.type !== "term" || e.negated || e.with.length > 0) return undefined;
+  const t = e.term;
+  if (t.type !== "call" || (t.name !== "eq" && t.name !== "assign") || t.args.length !== 2)
+    return undefined;
+  for (const [a, b] of [
+    [t.args[0], t.args[1]],
+    [t.args[1], t.args[0]],
+  ] as [Term, Term][]) {
+    if (a.type !== "var" || keep.has(a.name) || a.name === "input" || a.name === "data") continue;
+    if (!copyable(b) || mentions(b, a.name)) continue;
+    const earlier = body.slice(0, i);
+    const later = body.slice(i + 1);
+    if (earlier.some((x) => exprMentions(x, a.name))) continue;
+    const uses = later.filter((x) => exprMentions(x, a.name));
+    if (uses.length === 0 || !uses.every((x) => shallowOnly(x, a.name))) continue;
+    const swapped = later.map((x) => mapExpr(x, (n) => (n === a.name ? b : undefined)));
+    return [...earlier, ...swapped];
+  }
+  return undefined;
+}
+
+/** Terms that read the same wherever they are written. */
+function copyable(t: Term): boolean {
+  return (
+    t.type === "ref" ||
+    t.type === "var" ||
+    t.type === "scalar" ||
+    t.type === "array" ||
+    t.type === "object" ||
+    t.type === "set"
+  );
+}
+
+function mentions(t: Term, name: string): boolean {
+  return exprMentions({ type: "term", term: t, negated: false, with: [], loc: t.loc }, name);
+}
+
+function exprMentions(e: Expr, name: string): boolean {
+  return exprSome(e, (t) => t.type === "var" && t.name === name);
+}
+
+/** True when every use of `name` in `e` is a plain operand at the expression's level. */
+function shallowOnly(e: Expr, name: string): boolean {
+  if (e.negated || e.with.length > 0 || e.type !== "term") return false;
+  let shallow = 0;
+  for (const t of shallowTerms(e))
+    someShallow(t, (x) => {
+      if (x.type === "var" && x.name === name) shallow++;
+      return false;
+    });
+  let all = 0;
+  exprSome(e, (x) => {
+    if (x.type === "var" && x.name === name) all++;
+    return false;
+  });
+  return shallow === all;
+}

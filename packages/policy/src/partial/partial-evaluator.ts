@@ -1,0 +1,512 @@
+/**
+ * The partial evaluator, after OPA's: a query is evaluated as far as the known documents
+ * allow; each expression that reads an unknown (or a var bound only by such an expression)
+ * is saved, with the values of known vars plugged in, and evaluation goes on as if it held.
+ * Every way through the query gives one residual query: the saved expressions. Rules that
+ * depend on unknowns are inlined where possible (each body in turn, its saved expressions
+ * joining the caller's) and otherwise written as support rules under `data.partial`.
+ * Everything else is evaluated by the ordinary evaluator, with the given (known) input.
+ */
+import type { Body, Expr, Term } from "../ast/nodes.js";
+import type { RuleNode } from "../compile/tree.js";
+import type { Evaluator } from "../eval/evaluator.js";
+import type { Value } from "../value/value.js";
+import { Dependence, dataTarget } from "./dependence.js";
+import { type SupportHost, SupportRules } from "./support.js";
+import {
+  eqExpr,
+  joinRef,
+  mapBody,
+  mapExpr,
+  mapTerm,
+  replaceInExpr,
+  shallowTerms,
+  someShallow,
+  valueTerm,
+  varTerm,
+} from "./terms.js";
+import { readsUnknown, type UnknownPath } from "./unknowns.js";
+
+/** What partial evaluation needs from the engine. */
+export interface PartialSetup {
+  root: RuleNode;
+  /** Evaluates what is known: its input is the known part of the input. */
+  evaluator: Evaluator;
+  unknowns: readonly UnknownPath[];
+  /** Data paths (without `data`) whose rules are never inlined. */
+  disableInlining: readonly (readonly string[])[];
+  /** Most residual queries before the evaluation gives up (as the collection bound). */
+  maxQueries: number;
+}
+
+const TRUE: Term = valueTerm(true);
+
+/** Calls never evaluated at partial-evaluation time: their value may change, or they print. */
+const KEEP_CALLS = new Set(["eq", "assign", "print", "internal.print"]);
+
+export class PartialEvaluator implements SupportHost {
+  private readonly known = new Map<string, Value>();
+  private readonly residual = new Set<string>();
+  private saved: Expr[] = [];
+  private frames = 0;
+  private wildcards = 0;
+  readonly deps: Dependence;
+  readonly support: SupportRules;
+
+  constructor(private readonly setup: PartialSetup) {
+    this.deps = new Dependence(setup.root, setup.unknowns);
+    this.support = new SupportRules(this);
+  }
+
+  /** The residual queries of `query` (before copy propagation and renaming). */
+  run(query: Body, outputVars: readonly string[], onQuery: (body: Body) => void): void {
+    let count = 0;
+    this.evalBody(query, 0, () => {
+      const body = [...this.saved];
+      for (const name of outputVars) {
+        const v = this.known.get(name);
+        if (v !== undefined) body.push(eqExpr(varTerm(name), valueTerm(v)));
+      }
+      if (++count > this.setup.maxQueries)
+        throw this.setup.evaluator.tooLarge("partial evaluation result", count);
+      onQuery(body);
+    });
+  }
+
+  evalBody(body: Body, i: number, k: () => void): void {
+    if (i === body.length) return k();
+    this.evalExpr(body[i] as Expr, () => this.evalBody(body, i + 1, k));
+  }
+
+  /** Runs `body` on its own, giving what `finish` makes of each way it can hold. */
+  subRun<T>(body: Body, finish: (saved: Expr[]) => T): T[] {
+    const outer = this.saved;
+    this.saved = [];
+    const out: T[] = [];
+    try {
+      this.evalBody(body, 0, () => {
+        out.push(finish([...this.saved]));
+      });
+    } finally {
+      this.saved = outer;
+    }
+    return out;
+  }
+
+  /** Gives every var of an inlined rule a name of its own for this use of the rule. */
+  freshNames(): (name: string) => Term {
+    const frame = ++this.frames;
+    return (name) => varTerm(`${name}#${frame}`);
+  }
+
+  /** Marks vars as unknown while `f` runs (a support function's parameters). */
+  withResidual<T>(names: Iterable<string>, f: () => T): T {
+    const added = [...names].filter((n) => !this.residual.has(n));
+    for (const n of added) this.residual.add(n);
+    try {
+      return f();
+    } finally {
+      for (const n of added) this.residual.delete(n);
+    }
+  }
+
+  /** The term with known vars replaced by their values. */
+  plug(t: Term): Term {
+    return mapTerm(t, (name) => {
+      const v = this.known.get(name);
+      return v === undefined ? undefined : valueTerm(v);
+    });
+  }
+
+  private plugExpr(e: Expr): Expr {
+    return mapExpr(e, (name) => {
+      const v = this.known.get(name);
+      return v === undefined ? undefined : valueTerm(v);
+    });
+  }
+
+  plugBody(b: Body): Body {
+    return mapBody(b, (name) => {
+      const v = this.known.get(name);
+      return v === undefined ? undefined : valueTerm(v);
+    });
+  }
+
+  // ---- expressions ----------------------------------------------------------------------
+
+  private evalExpr(e: Expr, k: () => void): void {
+    if (e.type === "some") return k();
+    if (!this.exprTouches(e)) {
+      this.setup.evaluator.evalExpr(e, this.known, () => {
+        k();
+        return false;
+      });
+      return;
+    }
+    if (e.with.length === 0 && !e.negated) {
+      const dirty = this.firstDirty(e);
+      if (dirty) return this.inline(e, dirty, k);
+    }
+    this.save(e, k);
+  }
+
+  /** True when the term (anywhere inside) is not known now. */
+  private termTouches(t: Term): boolean {
+    return deepSome(t, (x) => this.unknownHere(x));
+  }
+
+  private exprTouches(e: Expr): boolean {
+    return exprSome(e, (x) => this.unknownHere(x));
+  }
+
+  private unknownHere(t: Term): boolean {
+    if (isSupport(t)) return true;
+    if (t.type === "var") return this.residual.has(t.name) || readsUnknown(t, this.setup.unknowns);
+    if (t.type === "ref") return readsUnknown(t, this.setup.unknowns) || this.deps.dataRefDirty(t);
+    if (t.type === "call") return this.deps.callDirty(t.name);
+    return false;
+  }
+
+  /** The outermost operand that refers to a rule or function depending on unknowns. */
+  private firstDirty(e: Expr): Term | undefined {
+    let found: Term | undefined;
+    for (const t of shallowTerms(e)) {
+      someShallow(t, (x) => {
+        if (isSupport(x)) return false;
+        if (x.type === "ref" && this.deps.dataRefDirty(x)) found = x;
+        else if (x.type === "call" && this.deps.callDirty(x.name)) found = x;
+        return found !== undefined;
+      });
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private inliningDisabled(node: RuleNode): boolean {
+    return this.setup.disableInlining.some(
+      (p) => p.length <= node.path.length && p.every((key, i) => node.path[i] === key),
+    );
+  }
+
+  /** Replaces a ref to a rule depending on unknowns by the rule's bodies and values. */
+  private inline(e: Expr, t: Term, k: () => void): void {
+    if (t.type !== "ref") return this.viaSupport(e, t, k);
+    const target = dataTarget(this.setup.root, t.path);
+    if (target.kind !== "node") return this.save(e, k);
+    const { node, rest } = target;
+    const plain =
+      !this.inliningDisabled(node) &&
+      !node.defaultRule &&
+      node.keyedDefaults.length === 0 &&
+      node.children.size === 0 &&
+      node.rules.every((cr) => !cr.elseRule);
+    if (plain && node.isComplete) {
+      for (const cr of node.rules) {
+        const rename = this.freshNames();
+        const body = mapBody(cr.rule.body, rename);
+        const value = mapTerm(cr.rule.value ?? TRUE, rename);
+        this.evalBody(body, 0, () => {
+          this.evalExpr(replaceInExpr(e, t, joinRef(this.plug(value), rest, t.loc)), k);
+        });
+      }
+      return;
+    }
+    const [key, ...more] = rest;
+    const keyed =
+      plain &&
+      key !== undefined &&
+      (node.isMultiSet ||
+        (!node.isComplete &&
+          node.rules.every((cr) => cr.rule.kind === "single" && cr.dynamic.length === 1)));
+    if (keyed) {
+      for (const cr of node.rules) {
+        const rename = this.freshNames();
+        const body = mapBody(cr.rule.body, rename);
+        const element = mapTerm(
+          node.isMultiSet ? (cr.rule.key as Term) : (cr.dynamic[0] as Term),
+          rename,
+        );
+        const value = node.isMultiSet ? element : mapTerm(cr.rule.value ?? TRUE, rename);
+        this.evalBody(body, 0, () => {
+          this.evalExpr(eqExpr(key, this.plug(element)), () =>
+            this.evalExpr(replaceInExpr(e, t, joinRef(this.plug(value), more, t.loc)), k),
+          );
+        });
+      }
+      return;
+    }
+    this.viaSupport(e, t, k);
+  }
+
+  /** Refers to the support rule written for the rule or function instead. */
+  private viaSupport(e: Expr, t: Term, k: () => void): void {
+    const replacement = this.supportTerm(t);
+    if (!replacement) return this.save(e, k);
+    this.evalExpr(replaceInExpr(e, t, replacement), k);
+  }
+
+  /** The support version of a ref or call (writing the support rules); undefined if none. */
+  private supportTerm(t: Term): Term | undefined {
+    if (t.type === "call") {
+      const node = this.setup.root.find(t.name.split(".").slice(1));
+      if (!node || !this.support.ensure(node)) return undefined;
+      const name = `data.partial.${node.path.join(".")}`;
+      return { ...t, name, op: pathRef(["partial", ...node.path], SUPPORT_LOC), loc: SUPPORT_LOC };
+    }
+    if (t.type !== "ref") return undefined;
+    const target = dataTarget(this.setup.root, t.path);
+    if (target.kind !== "node" || !this.support.ensure(target.node)) return undefined;
+    const head = pathRef(["partial", ...target.node.path], SUPPORT_LOC);
+    return target.rest.length === 0 ? head : joinRef(head, target.rest, SUPPORT_LOC);
+  }
+
+  // ---- saving ---------------------------------------------------------------------------
+
+  private save(e: Expr, k: () => void): void {
+    let x = this.plugExpr(e);
+    if (x.type === "somein" && !x.negated) {
+      // `some v in xs` is saved as `v = xs[_]`, as OPA's compiler rewrites it.
+      const key = x.key ?? varTerm(`_$partial${++this.wildcards}`);
+      x = { ...eqExpr(x.value, joinRef(x.domain, [key], x.loc), x.loc), with: x.with };
+    } else if (x.type === "term" && x.term.type === "call" && x.term.name === "assign") {
+      x = { ...x, term: { ...x.term, name: "eq", op: varTerm("eq", x.term.op.loc) } };
+    }
+    this.simplify(x, k);
+  }
+
+  /** Evaluates the known operands of a saved expression, then saves what is left. */
+  private simplify(x: Expr, k: () => void): void {
+    const s = this.evaluable(x);
+    if (!s) return this.push(x, k);
+    let defined = false;
+    this.setup.evaluator.evalTerm(s.evaluate, this.known, (v) => {
+      defined = true;
+      const replacement = joinRef(valueTerm(v), s.rest, s.target.loc);
+      this.simplify(this.plugExpr(replaceInExpr(x, s.target, replacement)), k);
+      return false;
+    });
+    // An undefined operand makes the expression undefined: `not` of it holds.
+    if (!defined && x.negated) k();
+  }
+
+  /**
+   * A shallow operand that can be evaluated now: ground and known, or data to enumerate, or
+   * the known leading part of a ref into a rule (`data.x.roles[input.role]`: the rule's value
+   * replaces `data.x.roles`, so that the residual does not depend on the policy).
+   */
+  private evaluable(x: Expr): { evaluate: Term; target: Term; rest: Term[] } | undefined {
+    let found: { evaluate: Term; target: Term; rest: Term[] } | undefined;
+    const consider = (t: Term): boolean => {
+      if (t.type === "scalar" || t.type === "var") return false;
+      if (this.termTouches(t)) {
+        const known = this.knownRulePrefix(t);
+        if (known) found = { evaluate: known.prefix, target: t, rest: known.rest };
+        return found !== undefined;
+      }
+      if (t.type === "ref") {
+        const head = t.head;
+        const rootRef = head.type === "var" && (head.name === "data" || head.name === "input");
+        const constantHead = head.type !== "var" && head.type !== "ref" && !hasVars(head);
+        if (!rootRef && !constantHead) return false;
+        if (hasVars(t) && x.negated) return false;
+        found = { evaluate: t, target: t, rest: [] };
+        return true;
+      }
+      if (t.type === "call") {
+        if (KEEP_CALLS.has(t.name) || hasVars(t) || this.nondeterministic(t)) return false;
+        found = { evaluate: t, target: t, rest: [] };
+        return true;
+      }
+      if (t.type === "arraycompr" || t.type === "setcompr" || t.type === "objectcompr") {
+        found = { evaluate: t, target: t, rest: [] };
+        return true;
+      }
+      return false;
+    };
+    for (const t of shallowTerms(x)) {
+      // The expression's own operator call is the expression, not an operand.
+      const operands =
+        t.type === "call" && t === (x.type === "term" ? x.term : undefined) ? t.args : [t];
+      for (const o of operands) if (someShallow(o, consider)) return found;
+    }
+    return undefined;
+  }
+
+  /** `data.<known keys>` naming a rule that does not depend on unknowns, and the keys after. */
+  private knownRulePrefix(t: Term): { prefix: Term; rest: Term[] } | undefined {
+    if (t.type !== "ref" || t.head.type !== "var" || t.head.name !== "data") return undefined;
+    const target = dataTarget(this.setup.root, t.path);
+    if (target.kind !== "node" || target.rest.length === 0) return undefined;
+    if (target.node.isFunction || this.deps.nodeDirty(target.node)) return undefined;
+    const n = t.path.length - target.rest.length;
+    const prefix: Term = { type: "ref", head: t.head, path: t.path.slice(0, n), loc: t.loc };
+    return { prefix, rest: target.rest };
+  }
+
+  private nondeterministic(t: Extract<Term, { type: "call" }>): boolean {
+    return /^(http\.send|time\.now_ns|rand\.intn|uuid\.rfc4122|opa\.runtime|net\.lookup_ip_addr|io\.jwt\.decode_verify|crypto\.x509\.parse_and_verify_certificates)$/.test(
+      t.name,
+    );
+  }
+
+  private push(x0: Expr, k: () => void): void {
+    if (!this.exprTouches(x0)) {
+      this.setup.evaluator.evalExpr(x0, this.known, () => {
+        k();
+        return false;
+      });
+      return;
+    }
+    const x = this.supportNested(x0);
+    const added: string[] = [];
+    if (!x.negated) {
+      for (const t of shallowTerms(x))
+        someShallow(t, (v) => {
+          if (v.type === "var" && v.name !== "input" && v.name !== "data") {
+            if (!this.residual.has(v.name) && !this.known.has(v.name)) {
+              this.residual.add(v.name);
+              added.push(v.name);
+            }
+          }
+          return false;
+        });
+    }
+    this.saved.push(x);
+    try {
+      k();
+    } finally {
+      this.saved.pop();
+      for (const n of added) this.residual.delete(n);
+    }
+  }
+
+  /** Rules depending on unknowns that a saved expression still names: their support rules. */
+  private supportNested(x: Expr): Expr {
+    const f = (t: Term): Term => {
+      if (isSupport(t)) return t;
+      const dirty =
+        (t.type === "ref" && this.deps.dataRefDirty(t)) ||
+        (t.type === "call" && this.deps.callDirty(t.name));
+      if (dirty) {
+        const s = this.supportTerm(t);
+        if (s) return t.type === "call" ? { ...(s as typeof t), args: t.args.map(f) } : s;
+      }
+      return mapChildren(t, f);
+    };
+    return mapExprTerms(x, f);
+  }
+}
+
+/**
+ * The location of refs and calls to support rules: copies keep it, so a support ref is
+ * recognised after plugging and rewriting (it is never evaluated at this time).
+ */
+const SUPPORT_LOC: Term["loc"] = { file: "", row: 0, col: 0, start: 0, end: 0 };
+
+function isSupport(t: Term): boolean {
+  return t.loc === SUPPORT_LOC;
+}
+
+/** `data.<path>` as a ref. */
+function pathRef(path: readonly string[], loc: Term["loc"]): Term {
+  return {
+    type: "ref",
+    head: varTerm("data", loc),
+    path: path.map((p) => ({ type: "scalar", value: p, loc })),
+    loc,
+  };
+}
+
+function hasVars(t: Term): boolean {
+  return deepSome(t, (x) => x.type === "var" && x.name !== "input" && x.name !== "data");
+}
+
+/** True when `f` holds for the term or any term inside it, nested bodies included. */
+export function deepSome(t: Term, f: (t: Term) => boolean): boolean {
+  if (f(t)) return true;
+  switch (t.type) {
+    case "ref":
+      return deepSome(t.head, f) || t.path.some((p) => deepSome(p, f));
+    case "array":
+    case "set":
+      return t.items.some((x) => deepSome(x, f));
+    case "object":
+      return t.entries.some(([a, b]) => deepSome(a, f) || deepSome(b, f));
+    case "arraycompr":
+    case "setcompr":
+      return deepSome(t.term, f) || t.body.some((e) => exprSome(e, f));
+    case "objectcompr":
+      return deepSome(t.key, f) || deepSome(t.value, f) || t.body.some((e) => exprSome(e, f));
+    case "call":
+      return t.args.some((a) => deepSome(a, f));
+    case "template":
+      return t.parts.some((p) => typeof p !== "string" && exprSome(p, f));
+    default:
+      return false;
+  }
+}
+
+export function exprSome(e: Expr, f: (t: Term) => boolean): boolean {
+  if (e.with.some((w) => deepSome(w.value, f) || deepSome(w.target, f))) return true;
+  switch (e.type) {
+    case "term":
+      return deepSome(e.term, f);
+    case "some":
+      return false;
+    case "somein":
+      return [e.key, e.value, e.domain].some((t) => t !== undefined && deepSome(t, f));
+    case "every":
+      return (
+        [e.key, e.value, e.domain].some((t) => t !== undefined && deepSome(t, f)) ||
+        e.body.some((x) => exprSome(x, f))
+      );
+  }
+}
+
+/** A copy of `t` with `f` applied to each direct child (nested bodies included). */
+function mapChildren(t: Term, f: (t: Term) => Term): Term {
+  switch (t.type) {
+    case "ref":
+      return joinRef(f(t.head), t.path.map(f), t.loc);
+    case "array":
+    case "set":
+      return { ...t, items: t.items.map(f) };
+    case "object":
+      return { ...t, entries: t.entries.map(([a, b]) => [f(a), f(b)]) };
+    case "arraycompr":
+    case "setcompr":
+      return { ...t, term: f(t.term), body: t.body.map((e) => mapExprTerms(e, f)) };
+    case "objectcompr":
+      return {
+        ...t,
+        key: f(t.key),
+        value: f(t.value),
+        body: t.body.map((e) => mapExprTerms(e, f)),
+      };
+    case "call":
+      return { ...t, args: t.args.map(f) };
+    default:
+      return t;
+  }
+}
+
+function mapExprTerms(e: Expr, f: (t: Term) => Term): Expr {
+  const withs = e.with.map((w) => ({ ...w, value: f(w.value) }));
+  switch (e.type) {
+    case "term":
+      return { ...e, with: withs, term: f(e.term) };
+    case "some":
+      return e;
+    case "somein":
+      return { ...e, with: withs, key: e.key && f(e.key), value: f(e.value), domain: f(e.domain) };
+    case "every":
+      return {
+        ...e,
+        with: withs,
+        key: e.key && f(e.key),
+        value: f(e.value),
+        domain: f(e.domain),
+        body: e.body.map((x) => mapExprTerms(x, f)),
+      };
+  }
+}

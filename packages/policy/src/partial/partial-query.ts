@@ -1,0 +1,39 @@
+/**
+ * Partial evaluation of one query: the residual queries (copies propagated, vars named)
+ * and the support modules they need.
+ */
+import type { Body, Module } from "../ast/nodes.js";
+import { displayName, shallowExprVars } from "../ast/walk.js";
+import { propagateCopies } from "./copy-propagation.js";
+import { PartialEvaluator, type PartialSetup } from "./partial-evaluator.js";
+import { VarNamer } from "./var-names.js";
+
+/** The result of partial evaluation, as OPA's `PartialQueries`. */
+export interface PartialResult {
+  /** One body per way the query can hold; none when it never holds. */
+  queries: Body[];
+  /** Modules of the support rules the queries refer to. */
+  support: Module[];
+}
+
+export function partialEvaluate(setup: PartialSetup, query: Body): PartialResult {
+  const outputs = new Set<string>();
+  for (const e of query) shallowExprVars(e, outputs);
+  // The query's own vars (`x` of `x := ...` is renamed `x$1` by the compiler) keep their names.
+  const named = [...outputs].filter(
+    (n) => n !== "input" && n !== "data" && !displayName(n).startsWith("_"),
+  );
+  const keep = new Set(named);
+  const shown = new Map(named.map((n) => [n, displayName(n)]));
+  const pe = new PartialEvaluator(setup);
+  const queries: Body[] = [];
+  pe.run(query, named, (body) => {
+    queries.push(new VarNamer(shown).body(propagateCopies(body, keep)));
+  });
+  const support = pe.support.modules().map((m) => {
+    const out: Module = { ...m, rules: [] };
+    out.rules = m.rules.map((r) => ({ ...new VarNamer().rule(r), module: out }));
+    return out;
+  });
+  return { queries, support };
+}
