@@ -111,8 +111,11 @@ export class Dependence {
   termDirty(t: Term): boolean {
     if (readsUnknown(t, this.unknowns) || this.dataRefDirty(t)) return true;
     switch (t.type) {
-      case "ref":
-        return this.termDirty(t.head) || t.path.some((p) => this.termDirty(p));
+      case "ref": {
+        // A root head (`input.user`) was judged with its keys above.
+        const root = t.head.type === "var" && (t.head.name === "input" || t.head.name === "data");
+        return (!root && this.termDirty(t.head)) || t.path.some((p) => this.termDirty(p));
+      }
       case "array":
       case "set":
         return t.items.some((x) => this.termDirty(x));

@@ -74,7 +74,10 @@ export class PartialEvaluator implements SupportHost {
   }
 
   evalBody(body: Body, i: number, k: () => void): void {
-    if (i === body.length) return k();
+    if (i === body.length) {
+      k();
+      return;
+    }
     this.evalExpr(body[i] as Expr, () => this.evalBody(body, i + 1, k));
   }
 
@@ -135,7 +138,10 @@ export class PartialEvaluator implements SupportHost {
   // ---- expressions ----------------------------------------------------------------------
 
   private evalExpr(e: Expr, k: () => void): void {
-    if (e.type === "some") return k();
+    if (e.type === "some") {
+      k();
+      return;
+    }
     if (!this.exprTouches(e)) {
       this.setup.evaluator.evalExpr(e, this.known, () => {
         k();
@@ -145,26 +151,65 @@ export class PartialEvaluator implements SupportHost {
     }
     if (e.with.length === 0 && !e.negated) {
       const dirty = this.firstDirty(e);
-      if (dirty) return this.inline(e, dirty, k);
+      if (dirty) {
+        this.inline(e, dirty, k);
+        return;
+      }
     }
     this.save(e, k);
   }
 
   /** True when the term (anywhere inside) is not known now. */
   private termTouches(t: Term): boolean {
-    return deepSome(t, (x) => this.unknownHere(x));
+    if (isSupport(t)) return true;
+    switch (t.type) {
+      case "var":
+        return this.residual.has(t.name) || readsUnknown(t, this.setup.unknowns);
+      case "ref":
+        if (readsUnknown(t, this.setup.unknowns) || this.deps.dataRefDirty(t)) return true;
+        // A root head (`input.user`) was judged with its keys; any other head is an operand.
+        if (t.head.type !== "var" || (t.head.name !== "input" && t.head.name !== "data")) {
+          if (this.termTouches(t.head)) return true;
+        }
+        return t.path.some((p) => this.termTouches(p));
+      case "array":
+      case "set":
+        return t.items.some((x) => this.termTouches(x));
+      case "object":
+        return t.entries.some(([a, b]) => this.termTouches(a) || this.termTouches(b));
+      case "arraycompr":
+      case "setcompr":
+        return this.termTouches(t.term) || t.body.some((e) => this.exprTouches(e));
+      case "objectcompr":
+        return (
+          this.termTouches(t.key) ||
+          this.termTouches(t.value) ||
+          t.body.some((e) => this.exprTouches(e))
+        );
+      case "call":
+        return this.deps.callDirty(t.name) || t.args.some((a) => this.termTouches(a));
+      case "template":
+        return t.parts.some((p) => typeof p !== "string" && this.exprTouches(p));
+      default:
+        return false;
+    }
   }
 
   private exprTouches(e: Expr): boolean {
-    return exprSome(e, (x) => this.unknownHere(x));
-  }
-
-  private unknownHere(t: Term): boolean {
-    if (isSupport(t)) return true;
-    if (t.type === "var") return this.residual.has(t.name) || readsUnknown(t, this.setup.unknowns);
-    if (t.type === "ref") return readsUnknown(t, this.setup.unknowns) || this.deps.dataRefDirty(t);
-    if (t.type === "call") return this.deps.callDirty(t.name);
-    return false;
+    if (e.with.some((w) => this.termTouches(w.value))) return true;
+    switch (e.type) {
+      case "term":
+        return this.termTouches(e.term);
+      case "some":
+        return false;
+      case "somein":
+        return [e.key, e.value, e.domain].some((t) => t !== undefined && this.termTouches(t));
+      case "every":
+        return (
+          [e.key, e.value, e.domain].some((t) => t !== undefined && this.termTouches(t)) ||
+          e.body.some((x) => this.exprTouches(x))
+        );
+    }
   }
 
   /** The outermost operand that refers to a rule or function depending on unknowns. */
@@ -190,9 +235,15 @@ export class PartialEvaluator implements SupportHost {
 
   /** Replaces a ref to a rule depending on unknowns by the rule's bodies and values. */
   private inline(e: Expr, t: Term, k: () => void): void {
-    if (t.type !== "ref") return this.viaSupport(e, t, k);
+    if (t.type !== "ref") {
+      this.viaSupport(e, t, k);
+      return;
+    }
     const target = dataTarget(this.setup.root, t.path);
-    if (target.kind !== "node") return this.save(e, k);
+    if (target.kind !== "node") {
+      this.save(e, k);
+      return;
+    }
     const { node, rest } = target;
     const plain =
       !this.inliningDisabled(node) &&
@@ -241,7 +292,10 @@ export class PartialEvaluator implements SupportHost {
   /** Refers to the support rule written for the rule or function instead. */
   private viaSupport(e: Expr, t: Term, k: () => void): void {
     const replacement = this.supportTerm(t);
-    if (!replacement) return this.save(e, k);
+    if (!replacement) {
+      this.save(e, k);
+      return;
+    }
     this.evalExpr(replaceInExpr(e, t, replacement), k);
   }
 
@@ -277,7 +331,10 @@ export class PartialEvaluator implements SupportHost {
   /** Evaluates the known operands of a saved expression, then saves what is left. */
   private simplify(x: Expr, k: () => void): void {
     const s = this.evaluable(x);
-    if (!s) return this.push(x, k);
+    if (!s) {
+      this.push(x, k);
+      return;
+    }
     let defined = false;
     this.setup.evaluator.evalTerm(s.evaluate, this.known, (v) => {
       defined = true;

@@ -2,7 +2,7 @@
  * How partial evaluation results are written: OPA's AST JSON (`rego eval -p -f json`'s
  * `partial`, the compile API's `result`) and the pretty table of `Query N` / `Support N`.
  */
-import { type JsonObject, OpaAstEncoder } from "../cli/opa-ast-json.js";
+import { type JsonNode, type JsonObject, OpaAstEncoder, RawNumber } from "../cli/opa-ast-json.js";
 import type { PartialResult } from "./partial-query.js";
 import { bodyText, moduleText } from "./rego-text.js";
 import { NO_LOC } from "./terms.js";
@@ -41,4 +41,14 @@ export function partialPretty(result: PartialResult): string {
     out += border;
   }
   return out;
+}
+
+/** Compact JSON text of an AST node (numbers as written). */
+export function compactAst(node: JsonNode): string {
+  if (node instanceof RawNumber) return node.text;
+  if (node === null || typeof node !== "object") return JSON.stringify(node);
+  if (Array.isArray(node)) return `[${node.map(compactAst).join(",")}]`;
+  return `{${Object.entries(node)
+    .map(([k, v]) => `${JSON.stringify(k)}:${compactAst(v)}`)
+    .join(",")}}`;
 }

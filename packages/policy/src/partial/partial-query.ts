@@ -2,8 +2,8 @@
  * Partial evaluation of one query: the residual queries (copies propagated, vars named)
  * and the support modules they need.
  */
-import type { Body, Module } from "../ast/nodes.js";
-import { displayName, shallowExprVars } from "../ast/walk.js";
+import type { Body, Module, Rule } from "../ast/nodes.js";
+import { allVars, displayName, shallowExprVars } from "../ast/walk.js";
 import { propagateCopies } from "./copy-propagation.js";
 import { PartialEvaluator, type PartialSetup } from "./partial-evaluator.js";
 import { VarNamer } from "./var-names.js";
@@ -14,6 +14,17 @@ export interface PartialResult {
   queries: Body[];
   /** Modules of the support rules the queries refer to. */
   support: Module[];
+}
+
+/** Copy propagation in a support rule's bodies; the head's vars stay. */
+function propagateInRule(r: Rule): Rule {
+  const head = new Set<string>();
+  for (const t of [...r.ref, ...(r.args ?? []), r.key, r.value]) if (t) allVars(t, head);
+  return {
+    ...r,
+    body: propagateCopies(r.body, head),
+    elseRule: r.elseRule && propagateInRule(r.elseRule),
+  };
 }
 
 export function partialEvaluate(setup: PartialSetup, query: Body): PartialResult {
@@ -32,7 +43,7 @@ export function partialEvaluate(setup: PartialSetup, query: Body): PartialResult
   });
   const support = pe.support.modules().map((m) => {
     const out: Module = { ...m, rules: [] };
-    out.rules = m.rules.map((r) => ({ ...new VarNamer().rule(r), module: out }));
+    out.rules = m.rules.map((r) => ({ ...new VarNamer().rule(propagateInRule(r)), module: out }));
     return out;
   });
   return { queries, support };

@@ -11,6 +11,7 @@ import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
 import { EVAL_FORMATS, type EvalFormat, formatEvalResults } from "../eval-output.js";
 import { parseFlags, UsageError } from "../parse-flags.js";
+import { formatPartial } from "../partial-output.js";
 import { EvalInsight, INSIGHT_OPTIONS, INSIGHT_USAGE } from "./eval-insight.js";
 
 const USAGE = `Usage: rego eval [flags] <query>
@@ -26,6 +27,9 @@ Flags:
       --timeout <duration>     bound evaluation time (Go duration, e.g. 5s)
       --v0-compatible          parse policies as Rego v0
       --strict-builtin-errors  builtin errors halt evaluation
+  -p, --partial                partial evaluation: print residual queries and support modules
+  -u, --unknowns <ref>         with --partial: a ref treated as unknown (repeatable; default input)
+      --disable-inlining <ref> with --partial: never inline the rules under this ref (repeatable)
 ${INSIGHT_USAGE}`;
 
 const OPTIONS = {
@@ -39,6 +43,9 @@ const OPTIONS = {
   timeout: { type: "string" },
   "v0-compatible": { type: "boolean" },
   "strict-builtin-errors": { type: "boolean" },
+  partial: { type: "boolean", short: "p" },
+  unknowns: { type: "string", short: "u", multiple: true },
+  "disable-inlining": { type: "string", multiple: true },
   ...INSIGHT_OPTIONS,
 } as const;
 
@@ -83,8 +90,20 @@ async function readRequest(
       throw new UsageError(`--timeout: ${(e as Error).message}`);
     }
   }
+  checkPartialFlags(values, format);
   const insight = EvalInsight.fromFlags(values, values["v0-compatible"] ?? false);
   return { query, input, format, timeoutMs, insight };
+}
+
+/** Partial evaluation prints json or pretty only, as `opa eval -p` (less its `source`). */
+function checkPartialFlags(values: EvalFlags, format: EvalFormat): void {
+  if (!values.partial) {
+    if (values.unknowns || values["disable-inlining"])
+      throw new UsageError("--unknowns and --disable-inlining need --partial");
+    return;
+  }
+  if (format !== "json" && format !== "pretty")
+    throw new UsageError(`--partial prints json or pretty only (not ${format})`);
 }
 
 async function runEval(argv: string[], io: CliIO): Promise<number> {
@@ -113,6 +132,16 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
       timeoutMs: request.timeoutMs,
       print: (message: string) => io.stderr(`${message}\n`),
     };
+    if (values.partial) {
+      const result = engine.partial(request.query, {
+        ...options,
+        unknowns: values.unknowns ?? ["input"],
+        disableInlining: values["disable-inlining"],
+      });
+      io.stdout(formatPartial(result, request.format));
+      const defined = result.queries.length > 0;
+      return (values.fail && !defined) || (values["fail-defined"] && defined) ? 1 : 0;
+    }
     const results = insight
       ? insight.query(engine, request.query, options)
       : engine.query(request.query, options);

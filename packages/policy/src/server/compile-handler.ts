@@ -1,0 +1,84 @@
+/**
+ * The Compile API: `POST /v1/compile {"query", "input"?, "unknowns"?, "options"?}` runs
+ * partial evaluation and answers `{"result": {"queries": [...], "support": [...]}}` in OPA's
+ * AST JSON, `{"result": {}}` when the query can never hold. `unknowns` defaults to
+ * `["input"]`; `options.disableInlining` lists refs whose rules are never inlined.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { stringifyAst } from "../cli/opa-ast-json.js";
+import { parseJsonValue } from "../loader/data-document.js";
+import { compactAst, partialJson } from "../partial/partial-output.js";
+import { jsonTextDepthExceeds } from "../value/depth.js";
+import { RegoObject, type Value } from "../value/value.js";
+import { badRequest, inputTooDeep } from "./api-error.js";
+import { boolParam } from "./query-params.js";
+import { readBody } from "./request-body.js";
+import { sendJsonText } from "./respond.js";
+import { inputDepthLimit, type RequestTarget, type ServerContext } from "./server-context.js";
+
+interface CompileRequest {
+  query: string;
+  input: Value | undefined;
+  unknowns: string[] | undefined;
+  disableInlining: string[] | undefined;
+}
+
+function decodeError(message: string) {
+  return badRequest(`error(s) occurred while decoding request: ${message}`);
+}
+
+/** A list of strings, or undefined when absent; anything else is a decoding error. */
+function stringList(v: Value | undefined, name: string): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string"))
+    throw decodeError(`${name} must be an array of strings`);
+  return v as string[];
+}
+
+async function compileRequest(
+  req: IncomingMessage,
+  limit: number,
+  maxDepth: number,
+): Promise<CompileRequest> {
+  const text = (await readBody(req, limit)).toString("utf8");
+  if (jsonTextDepthExceeds(text, maxDepth + 1)) throw inputTooDeep(maxDepth);
+  let doc: Value;
+  try {
+    doc = text.trim() === "" ? new RegoObject() : parseJsonValue(text);
+  } catch (e) {
+    throw decodeError((e as Error).message);
+  }
+  if (!(doc instanceof RegoObject)) throw decodeError("body must be an object");
+  const query = doc.get("query");
+  if (typeof query !== "string" || query.trim() === "")
+    throw badRequest("missing required 'query' value");
+  const options = doc.get("options");
+  if (options !== undefined && options !== null && !(options instanceof RegoObject))
+    throw decodeError("options must be an object");
+  return {
+    query,
+    input: doc.get("input"),
+    unknowns: stringList(doc.get("unknowns"), "unknowns"),
+    disableInlining: stringList(options?.get("disableInlining"), "options.disableInlining"),
+  };
+}
+
+/** Serves POST /v1/compile. */
+export async function handleCompile(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: RequestTarget,
+): Promise<void> {
+  const request = await compileRequest(req, ctx.maxBodyBytes, inputDepthLimit(ctx));
+  const result = ctx.engine.partial(request.query, {
+    input: request.input,
+    unknowns: request.unknowns,
+    disableInlining: request.disableInlining,
+    timeoutMs: ctx.evalTimeoutMs > 0 ? ctx.evalTimeoutMs : undefined,
+    maxCollectionSize: ctx.maxCollectionSize,
+  });
+  const body = { result: partialJson(result) };
+  const pretty = boolParam(target.params, "pretty");
+  sendJsonText(res, 200, `${pretty ? stringifyAst(body) : compactAst(body)}\n`);
+}
