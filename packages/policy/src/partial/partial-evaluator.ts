@@ -219,12 +219,24 @@ export class PartialEvaluator implements SupportHost {
       someShallow(t, (x) => {
         if (isSupport(x)) return false;
         if (x.type === "ref" && this.deps.dataRefDirty(x)) found = x;
-        else if (x.type === "call" && this.deps.callDirty(x.name)) found = x;
+        else if (x.type === "call" && this.functionNeedsSupport(x)) found = x;
         return found !== undefined;
       });
       if (found) return found;
     }
     return undefined;
+  }
+
+  /**
+   * A call of a user function that cannot be evaluated now (it reads unknowns, or an
+   * argument is unknown): written as a support function, so that residuals never call
+   * the policy's own functions.
+   */
+  private functionNeedsSupport(t: Extract<Term, { type: "call" }>): boolean {
+    if (!t.name.startsWith("data.") || isSupport(t)) return false;
+    if (this.deps.callDirty(t.name)) return true;
+    const node = this.setup.root.find(t.name.split(".").slice(1));
+    return node?.isFunction === true && t.args.some((a) => this.termTouches(a));
   }
 
   private inliningDisabled(node: RuleNode): boolean {
@@ -443,7 +455,7 @@ export class PartialEvaluator implements SupportHost {
       if (isSupport(t)) return t;
       const dirty =
         (t.type === "ref" && this.deps.dataRefDirty(t)) ||
-        (t.type === "call" && this.deps.callDirty(t.name));
+        (t.type === "call" && this.functionNeedsSupport(t));
       if (dirty) {
         const s = this.supportTerm(t);
         if (s) return t.type === "call" ? { ...(s as typeof t), args: t.args.map(f) } : s;

@@ -103,12 +103,15 @@ function headText(r: Rule): string {
   if (r.args) s += `(${r.args.map(termText).join(", ")})`;
   if (r.kind === "multi" && r.key) s += ` contains ${termText(r.key)}`;
   const v = r.value;
-  if (v && !(v.type === "scalar" && v.value === true && !r.isDefault)) s += ` := ${termText(v)}`;
+  const plainTrue = v?.type === "scalar" && v.value === true && !r.isDefault && r.body.length > 0;
+  if (v && !plainTrue) s += ` := ${v.type === "call" ? callText(v, false) : termText(v)}`;
   return s;
 }
 
 function ruleText(r: Rule): string {
   if (r.isDefault) return `default ${headText(r)}`;
+  if (r.body.length === 0 && !r.elseRule)
+    return r.kind === "multi" || r.value ? headText(r) : `${headText(r)} := true`;
   let s = `${headText(r)} if {\n${r.body.map((e) => `\t${exprText(e)}`).join("\n") || "\ttrue"}\n}`;
   for (let e = r.elseRule; e; e = e.elseRule) {
     const v = e.value ? ` := ${termText(e.value)}` : "";
