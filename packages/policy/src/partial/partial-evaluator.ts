@@ -289,7 +289,8 @@ export class PartialEvaluator implements SupportHost {
           node.isMultiSet ? (cr.rule.key as Term) : (cr.dynamic[0] as Term),
           rename,
         );
-        const value = node.isMultiSet ? element : mapTerm(cr.rule.value ?? TRUE, rename);
+        // A set's member is the key itself (bound by then): the simplest term for it.
+        const value = node.isMultiSet ? key : mapTerm(cr.rule.value ?? TRUE, rename);
         this.evalBody(body, 0, () => {
           this.evalExpr(eqExpr(key, this.plug(element)), () =>
             this.evalExpr(replaceInExpr(e, t, joinRef(this.plug(value), more, t.loc)), k),
