@@ -10,7 +10,8 @@
 import type { Body, Expr, Term } from "../ast/nodes.js";
 import type { RuleNode } from "../compile/tree.js";
 import type { Evaluator } from "../eval/evaluator.js";
-import type { Value } from "../value/value.js";
+import { constantValue } from "../eval/values.js";
+import { equal, type Value } from "../value/value.js";
 import { Dependence, dataTarget } from "./dependence.js";
 import { type SupportHost, SupportRules } from "./support.js";
 import {
@@ -247,6 +248,10 @@ export class PartialEvaluator implements SupportHost {
 
   /** Replaces a ref to a rule depending on unknowns by the rule's bodies and values. */
   private inline(e: Expr, t: Term, k: () => void): void {
+    if (t.type === "call") {
+      this.inlineCall(e, t, k);
+      return;
+    }
     if (t.type !== "ref") {
       this.viaSupport(e, t, k);
       return;
@@ -259,7 +264,7 @@ export class PartialEvaluator implements SupportHost {
     const { node, rest } = target;
     const plain =
       !this.inliningDisabled(node) &&
-      !node.defaultRule &&
+      (!node.defaultRule || (rest.length === 0 && this.defaultCannotHold(e, t, node))) &&
       node.keyedDefaults.length === 0 &&
       node.children.size === 0 &&
       node.rules.every((cr) => !cr.elseRule);
@@ -300,6 +305,57 @@ export class PartialEvaluator implements SupportHost {
       return;
     }
     this.viaSupport(e, t, k);
+  }
+
+  /**
+   * True when the expression could not hold with the rule's default value, so the default
+   * need not be kept (as OPA): `p == true` or plain `p` with `default p := false`.
+   */
+  private defaultCannotHold(e: Expr, t: Term, node: RuleNode): boolean {
+    const d = node.defaultRule?.value ? constantValue(node.defaultRule.value) : true;
+    if (d === undefined || e.type !== "term") return false;
+    if (e.term === t) return d === false;
+    const call = e.term;
+    if (call.type !== "call" || (call.name !== "eq" && call.name !== "equal")) return false;
+    const [a, b] = call.args;
+    const other = a === t ? b : b === t ? a : undefined;
+    const c = other && constantValue(other);
+    return c !== undefined && !equal(c, d);
+  }
+
+  /**
+   * A call of a user function that cannot be evaluated now: each definition in turn, its
+   * parameters unified with the arguments, as OPA inlines functions. Functions with a
+   * default or an else chain, or under `disableInlining`, become support functions.
+   */
+  private inlineCall(e: Expr, t: Extract<Term, { type: "call" }>, k: () => void): void {
+    const node = this.setup.root.find(t.name.split(".").slice(1));
+    const arity = node?.arity ?? -1;
+    const output = t.args.length === arity + 1 ? (t.args[arity] as Term) : undefined;
+    const inlinable =
+      node?.isFunction === true &&
+      !this.inliningDisabled(node) &&
+      !node.defaultRule &&
+      node.rules.every((cr) => !cr.elseRule) &&
+      (t.args.length === arity || (output !== undefined && e.type === "term" && e.term === t));
+    if (!node || !inlinable) {
+      this.viaSupport(e, t, k);
+      return;
+    }
+    for (const cr of node.rules) {
+      const rename = this.freshNames();
+      const params = (cr.rule.args ?? []).map((a) => mapTerm(a, rename));
+      const bind: Body = params.map((p, i) => eqExpr(p, t.args[i] as Term, t.loc));
+      const body = [...bind, ...mapBody(cr.rule.body, rename)];
+      const value = mapTerm(cr.rule.value ?? TRUE, rename);
+      this.evalBody(body, 0, () => {
+        const result = this.plug(value);
+        const next = output
+          ? { ...eqExpr(output, result, e.loc), negated: false }
+          : replaceInExpr(e, t, result);
+        this.evalExpr(next, k);
+      });
+    }
   }
 
   /** Refers to the support rule written for the rule or function instead. */

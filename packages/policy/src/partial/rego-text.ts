@@ -6,7 +6,7 @@
 import type { Body, Expr, Module, Rule, Term } from "../ast/nodes.js";
 import { keywords } from "../ast/nodes.js";
 import { constantValue } from "../eval/values.js";
-import { infixOf, isMember3 } from "../format/operators.js";
+import { infixOf, isMember3, needsParens } from "../format/operators.js";
 import { formatValue } from "../value/format.js";
 
 const plainName = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -52,19 +52,23 @@ function pathText(p: Term): string {
   return `[${termText(p)}]`;
 }
 
-function callText(t: Extract<Term, { type: "call" }>, nested: boolean): string {
+function callText(t: Extract<Term, { type: "call" }>, _nested: boolean): string {
   const infix = infixOf(t);
   if (infix) {
-    const s = `${termText(t.args[0] as Term)} ${infix.text} ${termText(t.args[1] as Term)}`;
-    return nested ? `(${s})` : s;
+    const [a, b] = t.args as [Term, Term];
+    return `${operand(a, infix.level, false)} ${infix.text} ${operand(b, infix.level, true)}`;
   }
   if (isMember3(t)) {
     const [k, v, c] = t.args as [Term, Term, Term];
-    const s = `${termText(k)}, ${termText(v)} in ${termText(c)}`;
-    return nested ? `(${s})` : s;
+    return `${termText(k)}, ${termText(v)} in ${termText(c)}`;
   }
   const op = t.op.type === "ref" ? termText(t.op) : t.name;
   return `${op}(${t.args.map(termText).join(", ")})`;
+}
+
+/** An operand of an infix operator, in parentheses where precedence needs them. */
+function operand(t: Term, level: number, right: boolean): string {
+  return needsParens(t, level, right) ? `(${termText(t)})` : termText(t);
 }
 
 export function exprText(e: Expr): string {
@@ -114,8 +118,13 @@ function ruleText(r: Rule): string {
     return r.kind === "multi" || r.value ? headText(r) : `${headText(r)} := true`;
   let s = `${headText(r)} if {\n${r.body.map((e) => `\t${exprText(e)}`).join("\n") || "\ttrue"}\n}`;
   for (let e = r.elseRule; e; e = e.elseRule) {
-    const v = e.value ? ` := ${termText(e.value)}` : "";
-    s += ` else${v} if {\n${e.body.map((x) => `\t${exprText(x)}`).join("\n") || "\ttrue"}\n}`;
+    const v = e.value
+      ? ` := ${e.value.type === "call" ? callText(e.value, false) : termText(e.value)}`
+      : "";
+    s +=
+      e.body.length === 0
+        ? ` else${v}`
+        : ` else${v} if {\n${e.body.map((x) => `\t${exprText(x)}`).join("\n")}\n}`;
   }
   return s;
 }

@@ -75,12 +75,13 @@ export class SupportRules {
   private write(node: RuleNode): Rule[] | undefined {
     if (node.keyedDefaults.length > 0 || node.children.size > 0) return undefined;
     const out: Rule[] = [];
-    if (node.defaultRule) out.push({ ...node.defaultRule, annotations: undefined });
     for (const cr of node.rules) {
       const rules = this.writeChain(cr.rule, node.isFunction);
       if (!rules) return undefined;
       out.push(...rules);
     }
+    // OPA writes the default after the rules.
+    if (node.defaultRule) out.push({ ...node.defaultRule, annotations: undefined });
     return out;
   }
 

@@ -43,9 +43,17 @@ describe("rego eval --partial", () => {
   });
 
   it("prints the pretty table with support modules", async () => {
-    const r = await rego(["eval", "--partial", "-f", "pretty", "-d", policy, "data.filters.allow"]);
+    const r = await rego([
+      "eval",
+      "--partial",
+      "-f",
+      "pretty",
+      "-d",
+      policy,
+      "data.filters.allow = x",
+    ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^\+-+\+-+\+\n\| Query 1 +\| data\.partial\.filters\.allow +\|\n/);
+    assert.match(r.stdout, /^\+-+\+-+\+\n\| Query 1 +\| data\.partial\.filters\.allow = x +\|\n/);
     assert.match(r.stdout, /\| Support 1 \| package partial\.filters +\|/);
     assert.match(r.stdout, /\| +\| default allow := false +\|/);
   });

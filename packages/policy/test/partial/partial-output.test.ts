@@ -116,21 +116,39 @@ allow if input.x == 1
 double(v) := v * 2
 
 big if double(input.n) > 10
+
+sign(x) := "neg" if x < 0
+else := "pos"
 `;
 
   it("writes a rule with a default as a support rule under data.partial", () => {
-    const r = engine(POLICY).partial("data.ex.allow == true", {});
-    assert.deepEqual(queries(r), ["data.partial.ex.allow == true"]);
+    const r = engine(POLICY).partial("data.ex.allow = x", {});
+    assert.deepEqual(queries(r), ["data.partial.ex.allow = x"]);
     assert.deepEqual(r.support.map(moduleText), [
-      "package partial.ex\n\ndefault allow := false\n\nallow if {\n\tinput.x == 1\n}\n",
+      "package partial.ex\n\nallow if {\n\tinput.x == 1\n}\n\ndefault allow := false\n",
     ]);
   });
 
-  it("writes functions called with unknown arguments as support functions", () => {
-    const r = engine(POLICY).partial("data.ex.big", {});
-    assert.deepEqual(queries(r), ["data.partial.ex.double(input.n) > 10"]);
+  it("inlines a rule with a default when the default could not satisfy the query", () => {
+    const e = engine(POLICY);
+    assert.deepEqual(queries(e.partial("data.ex.allow == true", {})), ["input.x == 1"]);
+    assert.deepEqual(queries(e.partial("data.ex.allow", {})), ["input.x == 1"]);
+    assert.deepEqual(queries(e.partial("data.ex.allow == false", {})), [
+      "data.partial.ex.allow == false",
+    ]);
+  });
+
+  it("inlines functions, their parameters unified with the arguments", () => {
+    const e = engine(POLICY);
+    assert.deepEqual(queries(e.partial("data.ex.big", {})), ["input.n * 2 > 10"]);
+    assert.deepEqual(queries(e.partial("data.ex.double(input.z, y)", {})), ["y = input.z * 2"]);
+  });
+
+  it("writes functions with an else chain as support functions", () => {
+    const r = engine(POLICY).partial('data.ex.sign(input.n) == "neg"', {});
+    assert.deepEqual(queries(r), ['data.partial.ex.sign(input.n) == "neg"']);
     assert.deepEqual(r.support.map(moduleText), [
-      "package partial.ex\n\ndouble(__local0__) := __local0__ * 2\n",
+      'package partial.ex\n\nsign(__local0__) := "neg" if {\n\t__local0__ < 0\n} else := "pos"\n',
     ]);
   });
 
@@ -160,7 +178,7 @@ describe("output shapes", () => {
 default allow := false
 
 allow if input.x == 1`);
-    const json = JSON.parse(compactAst(partialJson(e.partial("data.ex.allow == true", {}))));
+    const json = JSON.parse(compactAst(partialJson(e.partial("data.ex.allow == false", {}))));
     assert.deepEqual(json.queries, [
       [
         {
@@ -176,7 +194,7 @@ allow if input.x == 1`);
                 { type: "string", value: "allow" },
               ],
             },
-            { type: "boolean", value: true },
+            { type: "boolean", value: false },
           ],
         },
       ],
@@ -186,8 +204,8 @@ allow if input.x == 1`);
       { type: "string", value: "partial" },
       { type: "string", value: "ex" },
     ]);
-    assert.equal(json.support[0].rules[0].default, true);
-    assert.deepEqual(json.support[0].rules[0].head.value, { type: "boolean", value: false });
+    assert.equal(json.support[0].rules[1].default, true);
+    assert.deepEqual(json.support[0].rules[1].head.value, { type: "boolean", value: false });
   });
 
   it("leaves out queries and support when the query never holds", () => {
@@ -202,19 +220,19 @@ default allow := false
 
 allow if input.x == 1`);
     assert.equal(
-      partialPretty(e.partial("data.ex.allow == true", {})),
+      partialPretty(e.partial("data.ex.allow = x", {})),
       [
-        "+-----------+-------------------------------+",
-        "| Query 1   | data.partial.ex.allow == true |",
-        "+-----------+-------------------------------+",
-        "| Support 1 | package partial.ex            |",
-        "|           |                               |",
-        "|           | default allow := false        |",
-        "|           |                               |",
-        "|           | allow if {                    |",
-        "|           |   input.x == 1                |",
-        "|           | }                             |",
-        "+-----------+-------------------------------+",
+        "+-----------+---------------------------+",
+        "| Query 1   | data.partial.ex.allow = x |",
+        "+-----------+---------------------------+",
+        "| Support 1 | package partial.ex        |",
+        "|           |                           |",
+        "|           | allow if {                |",
+        "|           |   input.x == 1            |",
+        "|           | }                         |",
+        "|           |                           |",
+        "|           | default allow := false    |",
+        "+-----------+---------------------------+",
         "",
       ].join("\n"),
     );

@@ -97,7 +97,7 @@ describe("POST /v1/compile", () => {
   });
 
   it("writes support modules for rules with defaults and for disableInlining", async () => {
-    const res = await compile({ query: "data.filters.decision == true" });
+    const res = await compile({ query: "data.filters.decision = x" });
     const body = (await res.json()) as {
       result: { queries: unknown[]; support: { package: { path: { value: string }[] } }[] };
     };
