@@ -150,6 +150,7 @@ export class PartialEvaluator implements SupportHost {
       });
       return;
     }
+    if (e.negated && e.with.length === 0 && this.negateInline(e, k)) return;
     if (e.with.length === 0 && !e.negated) {
       const dirty = this.firstDirty(e);
       if (dirty) {
@@ -313,14 +314,10 @@ export class PartialEvaluator implements SupportHost {
    */
   private defaultCannotHold(e: Expr, t: Term, node: RuleNode): boolean {
     const d = node.defaultRule?.value ? constantValue(node.defaultRule.value) : true;
-    if (d === undefined || e.type !== "term") return false;
-    if (e.term === t) return d === false;
-    const call = e.term;
-    if (call.type !== "call" || (call.name !== "eq" && call.name !== "equal")) return false;
-    const [a, b] = call.args;
-    const other = a === t ? b : b === t ? a : undefined;
-    const c = other && constantValue(other);
-    return c !== undefined && !equal(c, d);
+    if (d === undefined) return false;
+    const withDefault = replaceInExpr(e, t, valueTerm(d));
+    if (this.exprTouches(withDefault)) return false;
+    return !this.setup.evaluator.evalExpr(withDefault, new Map(this.known), () => true);
   }
 
   /**
@@ -356,6 +353,53 @@ export class PartialEvaluator implements SupportHost {
         this.evalExpr(next, k);
       });
     }
+  }
+
+  /**
+   * `not p` where `p` is one rule whose body comes down to one saved expression without
+   * vars of its own: `not <that expression>`; where the body can never hold, `not p` holds.
+   * False when it does not apply (the caller goes on as usual).
+   */
+  private negateInline(e: Expr, k: () => void): boolean {
+    if (e.type !== "term" || e.term.type !== "ref" || !this.deps.dataRefDirty(e.term)) return false;
+    const target = dataTarget(this.setup.root, e.term.path);
+    if (target.kind !== "node" || target.rest.length > 0) return false;
+    const node = target.node;
+    const cr = node.rules[0];
+    if (
+      !cr ||
+      node.rules.length !== 1 ||
+      !node.isComplete ||
+      node.defaultRule ||
+      node.children.size > 0 ||
+      cr.elseRule ||
+      this.inliningDisabled(node)
+    )
+      return false;
+    const value = cr.rule.value ? constantValue(cr.rule.value) : true;
+    if (value === undefined || value === false) return false;
+    const rename = this.freshNames();
+    const branches = this.subRun(mapBody(cr.rule.body, rename), (saved) => saved);
+    if (branches.length === 0) {
+      k();
+      return true;
+    }
+    const only = branches.length === 1 ? branches[0] : undefined;
+    const saved = only?.length === 1 ? only[0] : undefined;
+    if (!saved || saved.negated || saved.with.length > 0) return false;
+    const ownVars = exprSome(
+      saved,
+      (x) =>
+        x.type === "var" && x.name !== "input" && x.name !== "data" && !this.residual.has(x.name),
+    );
+    if (ownVars) return false;
+    this.saved.push({ ...saved, negated: true });
+    try {
+      k();
+    } finally {
+      this.saved.pop();
+    }
+    return true;
   }
 
   /** Refers to the support rule written for the rule or function instead. */

@@ -89,3 +89,13 @@ export function filtersInput(r: Random): Record<string, unknown> {
     ),
   });
 }
+
+export function featuresInput(r: Random): Record<string, unknown> {
+  return defined({
+    user: r.maybe(r.pick(["alice", "bob", "mallory"])),
+    owner: r.maybe(r.pick(["alice", "bob"])),
+    score: r.maybe(r.int(11)),
+    spend: r.maybe(r.pick([10, 60, 120, 99, 100])),
+    tags: r.maybe(r.subset(["public", "draft", "internal", "secret"])),
+  });
+}

@@ -96,3 +96,52 @@ export const FILTERS_DATA = {
   admins: ["root"],
   teams: { red: ["alice", "bob"], blue: ["carol"] },
 };
+
+/** Other features partial evaluation must keep right: else, objects, comprehensions, every. */
+export const FEATURES = `package features
+
+level := "high" if input.score > 7
+else := "mid" if input.score > 3
+else := "low"
+
+labels[name] := upper(name) if some name in input.tags
+
+tier(n) := "gold" if n >= 100
+
+tier(n) := "silver" if {
+	n >= 50
+	n < 100
+}
+
+default quota := 0
+
+quota := q if {
+	q := input.score * 10
+	q < 80
+}
+
+all_small if every t in input.tags { count(t) < 6 }
+
+tag_count := count([t | some t in input.tags; t != "draft"])
+
+blocked if input.user in data.blocked
+
+ok if {
+	not blocked
+	level != "low"
+	labels.public == "PUBLIC"
+}
+
+ok if {
+	tier(input.spend) == "gold"
+	all_small
+}
+
+ok if {
+	tag_count >= 2
+	quota > 20
+	input.owner == input.user
+}
+`;
+
+export const FEATURES_DATA = { blocked: ["mallory"] };

@@ -11,8 +11,17 @@ import { PolicyEngine } from "../../src/engine.js";
 import type { PartialResult } from "../../src/partial/partial-query.js";
 import { bodyText, moduleText } from "../../src/partial/rego-text.js";
 import { fromJSON } from "../../src/value/value.js";
-import { abacInput, filtersInput, Random, rbacInput } from "./generator.js";
-import { ABAC, ABAC_DATA, FILTERS, FILTERS_DATA, RBAC, RBAC_DATA } from "./policies.js";
+import { abacInput, featuresInput, filtersInput, Random, rbacInput } from "./generator.js";
+import {
+  ABAC,
+  ABAC_DATA,
+  FEATURES,
+  FEATURES_DATA,
+  FILTERS,
+  FILTERS_DATA,
+  RBAC,
+  RBAC_DATA,
+} from "./policies.js";
 
 const INPUTS = 300;
 
@@ -102,6 +111,22 @@ const CASES: Case[] = [
       data: FILTERS_DATA,
       query,
       generate: filtersInput,
+      unknowns,
+    })),
+  ),
+  ...[
+    "data.features.ok",
+    'data.features.level == "mid"',
+    "data.features.quota > 30",
+    "not data.features.ok",
+    'data.features.labels[x] == "SECRET"',
+  ].flatMap((query) =>
+    [["input"], ["input.tags", "input.score"]].map((unknowns) => ({
+      name: `features ${query} unknowns ${unknowns.join(",")}`,
+      modules: { "features.rego": FEATURES },
+      data: FEATURES_DATA,
+      query,
+      generate: featuresInput,
       unknowns,
     })),
   ),
