@@ -11,7 +11,7 @@ import type { Body, Expr, Term } from "../ast/nodes.js";
 import type { RuleNode } from "../compile/tree.js";
 import type { Evaluator } from "../eval/evaluator.js";
 import { constantValue } from "../eval/values.js";
-import { equal, type Value } from "../value/value.js";
+import type { Value } from "../value/value.js";
 import { Dependence, dataTarget } from "./dependence.js";
 import { type SupportHost, SupportRules } from "./support.js";
 import {
