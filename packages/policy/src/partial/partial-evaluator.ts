@@ -9,6 +9,7 @@
  */
 import type { Body, Expr, Term } from "../ast/nodes.js";
 import type { RuleNode } from "../compile/tree.js";
+import { collectionTooLarge } from "../errors.js";
 import type { Evaluator } from "../eval/evaluator.js";
 import { constantValue } from "../eval/values.js";
 import type { Value } from "../value/value.js";
@@ -69,7 +70,7 @@ export class PartialEvaluator implements SupportHost {
         if (v !== undefined) body.push(eqExpr(varTerm(name), valueTerm(v)));
       }
       if (++count > this.setup.maxQueries)
-        throw this.setup.evaluator.tooLarge("partial evaluation result", count);
+        throw collectionTooLarge("partial evaluation queries", count, this.setup.maxQueries);
       onQuery(body);
     });
   }
@@ -143,7 +144,9 @@ export class PartialEvaluator implements SupportHost {
       k();
       return;
     }
-    if (!this.exprTouches(e)) {
+    const cancel = this.setup.evaluator.cancel;
+    if (cancel.active) cancel.check();
+    if (!this.exprTouches(e) || this.inputReplaced(e)) {
       this.setup.evaluator.evalExpr(e, this.known, () => {
         k();
         return false;
@@ -159,6 +162,26 @@ export class PartialEvaluator implements SupportHost {
       }
     }
     this.save(e, k);
+  }
+
+  /**
+   * `... with input as <known value>` when only the input has unknowns: the whole input is
+   * replaced by a known value, so the expression can be evaluated now.
+   */
+  private inputReplaced(e: Expr): boolean {
+    const replacesInput = e.with.some(
+      (w) =>
+        ((w.target.type === "var" && w.target.name === "input") ||
+          (w.target.type === "ref" &&
+            w.target.path.length === 0 &&
+            w.target.head.type === "var" &&
+            w.target.head.name === "input")) &&
+        !this.termTouches(w.value),
+    );
+    if (!replacesInput || this.setup.unknowns.some((u) => u[0] !== "input")) return false;
+    // Vars bound only by saved expressions stay unknown whatever the input.
+    const residualVar = exprSome(e, (t) => t.type === "var" && this.residual.has(t.name));
+    return !residualVar && !exprSome(e, (t) => isSupport(t));
   }
 
   /** True when the term (anywhere inside) is not known now. */

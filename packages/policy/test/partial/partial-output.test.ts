@@ -106,6 +106,37 @@ ok if admins["bob"]`);
   });
 });
 
+describe("with, limits", () => {
+  const POLICY = `package t
+
+allow if input.x == 1
+
+p if {
+	input.y == 2
+	allow with input as {"x": 1}
+}
+`;
+
+  it("evaluates what `with input as <known value>` makes known", () => {
+    const e = engine(POLICY);
+    assert.deepEqual(queries(e.partial('data.t.allow with input as {"x": 1}', {})), ["true"]);
+    assert.deepEqual(queries(e.partial('data.t.allow with input as {"x": 2}', {})), []);
+    assert.deepEqual(queries(e.partial("data.t.p", {})), ["input.y == 2"]);
+  });
+
+  it("keeps `with` on part of an unknown input, through a support rule", () => {
+    const r = engine(POLICY).partial("data.t.allow with input.x as 1", {});
+    assert.deepEqual(queries(r), ["data.partial.t.allow with input.x as 1"]);
+  });
+
+  it("bounds the number of residual queries by the collection limit", () => {
+    assert.throws(
+      () => engine(POLICY).partial("data.t.allow", { maxCollectionSize: 0 }),
+      (err) => err instanceof RegoError && err.code === "eval_limit_error",
+    );
+  });
+});
+
 describe("support modules", () => {
   const POLICY = `package ex
 
