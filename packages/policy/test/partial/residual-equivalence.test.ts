@@ -73,6 +73,8 @@ interface Case {
   generate: (r: Random) => Record<string, unknown>;
   /** Unknown refs; the input's other top-level fields are given as known. */
   unknowns: string[];
+  /** Refs never inlined (their rules become support rules). */
+  disableInlining?: string[];
 }
 
 /** The known part of an input: the fields not named unknown (`input` alone: nothing). */
@@ -132,23 +134,33 @@ const CASES: Case[] = [
   ),
 ];
 
+/** Every case again with its package never inlined: support rules all the way down. */
+const SUPPORT_CASES: Case[] = CASES.map((c) => ({
+  ...c,
+  name: `${c.name}, inlining disabled`,
+  disableInlining: [`data.${c.query.replace(/^not /, "").split(".")[1]}`],
+}));
+
 describe("residual queries answer as the original query", () => {
-  CASES.forEach((c, index) => {
+  [...CASES, ...SUPPORT_CASES].forEach((c, index) => {
     it(c.name, () => {
       const engine = engineOf(c.modules, c.data);
       const runner = new ResidualRunner(c.modules, c.data);
       const random = new Random(1000 + index);
       let held = 0;
+      let withSupport = 0;
       for (let i = 0; i < INPUTS; i++) {
         const input = c.generate(random);
         const known = knownPart(input, c.unknowns);
         const result = engine.partial(c.query, {
           input: known === undefined ? undefined : fromJSON(known),
           unknowns: c.unknowns,
+          disableInlining: c.disableInlining,
         });
         const expected = holds(engine, c.query, input);
         const actual = runner.holds(result, input);
         if (expected) held++;
+        if (result.support.length > 0) withSupport++;
         assert.equal(
           actual,
           expected,
@@ -157,6 +169,7 @@ describe("residual queries answer as the original query", () => {
       }
       // The generator must exercise both answers, or the property says little.
       assert.ok(held > 0 && held < INPUTS, `held ${held} of ${INPUTS}`);
+      if (c.disableInlining) assert.ok(withSupport > 0, "no support rules were written");
     });
   });
 });
