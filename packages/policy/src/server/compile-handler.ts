@@ -3,9 +3,10 @@
  * partial evaluation and answers `{"result": {"queries": [...], "support": [...]}}` in OPA's
  * AST JSON, `{"result": {}}` when the query can never hold. `unknowns` defaults to
  * `["input"]`; `options.disableInlining` lists refs whose rules are never inlined.
+ * `?metrics` (or `?instrument`) adds the timers; `?pretty` indents.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { stringifyAst } from "../cli/opa-ast-json.js";
+import { type JsonObject, stringifyAst } from "../cli/opa-ast-json.js";
 import { parseJsonValue } from "../loader/data-document.js";
 import { compactAst, partialJson } from "../partial/partial-output.js";
 import { jsonTextDepthExceeds } from "../value/depth.js";
@@ -63,6 +64,10 @@ async function compileRequest(
   };
 }
 
+function elapsedNs(since: bigint): number {
+  return Number(process.hrtime.bigint() - since);
+}
+
 /** Serves POST /v1/compile. */
 export async function handleCompile(
   ctx: ServerContext,
@@ -70,7 +75,9 @@ export async function handleCompile(
   res: ServerResponse,
   target: RequestTarget,
 ): Promise<void> {
+  const start = process.hrtime.bigint();
   const request = await compileRequest(req, ctx.maxBodyBytes, inputDepthLimit(ctx));
+  const parsedAt = process.hrtime.bigint();
   const result = ctx.engine.partial(request.query, {
     input: request.input,
     unknowns: request.unknowns,
@@ -78,7 +85,16 @@ export async function handleCompile(
     timeoutMs: ctx.evalTimeoutMs > 0 ? ctx.evalTimeoutMs : undefined,
     maxCollectionSize: ctx.maxCollectionSize,
   });
-  const body = { result: partialJson(result) };
+  const body: JsonObject = {};
+  if (boolParam(target.params, "metrics") || boolParam(target.params, "instrument")) {
+    // As OPA's handlers: metrics before the result, in nanoseconds.
+    body.metrics = {
+      timer_rego_input_parse_ns: Number(parsedAt - start),
+      timer_rego_partial_eval_ns: elapsedNs(parsedAt),
+      timer_server_handler_ns: elapsedNs(start),
+    };
+  }
+  body.result = partialJson(result);
   const pretty = boolParam(target.params, "pretty");
   sendJsonText(res, 200, `${pretty ? stringifyAst(body) : compactAst(body)}\n`);
 }

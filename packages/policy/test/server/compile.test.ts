@@ -115,6 +115,19 @@ describe("POST /v1/compile", () => {
     assert.equal(b2.result.support?.length, 1);
   });
 
+  it("adds the timers with ?metrics, before the result", async () => {
+    const res = await compile({ query: "input.x == 1" }, "?metrics");
+    const text = await res.text();
+    const body = JSON.parse(text) as { metrics: Record<string, number>; result: unknown };
+    assert.deepEqual(Object.keys(body), ["metrics", "result"]);
+    assert.deepEqual(Object.keys(body.metrics).sort(), [
+      "timer_rego_input_parse_ns",
+      "timer_rego_partial_eval_ns",
+      "timer_server_handler_ns",
+    ]);
+    for (const v of Object.values(body.metrics)) assert.ok(Number.isInteger(v) && v >= 0);
+  });
+
   it("indents the answer with ?pretty", async () => {
     const res = await compile({ query: "1 == 2" }, "?pretty=true");
     assert.equal(await res.text(), '{\n  "result": {}\n}\n');
