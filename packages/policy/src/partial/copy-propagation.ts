@@ -27,6 +27,60 @@ export function propagateCopies(body: Body, keep: ReadonlySet<string>): Body {
 }
 
 function propagateAt(body: Body, i: number, keep: ReadonlySet<string>): Body | undefined {
+  return substituteAt(body, i, keep) ?? dropDeadAt(body, i, keep);
+}
+
+/**
+ * `v = <ref>` where `v` is used nowhere else and another plain expression reads below the
+ * same ref (`v = data.posts[i]; data.posts[i].author == "bob"`): that expression already
+ * needs the ref to be defined, so the binding says nothing more.
+ */
+function dropDeadAt(body: Body, i: number, keep: ReadonlySet<string>): Body | undefined {
+  const e = body[i] as Expr;
+  const pair = unification(e);
+  if (!pair) return undefined;
+  for (const [a, b] of [pair, [pair[1], pair[0]]] as [Term, Term][]) {
+    if (a.type !== "var" || keep.has(a.name) || b.type !== "ref") continue;
+    const others = body.filter((_, j) => j !== i);
+    if (others.some((x) => exprMentions(x, a.name))) continue;
+    const prefix = termKey(b);
+    const covered = others.some(
+      (x) =>
+        !x.negated &&
+        x.with.length === 0 &&
+        shallowTerms(x).some((t) =>
+          someShallow(t, (r) => r.type === "ref" && r !== b && refExtends(r, b, prefix)),
+        ),
+    );
+    if (covered) return body.filter((_, j) => j !== i);
+  }
+  return undefined;
+}
+
+/** True when `r` is `prefix` followed by more keys. */
+function refExtends(r: Term, prefix: Term, key: string): boolean {
+  if (r.type !== "ref" || prefix.type !== "ref" || r.path.length <= prefix.path.length)
+    return false;
+  return termKey({ ...r, path: r.path.slice(0, prefix.path.length) }) === key;
+}
+
+/** A term's structure as text, locations left out. */
+function termKey(t: Term): string {
+  return JSON.stringify(t, (k, v) =>
+    k === "loc" ? undefined : typeof v === "bigint" ? String(v) : v,
+  );
+}
+
+/** The two sides of a plain `a = b` / `a := b`. */
+function unification(e: Expr): [Term, Term] | undefined {
+  if (e.type !== "term" || e.negated || e.with.length > 0) return undefined;
+  const t = e.term;
+  if (t.type !== "call" || (t.name !== "eq" && t.name !== "assign") || t.args.length !== 2)
+    return undefined;
+  return [t.args[0] as Term, t.args[1] as Term];
+}
+
+function substituteAt(body: Body, i: number, keep: ReadonlySet<string>): Body | undefined {
   const e = body[i] as Expr;
   if (e.type !== "term" || e.negated || e.with.length > 0) return undefined;
   const t = e.term;

@@ -320,10 +320,15 @@ export class PartialEvaluator implements SupportHost {
         );
         // A set's member is the key itself (bound by then): the simplest term for it.
         const value = node.isMultiSet ? key : mapTerm(cr.rule.value ?? TRUE, rename);
+        // `s[x]` alone: membership is the whole test (as OPA, the member is not also tested
+        // for being `false`).
+        const membership =
+          node.isMultiSet && more.length === 0 && e.type === "term" && e.term === t;
         this.evalBody(body, 0, () => {
-          this.evalExpr(eqExpr(key, this.plug(element)), () =>
-            this.evalExpr(replaceInExpr(e, t, joinRef(this.plug(value), more, t.loc)), k),
-          );
+          this.evalExpr(eqExpr(key, this.plug(element)), () => {
+            if (membership) k();
+            else this.evalExpr(replaceInExpr(e, t, joinRef(this.plug(value), more, t.loc)), k);
+          });
         });
       }
       return;

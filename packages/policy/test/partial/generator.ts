@@ -99,3 +99,12 @@ export function featuresInput(r: Random): Record<string, unknown> {
     tags: r.maybe(r.subset(["public", "draft", "internal", "secret"])),
   });
 }
+
+export function postsInput(r: Random): Record<string, unknown> {
+  return defined({
+    method: r.maybe(r.pick(["GET", "POST"]), 0.05),
+    path: r.maybe(r.pick([["posts"], ["users"]]), 0.05),
+    user: r.maybe(r.pick(["alice", "bob", "dave"])),
+    clearance: r.maybe(r.int(4)),
+  });
+}

@@ -12,6 +12,7 @@ import { compactAst, partialJson, partialPretty } from "../../src/partial/partia
 import type { PartialResult } from "../../src/partial/partial-query.js";
 import { bodyText, moduleText } from "../../src/partial/rego-text.js";
 import { fromJSON } from "../../src/value/value.js";
+import { POSTS, POSTS_DATA } from "./policies.js";
 
 function engine(source: string, data: object = {}): PolicyEngine {
   const e = new PolicyEngine();
@@ -103,6 +104,23 @@ admins contains u if some u in input.admins
 
 ok if admins["bob"]`);
     assert.deepEqual(queries(e.partial("data.t.ok", {})), ['"bob" = input.admins[__local0__]']);
+  });
+});
+
+describe("filtering rows of an unknown table", () => {
+  it("leaves the conditions on data.posts, the request evaluated", () => {
+    const e = engine(POSTS, POSTS_DATA);
+    const input = fromJSON({ method: "GET", path: ["posts"], user: "bob", clearance: 2 });
+    const r = e.partial("data.blog.allow", { unknowns: ["data.posts"], input });
+    assert.deepEqual(queries(r), [
+      'data.posts[__local0__].author == "bob"',
+      "data.posts[__local0__].public\ndata.posts[__local0__].clearance <= 2",
+    ]);
+    const post = fromJSON({ method: "POST", path: ["posts"], user: "bob", clearance: 2 });
+    assert.deepEqual(
+      e.partial("data.blog.allow", { unknowns: ["data.posts"], input: post }).queries,
+      [],
+    );
   });
 });
 

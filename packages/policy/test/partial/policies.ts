@@ -145,3 +145,32 @@ ok if {
 `;
 
 export const FEATURES_DATA = { blocked: ["mallory"] };
+
+/** Filtering rows of a table that is itself unknown (`data.posts`), as OPA's SQL examples do. */
+export const POSTS = `package blog
+
+allow if {
+	input.method == "GET"
+	input.path == ["posts"]
+	allowed[_]
+}
+
+allowed contains post if {
+	some post in data.posts
+	post.author == input.user
+}
+
+allowed contains post if {
+	some post in data.posts
+	post.public
+	post.clearance <= input.clearance
+}
+`;
+
+export const POSTS_DATA = {
+  posts: [
+    { author: "alice", public: false, clearance: 1 },
+    { author: "bob", public: true, clearance: 3 },
+    { author: "carol", public: true, clearance: 1 },
+  ],
+};

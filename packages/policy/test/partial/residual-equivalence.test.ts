@@ -11,7 +11,14 @@ import { PolicyEngine } from "../../src/engine.js";
 import type { PartialResult } from "../../src/partial/partial-query.js";
 import { bodyText, moduleText } from "../../src/partial/rego-text.js";
 import { fromJSON } from "../../src/value/value.js";
-import { abacInput, featuresInput, filtersInput, Random, rbacInput } from "./generator.js";
+import {
+  abacInput,
+  featuresInput,
+  filtersInput,
+  postsInput,
+  Random,
+  rbacInput,
+} from "./generator.js";
 import {
   ABAC,
   ABAC_DATA,
@@ -19,6 +26,8 @@ import {
   FEATURES_DATA,
   FILTERS,
   FILTERS_DATA,
+  POSTS,
+  POSTS_DATA,
   RBAC,
   RBAC_DATA,
 } from "./policies.js";
@@ -80,7 +89,9 @@ interface Case {
 /** The known part of an input: the fields not named unknown (`input` alone: nothing). */
 function knownPart(input: Record<string, unknown>, unknowns: string[]): unknown {
   if (unknowns.includes("input")) return undefined;
-  const hidden = new Set(unknowns.map((u) => u.split(".")[1]));
+  const hidden = new Set(
+    unknowns.filter((u) => u.startsWith("input.")).map((u) => u.split(".")[1]),
+  );
   return Object.fromEntries(Object.entries(input).filter(([k]) => !hidden.has(k)));
 }
 
@@ -132,6 +143,14 @@ const CASES: Case[] = [
       unknowns,
     })),
   ),
+  ...[["data.posts"], ["data.posts", "input.clearance"]].map((unknowns) => ({
+    name: `posts data.blog.allow unknowns ${unknowns.join(",")}`,
+    modules: { "blog.rego": POSTS },
+    data: POSTS_DATA,
+    query: "data.blog.allow",
+    generate: postsInput,
+    unknowns,
+  })),
 ];
 
 /** Every case again with its package never inlined: support rules all the way down. */
