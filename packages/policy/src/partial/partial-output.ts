@@ -29,7 +29,8 @@ export function partialPretty(result: PartialResult): string {
       moduleText(m).replaceAll("\t", "  ").trim().split("\n"),
     ]),
   ];
-  if (rows.length === 0) return "";
+  // As OPA: no residual query at all reads as undefined (support or not).
+  if (result.queries.length === 0) return "undefined\n";
   const w0 = Math.max(...rows.map(([l]) => l.length));
   const w1 = Math.max(...rows.flatMap(([, lines]) => lines.map((l) => l.length)));
   const border = `+${"-".repeat(w0 + 2)}+${"-".repeat(w1 + 2)}+\n`;
@@ -40,6 +41,18 @@ export function partialPretty(result: PartialResult): string {
     });
     out += border;
   }
+  return out;
+}
+
+/** `opa eval -p -f source`: each query and support module as Rego, under a `#` heading. */
+export function partialSource(result: PartialResult): string {
+  let out = "";
+  result.queries.forEach((q, i) => {
+    out += `# Query ${i + 1}\n${bodyText(q)}\n\n`;
+  });
+  result.support.forEach((m, i) => {
+    out += `# Module ${i + 1}\n${moduleText(m)}`;
+  });
   return out;
 }
 

@@ -105,10 +105,27 @@ describe("rego eval --partial", () => {
     assert.equal(defined.code, 1);
   });
 
-  it("refuses formats other than json and pretty", async () => {
+  it("prints queries and support modules as Rego source with -f source", async () => {
+    const r = await rego(["eval", "-p", "-f", "source", "-d", policy, "data.filters.allow = x"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stdout,
+      "# Query 1\ndata.partial.filters.allow = x\n\n# Module 1\npackage partial.filters\n\nallow if {\n\tinput.resource.owner == input.user\n}\n\ndefault allow := false\n",
+    );
+  });
+
+  it("prints undefined in the pretty format when no query can hold", async () => {
+    const r = await rego(["eval", "-p", "-f", "pretty", "-d", policy, "1 == 2"]);
+    assert.equal(r.stdout, "undefined\n");
+  });
+
+  it("refuses formats other than json, pretty and source", async () => {
     const r = await rego(["eval", "-p", "-f", "values", "-d", policy, "data.filters.allow"]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /--partial prints json or pretty only \(not values\)/);
+    assert.match(r.stderr, /--partial prints json, pretty or source only \(not values\)/);
+    const source = await rego(["eval", "-f", "source", "-d", policy, "data.filters.allow"]);
+    assert.equal(source.code, 2);
+    assert.match(source.stderr, /the source format is only valid with --partial/);
   });
 
   it("refuses --unknowns and --disable-inlining without --partial", async () => {

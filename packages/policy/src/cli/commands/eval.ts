@@ -21,7 +21,7 @@ Flags:
   -i, --input <file>           input document (JSON or YAML)
   -I, --stdin-input            read the input document from stdin
       --stdin                  read the query from stdin
-  -f, --format <fmt>           json (default), values, bindings, pretty or raw
+  -f, --format <fmt>           json (default), values, bindings, pretty or raw (source with --partial)
       --fail                   exit 1 when the result is undefined or empty
       --fail-defined           exit 1 when the result is defined
       --timeout <duration>     bound evaluation time (Go duration, e.g. 5s)
@@ -70,7 +70,9 @@ async function readRequest(
   io: CliIO,
 ): Promise<EvalRequest> {
   const format = values.format as EvalFormat;
-  if (!EVAL_FORMATS.includes(format))
+  if (values.format === "source" && !values.partial)
+    throw new UsageError("the source format is only valid with --partial");
+  if (!EVAL_FORMATS.includes(format) && !(values.partial && values.format === "source"))
     throw new UsageError(`unknown format "${values.format}" (expected ${EVAL_FORMATS.join(", ")})`);
   if (values.fail && values["fail-defined"])
     throw new UsageError("specify --fail or --fail-defined, not both");
@@ -95,15 +97,15 @@ async function readRequest(
   return { query, input, format, timeoutMs, insight };
 }
 
-/** Partial evaluation prints json or pretty only, as `opa eval -p` (less its `source`). */
+/** Partial evaluation prints json, pretty or source only, as `opa eval -p`. */
 function checkPartialFlags(values: EvalFlags, format: EvalFormat): void {
   if (!values.partial) {
     if (values.unknowns || values["disable-inlining"])
       throw new UsageError("--unknowns and --disable-inlining need --partial");
     return;
   }
-  if (format !== "json" && format !== "pretty")
-    throw new UsageError(`--partial prints json or pretty only (not ${format})`);
+  if (format !== "json" && format !== "pretty" && format !== ("source" as EvalFormat))
+    throw new UsageError(`--partial prints json, pretty or source only (not ${format})`);
 }
 
 async function runEval(argv: string[], io: CliIO): Promise<number> {
