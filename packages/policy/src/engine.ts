@@ -290,7 +290,11 @@ export class PolicyEngine {
    */
   partial(
     query: string,
-    options: QueryOptions & { unknowns?: string[]; disableInlining?: string[] },
+    options: QueryOptions & {
+      unknowns?: string[];
+      disableInlining?: string[];
+      nondeterministicBuiltins?: boolean;
+    },
   ): PartialResult {
     const c = this.ensureCompiled();
     const unknowns = parseUnknowns(options.unknowns ?? ["input"]);
@@ -300,7 +304,14 @@ export class PolicyEngine {
     const maxQueries = evaluator.maxCollectionSize;
     return guardStack(() =>
       partialEvaluate(
-        { root: c.policy.root, evaluator, unknowns, disableInlining, maxQueries },
+        {
+          root: c.policy.root,
+          evaluator,
+          unknowns,
+          disableInlining,
+          maxQueries,
+          nondeterministicBuiltins: options.nondeterministicBuiltins,
+        },
         body,
       ),
     );

@@ -5,6 +5,7 @@
  */
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { RuleNode } from "../compile/tree.js";
+import { isNondeterministic } from "./nondeterministic.js";
 import { readsUnknown, refPrefix, type UnknownPath } from "./unknowns.js";
 
 /** Where a ref under `data` leads: one rule node and the keys after it, or a whole subtree. */
@@ -38,6 +39,8 @@ export class Dependence {
   constructor(
     private readonly root: RuleNode,
     private readonly unknowns: readonly UnknownPath[],
+    /** Evaluate nondeterministic builtins now (OPA's `nondeterministicBuiltins`). */
+    private readonly evalNondeterministic = false,
   ) {}
 
   /** True when the node's value depends on an unknown. */
@@ -100,9 +103,12 @@ export class Dependence {
     return false;
   }
 
-  /** True when a call is to a user function that depends on an unknown. */
+  /**
+   * True when a call is to a user function that depends on an unknown, or to a
+   * nondeterministic builtin (kept for evaluation time).
+   */
   callDirty(name: string): boolean {
-    if (!name.startsWith("data.")) return false;
+    if (!name.startsWith("data.")) return !this.evalNondeterministic && isNondeterministic(name);
     const node = this.root.find(name.split(".").slice(1));
     return node !== undefined && this.nodeDirty(node);
   }

@@ -39,6 +39,8 @@ export interface PartialSetup {
   disableInlining: readonly (readonly string[])[];
   /** Most residual queries before the evaluation gives up (as the collection bound). */
   maxQueries: number;
+  /** Evaluate nondeterministic builtins now instead of keeping their calls. */
+  nondeterministicBuiltins?: boolean;
 }
 
 const TRUE: Term = valueTerm(true);
@@ -56,7 +58,7 @@ export class PartialEvaluator implements SupportHost {
   readonly support: SupportRules;
 
   constructor(private readonly setup: PartialSetup) {
-    this.deps = new Dependence(setup.root, setup.unknowns);
+    this.deps = new Dependence(setup.root, setup.unknowns, setup.nondeterministicBuiltins);
     this.support = new SupportRules(this);
   }
 
@@ -511,7 +513,7 @@ export class PartialEvaluator implements SupportHost {
         return true;
       }
       if (t.type === "call") {
-        if (KEEP_CALLS.has(t.name) || hasVars(t) || this.nondeterministic(t)) return false;
+        if (KEEP_CALLS.has(t.name) || hasVars(t)) return false;
         found = { evaluate: t, target: t, rest: [] };
         return true;
       }
@@ -539,12 +541,6 @@ export class PartialEvaluator implements SupportHost {
     const n = t.path.length - target.rest.length;
     const prefix: Term = { type: "ref", head: t.head, path: t.path.slice(0, n), loc: t.loc };
     return { prefix, rest: target.rest };
-  }
-
-  private nondeterministic(t: Extract<Term, { type: "call" }>): boolean {
-    return /^(http\.send|time\.now_ns|rand\.intn|uuid\.rfc4122|opa\.runtime|net\.lookup_ip_addr|io\.jwt\.decode_verify|crypto\.x509\.parse_and_verify_certificates)$/.test(
-      t.name,
-    );
   }
 
   private push(x0: Expr, k: () => void): void {

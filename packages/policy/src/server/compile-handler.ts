@@ -2,7 +2,8 @@
  * The Compile API: `POST /v1/compile {"query", "input"?, "unknowns"?, "options"?}` runs
  * partial evaluation and answers `{"result": {"queries": [...], "support": [...]}}` in OPA's
  * AST JSON, `{"result": {}}` when the query can never hold. `unknowns` defaults to
- * `["input"]`; `options.disableInlining` lists refs whose rules are never inlined.
+ * `["input"]`; `options.disableInlining` lists refs whose rules are never inlined;
+ * `options.nondeterministicBuiltins` evaluates `time.now_ns` & co. instead of keeping them.
  * `?metrics` (or `?instrument`) adds the timers; `?pretty` indents.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -22,6 +23,7 @@ interface CompileRequest {
   input: Value | undefined;
   unknowns: string[] | undefined;
   disableInlining: string[] | undefined;
+  nondeterministicBuiltins: boolean;
 }
 
 function decodeError(message: string) {
@@ -34,6 +36,14 @@ function stringList(v: Value | undefined, name: string): string[] | undefined {
   if (!Array.isArray(v) || v.some((x) => typeof x !== "string"))
     throw decodeError(`${name} must be an array of strings`);
   return v as string[];
+}
+
+/** A boolean option: absent or null is false; anything but a boolean is a decoding error. */
+function flag(v: Value | undefined): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v !== "boolean")
+    throw decodeError("options.nondeterministicBuiltins must be a boolean");
+  return v;
 }
 
 async function compileRequest(
@@ -61,6 +71,7 @@ async function compileRequest(
     input: doc.get("input"),
     unknowns: stringList(doc.get("unknowns"), "unknowns"),
     disableInlining: stringList(options?.get("disableInlining"), "options.disableInlining"),
+    nondeterministicBuiltins: flag(options?.get("nondeterministicBuiltins")),
   };
 }
 
@@ -82,6 +93,7 @@ export async function handleCompile(
     input: request.input,
     unknowns: request.unknowns,
     disableInlining: request.disableInlining,
+    nondeterministicBuiltins: request.nondeterministicBuiltins,
     timeoutMs: ctx.evalTimeoutMs > 0 ? ctx.evalTimeoutMs : undefined,
     maxCollectionSize: ctx.maxCollectionSize,
   });

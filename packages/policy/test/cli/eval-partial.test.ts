@@ -128,6 +128,14 @@ describe("rego eval --partial", () => {
     assert.match(source.stderr, /the source format is only valid with --partial/);
   });
 
+  it("keeps nondeterministic calls unless --nondeterminstic-builtins (OPA's spelling)", async () => {
+    const kept = await rego(["eval", "-p", "-f", "pretty", "-d", policy, "time.now_ns(x)"]);
+    assert.match(kept.stdout, /\| Query 1 \| time\.now_ns\(x\) \|/);
+    const flag = ["eval", "-p", "-f", "pretty", "--nondeterminstic-builtins", "-d", policy];
+    const evaluated = await rego([...flag, "time.now_ns(x)"]);
+    assert.match(evaluated.stdout, /\| Query 1 \| x = \d+ +\|/);
+  });
+
   it("refuses --unknowns and --disable-inlining without --partial", async () => {
     const r = await rego(["eval", "-u", "input.x", "-d", policy, "data.filters.allow"]);
     assert.equal(r.code, 2);

@@ -124,6 +124,30 @@ describe("filtering rows of an unknown table", () => {
   });
 });
 
+describe("nondeterministic builtins", () => {
+  const POLICY = `package t
+
+now := time.now_ns()
+
+fresh if input.exp > now
+`;
+
+  it("keeps their calls for evaluation time, as OPA", () => {
+    const e = engine(POLICY);
+    assert.deepEqual(queries(e.partial("time.now_ns(x)", { nowNs: 5n })), ["time.now_ns(x)"]);
+    assert.deepEqual(queries(e.partial("data.t.fresh", { nowNs: 5n })), [
+      "input.exp > time.now_ns()",
+    ]);
+  });
+
+  it("evaluates them with nondeterministicBuiltins", () => {
+    const e = engine(POLICY);
+    const options = { nowNs: 5n, nondeterministicBuiltins: true };
+    assert.deepEqual(queries(e.partial("time.now_ns(x)", options)), ["x = 5"]);
+    assert.deepEqual(queries(e.partial("data.t.fresh", options)), ["input.exp > 5"]);
+  });
+});
+
 describe("with, limits", () => {
   const POLICY = `package t
 

@@ -195,6 +195,23 @@ describe("POST /v1/compile errors", () => {
     );
   });
 
+  it("answers a nondeterministicBuiltins option that is not a boolean with 400", async () => {
+    await expectError(
+      await compile({ query: "true", options: { nondeterministicBuiltins: "yes" } }),
+      /^error\(s\) occurred while decoding request: options.nondeterministicBuiltins/,
+    );
+    const ok = await compile({
+      query: "time.now_ns(x)",
+      options: { nondeterministicBuiltins: true },
+    });
+    const body = (await ok.json()) as { result: { queries: { terms: unknown[] }[][] } };
+    // Evaluated now: `x = <the time>`, an `eq` of the var and a number.
+    assert.deepEqual(body.result.queries[0]?.[0]?.terms[0], {
+      type: "ref",
+      value: [{ type: "var", value: "eq" }],
+    });
+  });
+
   it("answers other methods with 405", async () => {
     const res = await h.get("/v1/compile");
     assert.equal(res.status, 405);

@@ -30,6 +30,7 @@ Flags:
   -p, --partial                partial evaluation: print residual queries and support modules
   -u, --unknowns <ref>         with --partial: a ref treated as unknown (repeatable; default input)
       --disable-inlining <ref> with --partial: never inline the rules under this ref (repeatable)
+      --nondeterminstic-builtins  with --partial: evaluate time.now_ns & co. (OPA's spelling)
 ${INSIGHT_USAGE}`;
 
 const OPTIONS = {
@@ -46,6 +47,7 @@ const OPTIONS = {
   partial: { type: "boolean", short: "p" },
   unknowns: { type: "string", short: "u", multiple: true },
   "disable-inlining": { type: "string", multiple: true },
+  "nondeterminstic-builtins": { type: "boolean" },
   ...INSIGHT_OPTIONS,
 } as const;
 
@@ -139,6 +141,7 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
         ...options,
         unknowns: values.unknowns ?? ["input"],
         disableInlining: values["disable-inlining"],
+        nondeterministicBuiltins: values["nondeterminstic-builtins"],
       });
       io.stdout(formatPartial(result, request.format));
       const defined = result.queries.length > 0;
