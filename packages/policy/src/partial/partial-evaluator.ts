@@ -66,7 +66,8 @@ export class PartialEvaluator implements SupportHost {
   run(query: Body, outputVars: readonly string[], onQuery: (body: Body) => void): void {
     let count = 0;
     this.evalBody(query, 0, () => {
-      const body = [...this.saved];
+      // Plugged again: a var may have been bound after an expression using it was saved.
+      const body = this.saved.map((e) => this.plugExpr(e));
       for (const name of outputVars) {
         const v = this.known.get(name);
         if (v !== undefined) body.push(eqExpr(varTerm(name), valueTerm(v)));
@@ -92,7 +93,7 @@ export class PartialEvaluator implements SupportHost {
     const out: T[] = [];
     try {
       this.evalBody(body, 0, () => {
-        out.push(finish([...this.saved]));
+        out.push(finish(this.saved.map((e) => this.plugExpr(e))));
       });
     } finally {
       this.saved = outer;
@@ -461,6 +462,11 @@ export class PartialEvaluator implements SupportHost {
 
   private save(e: Expr, k: () => void): void {
     let x = this.plugExpr(e);
+    if (x.with.length > 0) {
+      // Its operands are read under the replacements: nothing is evaluated or rewritten now.
+      this.push(x, k);
+      return;
+    }
     if (x.type === "somein" && !x.negated) {
       // `some v in xs` is saved as `v = xs[_]`, as OPA's compiler rewrites it.
       const key = x.key ?? varTerm(`_$partial${++this.wildcards}`);
@@ -685,6 +691,8 @@ function mapChildren(t: Term, f: (t: Term) => Term): Term {
 }
 
 function mapExprTerms(e: Expr, f: (t: Term) => Term): Expr {
+  // Under `with`, refs mean what the replaced documents make them: left as written.
+  if (e.with.length > 0) return e;
   const withs = e.with.map((w) => ({ ...w, value: f(w.value) }));
   switch (e.type) {
     case "term":

@@ -5,7 +5,6 @@
  */
 import type { Body, Expr, Module, Rule, Term } from "../ast/nodes.js";
 import { keywords } from "../ast/nodes.js";
-import { constantValue } from "../eval/values.js";
 import { infixOf, isMember3, needsParens } from "../format/operators.js";
 import { formatValue } from "../value/format.js";
 
@@ -34,11 +33,19 @@ export function termText(t: Term): string {
       return `{${termText(t.key)}: ${termText(t.value)} | ${bodyInline(t.body)}}`;
     case "call":
       return callText(t, true);
-    case "template": {
-      const c = constantValue(t);
-      return c === undefined ? "<template>" : formatValue(c);
-    }
+    case "template":
+      return templateText(t);
   }
+}
+
+/** `$"text {expr}"`: literal braces escaped as `\{`. */
+function templateText(t: Extract<Term, { type: "template" }>): string {
+  const parts = t.parts.map((p) =>
+    typeof p === "string"
+      ? JSON.stringify(p).slice(1, -1).replaceAll("{", "\\{")
+      : `{${exprText(p)}}`,
+  );
+  return `$"${parts.join("")}"`;
 }
 
 function pathText(p: Term): string {

@@ -5,6 +5,7 @@
  * vars of the body, and are left alone.
  */
 import type { Body, Expr, Loc, Term, VarTerm, WithModifier } from "../ast/nodes.js";
+import { lookupBuiltin } from "../builtins/registry.js";
 import { RegoObject, RegoSet, type Value } from "../value/value.js";
 
 /** The location of terms that partial evaluation makes up. */
@@ -86,7 +87,19 @@ export function joinRef(head: Term, path: Term[], loc: Loc): Term {
 }
 
 function mapWith(w: WithModifier, f: VarMap): WithModifier {
+  // `with time.now_ns as opa.runtime`: a builtin's name, not a var of the body.
+  if (dottedName(w.value) !== undefined && lookupBuiltin(dottedName(w.value) as string)) return w;
   return { ...w, value: mapTerm(w.value, f) };
+}
+
+/** `a.b.c` for a var or a ref of string keys; undefined otherwise. */
+function dottedName(t: Term): string | undefined {
+  if (t.type === "var") return t.name;
+  if (t.type !== "ref" || t.head.type !== "var") return undefined;
+  const keys = t.path.map((p) =>
+    p.type === "scalar" && typeof p.value === "string" ? p.value : undefined,
+  );
+  return keys.every((k) => k !== undefined) ? [t.head.name, ...keys].join(".") : undefined;
 }
 
 /** A copy of an expression with vars replaced; `some` declarations are renamed or dropped. */
