@@ -11,34 +11,32 @@ import { parseQuery } from "../syntax/module-parser.js";
 /** One unknown: its root (`input` or `data`) and the keys below it. */
 export type UnknownPath = readonly string[];
 
-/** Parses unknowns as OPA does (each a term); they must be refs under `input` or `data`. */
+/**
+ * Parses unknowns as OPA does, each a term. Terms that are not refs under `input` or `data`
+ * are accepted and match nothing, as in OPA; text that is not a term is an error.
+ */
 export function parseUnknowns(texts: readonly string[]): UnknownPath[] {
-  return texts.map((text) => {
+  const out: UnknownPath[] = [];
+  for (const text of texts) {
     const body = parseQuery(text, "unknowns");
     const e = body[0];
     const t = body.length === 1 && e?.type === "term" && !e.negated ? e.term : undefined;
-    const path = t ? constantPath(t) : undefined;
-    if (!path || (path[0] !== "input" && path[0] !== "data")) {
-      throw new RegoError(
-        "rego_parse_error",
-        `unknown ${JSON.stringify(text)} is not a reference to input or data`,
-        { file: "unknowns", row: 1, col: 1 },
-      );
+    if (!t) {
+      throw new RegoError("rego_parse_error", `expected term: ${JSON.stringify(text)}`, {
+        file: "unknowns",
+        row: 1,
+        col: 1,
+      });
     }
-    return path;
-  });
-}
-
-/** `input.a.b` → ["input", "a", "b"]; undefined when a key is not a string literal. */
-function constantPath(t: Term): string[] | undefined {
-  if (t.type === "var") return [t.name];
-  if (t.type !== "ref" || t.head.type !== "var") return undefined;
-  const out = [t.head.name];
-  for (const p of t.path) {
-    if (p.type !== "scalar" || typeof p.value !== "string") return undefined;
-    out.push(p.value);
+    const path = constantPath(t);
+    if (path && (path[0] === "input" || path[0] === "data")) out.push(path);
   }
   return out;
+}
+
+/** `input.a.b` → ["input", "a", "b"]; a computed key ends it (`input[x]` → ["input"]). */
+function constantPath(t: Term): string[] | undefined {
+  return refPrefix(t)?.prefix;
 }
 
 /** The root and leading string keys of a ref (up to its first computed key). */

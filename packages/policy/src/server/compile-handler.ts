@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type JsonObject, stringifyAst } from "../cli/opa-ast-json.js";
 import { parseJsonValue } from "../loader/data-document.js";
 import { compactAst, partialJson } from "../partial/partial-output.js";
+import { parseUnknowns } from "../partial/unknowns.js";
 import { jsonTextDepthExceeds } from "../value/depth.js";
 import { RegoObject, type Value } from "../value/value.js";
 import { badRequest, inputTooDeep } from "./api-error.js";
@@ -55,21 +56,30 @@ async function compileRequest(
   if (jsonTextDepthExceeds(text, maxDepth + 1)) throw inputTooDeep(maxDepth);
   let doc: Value;
   try {
-    doc = text.trim() === "" ? new RegoObject() : parseJsonValue(text);
+    // An empty body is the decoder's end of input, as Go's decoder reports it.
+    if (text.trim() === "") throw new Error("EOF");
+    doc = parseJsonValue(text);
   } catch (e) {
     throw decodeError((e as Error).message);
   }
   if (!(doc instanceof RegoObject)) throw decodeError("body must be an object");
-  const query = doc.get("query");
-  if (typeof query !== "string" || query.trim() === "")
-    throw badRequest("missing required 'query' value");
+  const query = doc.get("query") ?? "";
+  if (typeof query !== "string") throw decodeError("query must be a string");
+  if (query.trim() === "") throw badRequest("missing required 'query' value");
+  const unknowns = stringList(doc.get("unknowns"), "unknowns");
+  try {
+    // Checked here so that the message names the unknowns, not the query, as OPA's does.
+    parseUnknowns(unknowns ?? []);
+  } catch (e) {
+    throw badRequest(`error(s) occurred while parsing unknowns: ${(e as Error).message}`);
+  }
   const options = doc.get("options");
   if (options !== undefined && options !== null && !(options instanceof RegoObject))
     throw decodeError("options must be an object");
   return {
     query,
     input: doc.get("input"),
-    unknowns: stringList(doc.get("unknowns"), "unknowns"),
+    unknowns,
     disableInlining: stringList(options?.get("disableInlining"), "options.disableInlining"),
     nondeterministicBuiltins: flag(options?.get("nondeterministicBuiltins")),
   };

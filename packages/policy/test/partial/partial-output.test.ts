@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PolicyEngine } from "../../src/engine.js";
-import { RegoError } from "../../src/errors.js";
+import { RegoError, RegoErrorList } from "../../src/errors.js";
 import { compactAst, partialJson, partialPretty } from "../../src/partial/partial-output.js";
 import type { PartialResult } from "../../src/partial/partial-query.js";
 import { bodyText, moduleText } from "../../src/partial/rego-text.js";
@@ -166,9 +166,10 @@ p if {
     assert.deepEqual(queries(e.partial("data.t.p", {})), ["input.y == 2"]);
   });
 
-  it("keeps `with` on part of an unknown input, through a support rule", () => {
+  it("keeps an expression with `with` on part of an unknown input as written, as OPA", () => {
     const r = engine(POLICY).partial("data.t.allow with input.x as 1", {});
-    assert.deepEqual(queries(r), ["data.partial.t.allow with input.x as 1"]);
+    assert.deepEqual(queries(r), ["data.t.allow with input.x as 1"]);
+    assert.deepEqual(r.support, []);
   });
 
   it("bounds the number of residual queries by the collection limit", () => {
@@ -313,12 +314,26 @@ allow if input.x == 1`);
 });
 
 describe("unknowns", () => {
-  it("refuses an unknown that is not a ref to input or data", () => {
+  it("refuses an unknown that is not a term", () => {
     const e = engine(FILTER);
-    assert.throws(
-      () => e.partial("data.filters.allow", { unknowns: ["x.y"] }),
-      (err) => err instanceof RegoError && err.code === "rego_parse_error",
-    );
+    for (const bad of ["1 +", "x; y"]) {
+      assert.throws(
+        () => e.partial("data.filters.allow", { unknowns: [bad] }),
+        (err) =>
+          (err instanceof RegoError && err.code === "rego_parse_error") ||
+          (err instanceof RegoErrorList && err.errors[0]?.code === "rego_parse_error"),
+      );
+    }
+  });
+
+  it("matches nothing with a term that is not under input or data, as OPA", () => {
+    const r = engine(FILTER).partial("input.x == 1", { unknowns: ["x.y"] });
+    assert.deepEqual(r.queries, []);
+  });
+
+  it("takes a computed key as the end of an unknown ref", () => {
+    const r = engine(FILTER).partial("input.a.b == 1", { unknowns: ["input.a[_]"] });
+    assert.deepEqual(queries(r), ["input.a.b == 1"]);
   });
 
   it("treats data refs as unknown when asked", () => {
