@@ -6,6 +6,8 @@
  * `t` being undefined still makes the expression undefined, as the dropped `x = t` did.
  */
 import type { Body, Expr, Term } from "../ast/nodes.js";
+import { lookupBuiltin } from "../builtins/registry.js";
+import { isNondeterministic } from "./nondeterministic.js";
 import { exprSome } from "./partial-evaluator.js";
 import { mapExpr, shallowTerms, someShallow } from "./terms.js";
 
@@ -81,6 +83,56 @@ function unification(e: Expr): [Term, Term] | undefined {
 }
 
 function substituteAt(body: Body, i: number, keep: ReadonlySet<string>): Body | undefined {
+  return sameVarsAt(body, i, keep) ?? outputAt(body, i, keep) ?? copyAt(body, i, keep);
+}
+
+/** A plain var, not a root document. */
+function plainVar(t: Term): t is Extract<Term, { type: "var" }> {
+  return t.type === "var" && t.name !== "input" && t.name !== "data";
+}
+
+/**
+ * `a = b` of two vars: one name for both, everywhere (`input.x = [y]; y = x` becomes
+ * `input.x = [x]`), the query's own var kept. Sound wherever they occur: both are bound.
+ */
+function sameVarsAt(body: Body, i: number, keep: ReadonlySet<string>): Body | undefined {
+  const pair = unification(body[i] as Expr);
+  if (!pair) return undefined;
+  const [a, b] = pair;
+  if (!plainVar(a) || !plainVar(b) || a.name === b.name) return undefined;
+  const [from, to] = keep.has(a.name) ? [b, a] : [a, b];
+  if (keep.has(from.name)) return undefined;
+  return body
+    .filter((_, j) => j !== i)
+    .map((x) => mapExpr(x, (n) => (n === from.name ? to : undefined)));
+}
+
+/**
+ * `f(a, b, v)` (a builtin's output in `v`) where `v` is used later only as a plain operand:
+ * `f(a, b)` written there instead (`plus(input.x, 1, v); v > 1` becomes `input.x + 1 > 1`).
+ */
+function outputAt(body: Body, i: number, keep: ReadonlySet<string>): Body | undefined {
+  const e = body[i] as Expr;
+  if (e.type !== "term" || e.negated || e.with.length > 0 || e.term.type !== "call")
+    return undefined;
+  const call = e.term;
+  const def = lookupBuiltin(call.name);
+  if (!def || def.relation || isNondeterministic(call.name)) return undefined;
+  const arity = def.args.length;
+  const out = call.args[arity];
+  if (call.args.length !== arity + 1 || !out || !plainVar(out) || keep.has(out.name))
+    return undefined;
+  const value: Term = { ...call, args: call.args.slice(0, arity) };
+  if (mentions(value, out.name)) return undefined;
+  const earlier = body.slice(0, i);
+  const later = body.slice(i + 1);
+  if (earlier.some((x) => exprMentions(x, out.name))) return undefined;
+  const uses = later.filter((x) => exprMentions(x, out.name));
+  if (uses.length === 0 || !uses.every((x) => shallowOnly(x, out.name))) return undefined;
+  return [...earlier, ...later.map((x) => mapExpr(x, (n) => (n === out.name ? value : undefined)))];
+}
+
+function copyAt(body: Body, i: number, keep: ReadonlySet<string>): Body | undefined {
   const e = body[i] as Expr;
   if (e.type !== "term" || e.negated || e.with.length > 0) return undefined;
   const t = e.term;

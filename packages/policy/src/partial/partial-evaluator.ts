@@ -163,8 +163,42 @@ export class PartialEvaluator implements SupportHost {
         this.inline(e, dirty, k);
         return;
       }
+      if (this.bindResidual(e, k)) return;
     }
     this.save(e, k);
+  }
+
+  /**
+   * `v = <known value>` for a var bound so far only by saved expressions: `v` takes the value
+   * (the saved expressions get it when the query is done), as OPA binds it.
+   */
+  private bindResidual(e: Expr, k: () => void): boolean {
+    if (e.type !== "term" || e.term.type !== "call") return false;
+    const call = e.term;
+    if ((call.name !== "eq" && call.name !== "assign") || call.args.length !== 2) return false;
+    const [a, b] = call.args as [Term, Term];
+    const v = a.type === "var" && this.residual.has(a.name) ? a : b;
+    const other = v === a ? b : a;
+    if (v.type !== "var" || !this.residual.has(v.name) || this.known.has(v.name)) return false;
+    const value = this.plug(other);
+    if (this.termTouches(value) || hasVars(value)) return false;
+    this.withKnown([v.name], () =>
+      this.setup.evaluator.evalExpr(e, this.known, () => {
+        k();
+        return false;
+      }),
+    );
+    return true;
+  }
+
+  /** Runs `f` with `names` no longer unknown: it binds them to values. */
+  private withKnown<T>(names: readonly string[], f: () => T): T {
+    const removed = names.filter((n) => this.residual.delete(n));
+    try {
+      return f();
+    } finally {
+      for (const n of removed) this.residual.add(n);
+    }
   }
 
   /**
@@ -485,12 +519,14 @@ export class PartialEvaluator implements SupportHost {
       return;
     }
     let defined = false;
-    this.setup.evaluator.evalTerm(s.evaluate, this.known, (v) => {
-      defined = true;
-      const replacement = joinRef(valueTerm(v), s.rest, s.target.loc);
-      this.simplify(this.plugExpr(replaceInExpr(x, s.target, replacement)), k);
-      return false;
-    });
+    this.withKnown(s.free ?? [], () =>
+      this.setup.evaluator.evalTerm(s.evaluate, this.known, (v) => {
+        defined = true;
+        const replacement = joinRef(valueTerm(v), s.rest, s.target.loc);
+        this.simplify(this.plugExpr(replaceInExpr(x, s.target, replacement)), k);
+        return false;
+      }),
+    );
     // An undefined operand makes the expression undefined: `not` of it holds.
     if (!defined && x.negated) k();
   }
@@ -500,11 +536,16 @@ export class PartialEvaluator implements SupportHost {
    * the known leading part of a ref into a rule (`data.x.roles[input.role]`: the rule's value
    * replaces `data.x.roles`, so that the residual does not depend on the policy).
    */
-  private evaluable(x: Expr): { evaluate: Term; target: Term; rest: Term[] } | undefined {
-    let found: { evaluate: Term; target: Term; rest: Term[] } | undefined;
+  private evaluable(x: Expr): Evaluable | undefined {
+    let found: Evaluable | undefined;
     const consider = (t: Term): boolean => {
       if (t.type === "scalar" || t.type === "var") return false;
       if (this.termTouches(t)) {
+        const keys = x.negated ? undefined : this.residualKeys(t);
+        if (keys) {
+          found = { evaluate: t, target: t, rest: [], free: keys };
+          return true;
+        }
         const known = this.knownRulePrefix(t);
         if (known) found = { evaluate: known.prefix, target: t, rest: known.rest };
         return found !== undefined;
@@ -536,6 +577,27 @@ export class PartialEvaluator implements SupportHost {
       for (const o of operands) if (someShallow(o, consider)) return found;
     }
     return undefined;
+  }
+
+  /**
+   * For a ref into known data whose only unknown keys are vars bound by saved expressions
+   * (`data.roles[r]` after `r = input.roles[_]`): those vars. The ref is then enumerated,
+   * binding them to each key in turn, as OPA does (one residual per key).
+   */
+  private residualKeys(t: Term): string[] | undefined {
+    if (t.type !== "ref" || isSupport(t)) return undefined;
+    if (readsUnknown(t, this.setup.unknowns) || this.deps.dataRefDirty(t)) return undefined;
+    const head = t.head;
+    const rootHead = head.type === "var" && (head.name === "data" || head.name === "input");
+    if (!rootHead && (head.type === "var" || head.type === "ref" || hasVars(head)))
+      return undefined;
+    const free: string[] = [];
+    for (const p of t.path) {
+      if (p.type === "var") {
+        if (this.residual.has(p.name)) free.push(p.name);
+      } else if (this.termTouches(p)) return undefined;
+    }
+    return free.length > 0 ? free : undefined;
   }
 
   /** `data.<known keys>` naming a rule that does not depend on unknowns, and the keys after. */
@@ -595,6 +657,15 @@ export class PartialEvaluator implements SupportHost {
     };
     return mapExprTerms(x, f);
   }
+}
+
+/** An operand to evaluate now: `evaluate`'s value replaces `target` (followed by `rest`). */
+interface Evaluable {
+  evaluate: Term;
+  target: Term;
+  rest: Term[];
+  /** Vars bound so far only by saved expressions, which the evaluation binds to keys. */
+  free?: string[];
 }
 
 /**

@@ -2,7 +2,7 @@
  * Partial evaluation of one query: the residual queries (copies propagated, vars named)
  * and the support modules they need.
  */
-import type { Body, Module, Rule } from "../ast/nodes.js";
+import type { Body, Module, Rule, Term } from "../ast/nodes.js";
 import { allVars, displayName, shallowExprVars } from "../ast/walk.js";
 import { propagateCopies } from "./copy-propagation.js";
 import { PartialEvaluator, type PartialSetup } from "./partial-evaluator.js";
@@ -14,6 +14,21 @@ export interface PartialResult {
   queries: Body[];
   /** Modules of the support rules the queries refer to. */
   support: Module[];
+}
+
+/**
+ * `[a, b] = x` for a query var `x` is written `x = [a, b]`, as OPA writes the binding of a
+ * query var to a composite value.
+ */
+function outputsFirst(body: Body, outputs: ReadonlySet<string>): Body {
+  return body.map((e) => {
+    if (e.type !== "term" || e.negated || e.term.type !== "call" || e.term.name !== "eq") return e;
+    const [a, b] = e.term.args as [Term, Term];
+    const composite =
+      a.type === "array" || a.type === "object" || a.type === "set" || a.type === "call";
+    if (!composite || b.type !== "var" || !outputs.has(b.name)) return e;
+    return { ...e, term: { ...e.term, args: [b, a] } };
+  });
 }
 
 /** Copy propagation in a support rule's bodies; the head's vars stay. */
@@ -39,7 +54,7 @@ export function partialEvaluate(setup: PartialSetup, query: Body): PartialResult
   const pe = new PartialEvaluator(setup);
   const queries: Body[] = [];
   pe.run(query, named, (body) => {
-    queries.push(new VarNamer(shown).body(propagateCopies(body, keep)));
+    queries.push(new VarNamer(shown).body(outputsFirst(propagateCopies(body, keep), keep)));
   });
   const support = pe.support.modules().map((m) => {
     const out: Module = { ...m, rules: [] };

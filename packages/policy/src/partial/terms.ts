@@ -80,10 +80,31 @@ export function mapTerm(t: Term, f: VarMap): Term {
  * into one ref, as it would have been written.
  */
 export function joinRef(head: Term, path: Term[], loc: Loc): Term {
+  // `[input.x][0]` is `input.x`: a literal's element taken where the key is constant.
+  while (path.length > 0) {
+    const element = literalElement(head, path[0] as Term);
+    if (!element) break;
+    head = element;
+    path = path.slice(1);
+  }
   if (path.length === 0) return head;
   if (head.type === "ref")
     return { type: "ref", head: head.head, path: [...head.path, ...path], loc };
   return { type: "ref", head, path, loc };
+}
+
+/** The element of an array or object literal at a constant key; undefined if not found. */
+function literalElement(head: Term, key: Term): Term | undefined {
+  if (key.type !== "scalar") return undefined;
+  if (head.type === "array") {
+    const i = key.value;
+    return typeof i === "number" && Number.isInteger(i) && i >= 0 ? head.items[i] : undefined;
+  }
+  if (head.type === "object") {
+    const hit = head.entries.find(([k]) => k.type === "scalar" && k.value === key.value);
+    return hit?.[1];
+  }
+  return undefined;
 }
 
 function mapWith(w: WithModifier, f: VarMap): WithModifier {
