@@ -8,8 +8,8 @@
 import type { Body, Expr, Term } from "../ast/nodes.js";
 import { lookupBuiltin } from "../builtins/registry.js";
 import { isNondeterministic } from "./nondeterministic.js";
-import { exprSome } from "./partial-evaluator.js";
 import { mapExpr, shallowTerms, someShallow } from "./terms.js";
+import { exprSome } from "./traversal.js";
 
 /** The body with copies propagated; `keep` are vars that must stay (query outputs). */
 export function propagateCopies(body: Body, keep: ReadonlySet<string>): Body {

@@ -4,8 +4,8 @@
  * `__localN__`, numbered in order of appearance, as OPA names its generated locals.
  */
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
-import { exprSome } from "./partial-evaluator.js";
 import { mapBody, mapTerm, varTerm } from "./terms.js";
+import { exprSome } from "./traversal.js";
 
 /** True when the name is one a user may write (not renamed by the compiler or by us). */
 function userName(name: string): boolean {
