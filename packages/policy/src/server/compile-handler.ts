@@ -13,7 +13,7 @@ import { compactAst, partialJson } from "../partial/partial-output.js";
 import { parseUnknowns } from "../partial/unknowns.js";
 import { jsonTextDepthExceeds } from "../value/depth.js";
 import { RegoObject, type Value } from "../value/value.js";
-import { badRequest, inputTooDeep } from "./api-error.js";
+import { badRequest, inputTooDeep, routeNotFound } from "./api-error.js";
 import { boolParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
 import { sendJsonText } from "./respond.js";
@@ -96,6 +96,8 @@ export async function handleCompile(
   res: ServerResponse,
   target: RequestTarget,
 ): Promise<void> {
+  // OPA's newer `/v1/compile/{path}` (data-filter targets) is not served.
+  if (target.pathname !== "") throw routeNotFound();
   const start = process.hrtime.bigint();
   const request = await compileRequest(req, ctx.maxBodyBytes, inputDepthLimit(ctx));
   const parsedAt = process.hrtime.bigint();

@@ -226,4 +226,10 @@ describe("POST /v1/compile errors", () => {
     const res = await h.get("/v1/compile");
     assert.equal(res.status, 405);
   });
+
+  it("answers paths below /v1/compile (OPA's data-filter extension) with 404", async () => {
+    const res = await h.post("/v1/compile/filters/allow", "{}");
+    assert.equal(res.status, 404);
+    assert.equal(await res.text(), "404 page not found\n");
+  });
 });
