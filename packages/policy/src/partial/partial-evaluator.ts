@@ -47,7 +47,7 @@ export interface PartialSetup {
 
 const TRUE: Term = valueTerm(true);
 
-/** Calls never evaluated at partial-evaluation time: their value may change, or they print. */
+/** Calls that unify or print: never evaluated as operands of a saved expression. */
 const KEEP_CALLS = new Set(["eq", "assign", "print", "internal.print"]);
 
 export class PartialEvaluator implements SupportHost {
@@ -56,7 +56,7 @@ export class PartialEvaluator implements SupportHost {
   private saved: Expr[] = [];
   private frames = 0;
   private wildcards = 0;
-  readonly deps: Dependence;
+  private readonly deps: Dependence;
   readonly support: SupportRules;
 
   constructor(private readonly setup: PartialSetup) {
@@ -130,13 +130,6 @@ export class PartialEvaluator implements SupportHost {
 
   private plugExpr(e: Expr): Expr {
     return mapExpr(e, (name) => {
-      const v = this.known.get(name);
-      return v === undefined ? undefined : valueTerm(v);
-    });
-  }
-
-  plugBody(b: Body): Body {
-    return mapBody(b, (name) => {
       const v = this.known.get(name);
       return v === undefined ? undefined : valueTerm(v);
     });
@@ -293,8 +286,8 @@ export class PartialEvaluator implements SupportHost {
 
   /**
    * A call of a user function that cannot be evaluated now (it reads unknowns, or an
-   * argument is unknown): written as a support function, so that residuals never call
-   * the policy's own functions.
+   * argument is unknown): inlined, or else written as a support function, so that residuals
+   * never call the policy's own functions.
    */
   private functionNeedsSupport(t: Extract<Term, { type: "call" }>): boolean {
     if (!t.name.startsWith("data.") || isSupport(t)) return false;
