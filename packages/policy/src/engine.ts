@@ -17,6 +17,8 @@ import type { FunctionTable } from "./eval/functions.js";
 import type { EvalTracer } from "./eval/state.js";
 import type { Env } from "./eval/terms.js";
 import { indexValue, upsert } from "./eval/values.js";
+import { type PartialResult, partialEvaluate } from "./partial/partial-query.js";
+import { parseUnknowns } from "./partial/unknowns.js";
 import { parseModule, parseQuery } from "./syntax/module-parser.js";
 import { fromJSON, RegoObject, type Value } from "./value/value.js";
 
@@ -351,6 +353,39 @@ export class PolicyEngine {
   async queryAsync(query: string, options?: QueryOptions): Promise<QueryResult[]> {
     if (!this.mayReachNetwork() && !NETWORK_BUILTIN.test(query)) return this.query(query, options);
     return this.evaluateWithNetwork(options, (o) => this.query(query, o));
+  }
+
+  /**
+   * Partial evaluation (`rego eval --partial`, `POST /v1/compile`): the query evaluated as far
+   * as everything but `unknowns` (refs such as "input" or "input.resource") allows.
+   */
+  partial(
+    query: string,
+    options: QueryOptions & {
+      unknowns?: string[];
+      disableInlining?: string[];
+      nondeterministicBuiltins?: boolean;
+    },
+  ): PartialResult {
+    const c = this.ensureCompiled();
+    const unknowns = parseUnknowns(options.unknowns ?? ["input"]);
+    const disableInlining = parseUnknowns(options.disableInlining ?? []).map((p) => p.slice(1));
+    const body = c.compiler.compileQuery(parseQuery(query), options.package ?? [], this.parsed);
+    const evaluator = this.evaluator(options);
+    const maxQueries = evaluator.maxCollectionSize;
+    return guardStack(() =>
+      partialEvaluate(
+        {
+          root: c.policy.root,
+          evaluator,
+          unknowns,
+          disableInlining,
+          maxQueries,
+          nondeterministicBuiltins: options.nondeterministicBuiltins,
+        },
+        body,
+      ),
+    );
   }
 
   /** `evalRef` for callers that can wait (see `queryAsync`). */

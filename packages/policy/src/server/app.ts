@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { methodNotAllowed, routeNotFound } from "./api-error.js";
+import { handleCompile } from "./compile-handler.js";
 import { handleConfig } from "./config-handler.js";
 import { handleData } from "./data-handler.js";
 import { handleDataWrite } from "./data-write-handler.js";
@@ -41,6 +42,7 @@ const ROUTES: readonly Route[] = [
   },
   { prefix: "/health", methods: { GET: handleHealth } },
   { prefix: "/v1/query", methods: { GET: handleQuery, POST: handleQuery } },
+  { prefix: "/v1/compile", methods: { POST: handleCompile } },
   { prefix: "/v0/data", methods: { POST: handleWebhook } },
   {
     prefix: "/v1/policies",

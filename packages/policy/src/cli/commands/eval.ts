@@ -11,6 +11,7 @@ import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
 import { EVAL_FORMATS, type EvalFormat, formatEvalResults } from "../eval-output.js";
 import { parseFlags, UsageError } from "../parse-flags.js";
+import { formatPartial } from "../partial-output.js";
 import { EvalInsight, INSIGHT_OPTIONS, INSIGHT_USAGE } from "./eval-insight.js";
 
 const USAGE = `Usage: rego eval [flags] <query>
@@ -20,12 +21,16 @@ Flags:
   -i, --input <file>           input document (JSON or YAML)
   -I, --stdin-input            read the input document from stdin
       --stdin                  read the query from stdin
-  -f, --format <fmt>           json (default), values, bindings, pretty or raw
+  -f, --format <fmt>           json (default), values, bindings, pretty or raw (source with --partial)
       --fail                   exit 1 when the result is undefined or empty
       --fail-defined           exit 1 when the result is defined
       --timeout <duration>     bound evaluation time (Go duration, e.g. 5s)
       --v0-compatible          parse policies as Rego v0
       --strict-builtin-errors  builtin errors halt evaluation
+  -p, --partial                partial evaluation: print residual queries and support modules
+  -u, --unknowns <ref>         with --partial: a ref treated as unknown (repeatable; default input)
+      --disable-inlining <ref> with --partial: never inline the rules under this ref (repeatable)
+      --nondeterminstic-builtins  with --partial: evaluate time.now_ns & co. (OPA's spelling)
 ${INSIGHT_USAGE}`;
 
 const OPTIONS = {
@@ -39,6 +44,10 @@ const OPTIONS = {
   timeout: { type: "string" },
   "v0-compatible": { type: "boolean" },
   "strict-builtin-errors": { type: "boolean" },
+  partial: { type: "boolean", short: "p" },
+  unknowns: { type: "string", short: "u", multiple: true },
+  "disable-inlining": { type: "string", multiple: true },
+  "nondeterminstic-builtins": { type: "boolean" },
   ...INSIGHT_OPTIONS,
 } as const;
 
@@ -63,7 +72,9 @@ async function readRequest(
   io: CliIO,
 ): Promise<EvalRequest> {
   const format = values.format as EvalFormat;
-  if (!EVAL_FORMATS.includes(format))
+  if (values.format === "source" && !values.partial)
+    throw new UsageError("the source format is only valid with --partial");
+  if (!EVAL_FORMATS.includes(format) && !(values.partial && values.format === "source"))
     throw new UsageError(`unknown format "${values.format}" (expected ${EVAL_FORMATS.join(", ")})`);
   if (values.fail && values["fail-defined"])
     throw new UsageError("specify --fail or --fail-defined, not both");
@@ -83,8 +94,20 @@ async function readRequest(
       throw new UsageError(`--timeout: ${(e as Error).message}`);
     }
   }
+  checkPartialFlags(values, format);
   const insight = EvalInsight.fromFlags(values, values["v0-compatible"] ?? false);
   return { query, input, format, timeoutMs, insight };
+}
+
+/** Partial evaluation prints json, pretty or source only, as `opa eval -p`. */
+function checkPartialFlags(values: EvalFlags, format: EvalFormat): void {
+  if (!values.partial) {
+    if (values.unknowns || values["disable-inlining"])
+      throw new UsageError("--unknowns and --disable-inlining need --partial");
+    return;
+  }
+  if (format !== "json" && format !== "pretty" && format !== ("source" as EvalFormat))
+    throw new UsageError(`--partial prints json, pretty or source only (not ${format})`);
 }
 
 async function runEval(argv: string[], io: CliIO): Promise<number> {
@@ -113,6 +136,17 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
       timeoutMs: request.timeoutMs,
       print: (message: string) => io.stderr(`${message}\n`),
     };
+    if (values.partial) {
+      const result = engine.partial(request.query, {
+        ...options,
+        unknowns: values.unknowns ?? ["input"],
+        disableInlining: values["disable-inlining"],
+        nondeterministicBuiltins: values["nondeterminstic-builtins"],
+      });
+      io.stdout(formatPartial(result, request.format));
+      const defined = result.queries.length > 0;
+      return (values.fail && !defined) || (values["fail-defined"] && defined) ? 1 : 0;
+    }
     const results = insight
       ? await insight.query(engine, request.query, options)
       : await engine.queryAsync(request.query, options);

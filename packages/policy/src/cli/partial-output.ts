@@ -1,0 +1,14 @@
+/**
+ * `rego eval --partial` output: `{"partial": {"queries", "support"}}` in OPA's AST JSON
+ * (indented, `{}` inside when the query never holds), the pretty table, or Rego source.
+ */
+
+import { partialJson, partialPretty, partialSource } from "../partial/partial-output.js";
+import type { PartialResult } from "../partial/partial-query.js";
+import { stringifyAst } from "./opa-ast-json.js";
+
+export function formatPartial(result: PartialResult, format: string): string {
+  if (format === "pretty") return partialPretty(result);
+  if (format === "source") return partialSource(result);
+  return `${stringifyAst({ partial: partialJson(result) })}\n`;
+}
