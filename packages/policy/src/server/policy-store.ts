@@ -68,9 +68,13 @@ function regoErrors(e: unknown): RegoError[] | undefined {
   return undefined;
 }
 
+/** Told of every new state: its engine, and whether the policies changed (else only data). */
+export type StoreListener = (engine: PolicyEngine, policiesChanged: boolean) => void;
+
 /** The served state and its atomic updates. */
 export class PolicyStore {
   private state: StoreState;
+  private readonly listeners = new Set<StoreListener>();
 
   constructor(
     engine: PolicyEngine,
@@ -79,6 +83,25 @@ export class PolicyStore {
     private bundles: readonly BundleScope[] = [],
   ) {
     this.state = { engine, policies };
+  }
+
+  /**
+   * Calls `listener` after every swap, in the same turn (the evaluation workers receive the
+   * new state before any decision dispatched after it). Returns the unsubscribe function.
+   */
+  onChange(listener: StoreListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Bundles whose roots are read-only here (their names go into `provenance`). */
+  get bundleScopes(): readonly BundleScope[] {
+    return this.bundles;
+  }
+
+  private swap(state: StoreState, policiesChanged: boolean): void {
+    this.state = state;
+    for (const listener of this.listeners) listener(state.engine, policiesChanged);
   }
 
   /** Throws OPA's 400 when a write at `path` touches a bundle's roots. */
@@ -113,8 +136,8 @@ export class PolicyStore {
     policies: readonly PolicySource[],
     bundles: readonly BundleScope[] = [],
   ): void {
-    this.state = { engine, policies };
     this.bundles = bundles;
+    this.swap({ engine, policies }, true);
   }
 
   /**
@@ -127,7 +150,7 @@ export class PolicyStore {
     const next = update(engine.baseData());
     const conflicts = dataConflicts(engine, next, touched);
     if (conflicts.length > 0) throw badRequest(goErrorsText(conflicts));
-    this.state = { engine: engine.withData(next), policies };
+    this.swap({ engine: engine.withData(next), policies }, false);
   }
 
   /**
@@ -146,7 +169,10 @@ export class PolicyStore {
     const next = policies.slice();
     if (at >= 0) next[at] = { file, source };
     else next.push({ file, source });
-    this.state = this.compiled(next, (errors) => badRequest(COMPILE_MODULE_ERROR, errors));
+    this.swap(
+      this.compiled(next, (errors) => badRequest(COMPILE_MODULE_ERROR, errors)),
+      true,
+    );
     return true;
   }
 
@@ -157,7 +183,10 @@ export class PolicyStore {
     if (file === undefined) throw policyNotFound(id);
     this.checkPackageScope(policies.find((p) => p.file === file) as PolicySource);
     const next = policies.filter((p) => p.file !== file);
-    this.state = this.compiled(next, (errors) => invalidOperation(COMPILE_MODULE_ERROR, errors));
+    this.swap(
+      this.compiled(next, (errors) => invalidOperation(COMPILE_MODULE_ERROR, errors)),
+      true,
+    );
   }
 
   /** A policy whose package lies under a bundle's roots cannot change (OPA's scope check). */

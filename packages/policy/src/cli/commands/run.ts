@@ -32,6 +32,7 @@ Flags:
                                    decision_logs.console=true|false
                                    server.decoding.max_length=<bytes>
                                    default_decision=<path> (POST /; system/main)
+                                   server.workers=<n> (evaluation threads; 0 = main)
       --shutdown-grace-period <s> seconds in-flight requests get on shutdown
   -l, --log-level <level>        debug, info or error
       --v0-compatible            parse policies as Rego v0 (default address :8181)
@@ -59,6 +60,8 @@ interface RunSettings {
   logFormat?: LogFormat;
   /** OPA's `default_decision`, as a path below `data` (`POST /`). */
   defaultDecision: string[];
+  /** Evaluation worker threads; 0 evaluates on the main thread. */
+  workers: number;
 }
 
 function applySet(settings: RunSettings, assignment: string): void {
@@ -67,6 +70,8 @@ function applySet(settings: RunSettings, assignment: string): void {
     settings.decisionLogs = value === "true";
   } else if (key === "default_decision" && /^\/?[^/\s]+(\/[^/\s]+)*$/.test(value ?? "")) {
     settings.defaultDecision = (value as string).replace(/^\//, "").split("/");
+  } else if (key === "server.workers" && /^(0|[1-9]\d{0,3})$/.test(value ?? "")) {
+    settings.workers = Number(value);
   } else if (key === "server.decoding.max_length" && /^[1-9]\d*$/.test(value ?? "")) {
     settings.maxBodyBytes = Number(value);
   } else {
@@ -92,6 +97,7 @@ function readSettings(
     maxCollectionSize: config.maxCollectionSize,
     logFormat: config.logFormat,
     defaultDecision: ["system", "main"],
+    workers: config.workers,
   };
   const bad = addrProblem("--addr", settings.addr, { emptyHost: true });
   if (bad) throw new UsageError(bad);
@@ -153,6 +159,8 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
       evalTimeoutMs: settings.evalTimeoutMs,
       maxInputDepth: settings.maxInputDepth,
       maxCollectionSize: settings.maxCollectionSize,
+      workers: settings.workers,
+      onWorkerLost: (reason) => log.error({ reason }, "Evaluation worker replaced."),
       decisionLogger: settings.decisionLogs
         ? consoleDecisionLogger((line) => io.stdout(line), { version: packageVersion() })
         : undefined,

@@ -1,0 +1,71 @@
+/**
+ * The evaluation worker's entry (node:worker_threads): holds the served engine, built from
+ * the state messages the server sends, and evaluates the jobs that follow them. Messages
+ * are handled in the order they were sent, so a job sees the last state sent before it;
+ * a job keeps the engine it started with even if a new state arrives while it waits on the
+ * network. Answers are batched: every answer ready in one turn of the loop goes in one message.
+ */
+import { parentPort } from "node:worker_threads";
+import { PolicyEngine } from "../engine.js";
+import { parseJsonValue } from "../loader/data-document.js";
+import { runJob } from "./eval-job.js";
+import type { EngineState, FromWorker, StateMessage, ToWorker } from "./eval-wire.js";
+import { toWire } from "./eval-wire.js";
+
+const port = parentPort;
+if (!port) throw new Error("eval-worker.js runs only as a worker thread");
+
+let modules: EngineState["modules"] = [];
+let compiled: PolicyEngine | undefined;
+let engine: PolicyEngine | undefined;
+
+/** Compiles the modules when they changed, then reads the data into the served engine. */
+function applyState(message: StateMessage): void {
+  if (message.modules) {
+    modules = message.modules;
+    const fresh = new PolicyEngine({ ...message.options, checkDataConflicts: false });
+    for (const m of modules) fresh.addModule(m.file, m.source, { v0Compatible: m.v0 });
+    fresh.compile();
+    compiled = fresh;
+  }
+  if (!compiled) throw new Error("evaluation worker: data before policies");
+  engine = compiled.withData(parseJsonValue(message.dataText));
+}
+
+let outbox: FromWorker[] = [];
+
+function flush(): void {
+  const batch = outbox;
+  outbox = [];
+  port?.postMessage(batch);
+}
+
+function reply(answer: FromWorker): void {
+  if (outbox.length === 0) setImmediate(flush);
+  outbox.push(answer);
+}
+
+port.on("message", (messages: ToWorker[]) => {
+  for (const m of messages) {
+    if (m.type === "state") {
+      try {
+        applyState(m);
+      } catch (e) {
+        // The server compiled this state before sending it; failing here is a bug. Jobs
+        // answer 500 until the next state rather than the worker dying on every restart.
+        engine = undefined;
+        process.stderr.write(`evaluation worker: cannot apply state: ${String(e)}\n`);
+      }
+      continue;
+    }
+    const current = engine;
+    if (!current) {
+      reply({ id: m.id, ok: false, error: { type: "other", message: "no policies loaded" } });
+      continue;
+    }
+    runJob(current, m.job).then(
+      (result) => reply({ id: m.id, ok: true, result }),
+      (error: unknown) => reply({ id: m.id, ok: false, error: toWire(error) }),
+    );
+  }
+});
