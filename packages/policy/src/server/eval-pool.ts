@@ -151,6 +151,8 @@ export class EvalPool implements Evaluations {
     let best = this.slots[0] as Slot;
     for (const slot of this.slots) if (slot.pending.size < best.pending.size) best = slot;
     const id = this.nextId++;
+    // A worker keeps the process alive only while it holds jobs (an idle pool never does).
+    if (best.pending.size === 0) best.worker.ref();
     best.pending.set(id, p);
     this.enqueue(best, { type: "job", id, job: p.job });
   }
@@ -203,6 +205,7 @@ export class EvalPool implements Evaluations {
         p.reject(fromWire(answer.error));
       }
     }
+    if (slot.pending.size === 0) slot.worker.unref();
   }
 
   /** A worker exited: unless the pool stopped it, its jobs fail and a new one takes its place. */
