@@ -41,7 +41,8 @@ export interface JobInsight {
 /** `GET|POST /v1/data/<path>`: the input comes from `?input=` or the body's `input` key. */
 export interface DataJob {
   readonly kind: "data";
-  readonly path: readonly string[];
+  /** Shared, never changed: the engine caches a path's parsed form by the array itself. */
+  readonly path: string[];
   /** The POST body; undefined for a GET. */
   readonly body?: string;
   readonly yaml: boolean;
@@ -56,7 +57,7 @@ export interface DataJob {
 /** `POST /` and `POST /v0/data/<path>`: the body is the input, the bare value the answer. */
 export interface ValueJob {
   readonly kind: "value";
-  readonly path: readonly string[];
+  readonly path: string[];
   readonly body: string;
   readonly yaml: boolean;
   /** `default`: `document undefined` when rules define the path; `webhook`: always missing. */
@@ -181,7 +182,7 @@ async function runDataJob(engine: PolicyEngine, job: DataJob): Promise<JobResult
   const evalStart = insight.timed ? process.hrtime.bigint() : 0n;
   let value: Value | undefined;
   try {
-    value = await engine.evalRefAsync([...job.path], {
+    value = await engine.evalRefAsync(job.path, {
       ...queryOptions(job.limits, got.input),
       tracer: recorder?.tracer,
     });
@@ -228,7 +229,7 @@ function undefinedMessage(engine: PolicyEngine, job: ValueJob): string {
 
 async function runValueJob(engine: PolicyEngine, job: ValueJob): Promise<JobResult> {
   const input = parseInputText(job.body, job.yaml, job.limits.maxInputDepth);
-  const value = await engine.evalRefAsync([...job.path], queryOptions(job.limits, input));
+  const value = await engine.evalRefAsync(job.path, queryOptions(job.limits, input));
   if (value === undefined) throw undefinedDocument(undefinedMessage(engine, job));
   return { resultText: valueText(value) };
 }

@@ -8,7 +8,7 @@
 import { parentPort } from "node:worker_threads";
 import { PolicyEngine } from "../engine.js";
 import { parseJsonValue } from "../loader/data-document.js";
-import { runJob } from "./eval-job.js";
+import { type EvalJob, runJob } from "./eval-job.js";
 import type { EngineState, FromWorker, StateMessage, ToWorker } from "./eval-wire.js";
 import { toWire } from "./eval-wire.js";
 
@@ -30,6 +30,25 @@ function applyState(message: StateMessage): void {
   }
   if (!compiled) throw new Error("evaluation worker: data before policies");
   engine = compiled.withData(parseJsonValue(message.dataText));
+}
+
+/**
+ * One array per distinct decision path: every message brings a fresh copy, and the engine
+ * caches a path's parsed form by array identity.
+ */
+const paths = new Map<string, string[]>();
+const PATHS_KEPT = 1024;
+
+function internPath(job: EvalJob): EvalJob {
+  if (job.kind !== "data" && job.kind !== "value") return job;
+  const key = JSON.stringify(job.path);
+  let path = paths.get(key);
+  if (!path) {
+    if (paths.size >= PATHS_KEPT) paths.clear();
+    path = job.path;
+    paths.set(key, path);
+  }
+  return path === job.path ? job : { ...job, path };
 }
 
 let outbox: FromWorker[] = [];
@@ -63,7 +82,7 @@ port.on("message", (messages: ToWorker[]) => {
       reply({ id: m.id, ok: false, error: { type: "other", message: "no policies loaded" } });
       continue;
     }
-    runJob(current, m.job).then(
+    runJob(current, internPath(m.job)).then(
       (result) => reply({ id: m.id, ok: true, result }),
       (error: unknown) => reply({ id: m.id, ok: false, error: toWire(error) }),
     );
