@@ -9,11 +9,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { RegoError } from "../errors.js";
 import { badRequest } from "./api-error.js";
 import { isYamlRequest } from "./data-input.js";
-import { type DataJob, JobFailure, type JobResult } from "./eval-job.js";
+import { type DataJob, exactJson, JobFailure, type JobResult } from "./eval-job.js";
 import { insightParams, jobLimits, provenance, wantsMetrics } from "./eval-params.js";
+import { indentJsonText } from "./json-text.js";
 import { boolParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
-import { sendJson, sendJsonText } from "./respond.js";
+import { sendJsonText } from "./respond.js";
 import { evaluationsOf, type RequestTarget, type ServerContext } from "./server-context.js";
 
 const API_USAGE_WARNING = {
@@ -144,15 +145,16 @@ export async function handleData(
     result = await evaluationsOf(ctx).run(job);
   } catch (e) {
     if (!(e instanceof JobFailure)) throw e;
-    logDecision(ctx, req, job.path, { input: e.input, metrics: e.metrics, error: e.error });
+    const input = e.input === undefined ? undefined : exactJson(e.input as string);
+    logDecision(ctx, req, job.path, { input, metrics: e.metrics, error: e.error });
     throw e.error;
   }
   const params = target.params;
   const metrics = result.metrics ? { ...result.metrics } : undefined;
   if (metrics) metrics.timer_server_handler_ns = elapsedNs(start);
   const decisionId = logDecision(ctx, req, job.path, {
-    input: result.input,
-    result: result.resultText === undefined ? undefined : JSON.parse(result.resultText),
+    input: result.input === undefined ? undefined : exactJson(result.input),
+    result: result.resultText === undefined ? undefined : exactJson(result.resultText),
     metrics: metrics ?? {},
   });
   const text = answerText({
@@ -163,6 +165,5 @@ export async function handleData(
     decisionId,
     explanation: result.explanation,
   });
-  if (boolParam(params, "pretty")) sendJson(res, 200, JSON.parse(text), true);
-  else sendJsonText(res, 200, text);
+  sendJsonText(res, 200, boolParam(params, "pretty") ? indentJsonText(text.trimEnd()) : text);
 }

@@ -9,9 +9,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isYamlRequest } from "./data-input.js";
 import { jobLimits } from "./eval-params.js";
+import { indentJsonText } from "./json-text.js";
 import { boolParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
-import { sendJson, sendJsonText } from "./respond.js";
+import { sendJsonText } from "./respond.js";
 import { evaluationsOf, type RequestTarget, type ServerContext } from "./server-context.js";
 
 /** OPA's default `default_decision`. */
@@ -19,8 +20,7 @@ export const DEFAULT_DECISION: readonly string[] = ["system", "main"];
 
 /** Sends a bare JSON value written by the evaluation, indented with `pretty`. */
 export function sendValueText(res: ServerResponse, text: string, pretty: boolean): void {
-  if (pretty) sendJson(res, 200, JSON.parse(text), true);
-  else sendJsonText(res, 200, `${text}\n`);
+  sendJsonText(res, 200, pretty ? indentJsonText(text) : `${text}\n`);
 }
 
 /** Serves POST /. */

@@ -88,8 +88,8 @@ export interface JobResult {
   readonly resultText?: string;
   /** A data POST whose body had no `input` key. */
   readonly missingInputKey?: boolean;
-  /** The input as JSON, when the job asked for it. */
-  readonly input?: unknown;
+  /** The input as JSON text, when the job asked for it (the decision log). */
+  readonly input?: string;
   /** Timers and counters (nanoseconds), when the job was timed. */
   readonly metrics?: Record<string, number>;
   /** The trace, when the job asked for one. */
@@ -109,6 +109,11 @@ export class JobFailure extends Error {
     super(error instanceof Error ? error.message : String(error));
     this.name = "JobFailure";
   }
+}
+
+/** The JSON data of JSON text for the server's JSON writer, numbers kept exact. */
+export function exactJson(text: string): unknown {
+  return toJSON(parseJsonValue(text));
 }
 
 /** JSON text of a value, numbers as written. */
@@ -177,7 +182,7 @@ async function runDataJob(engine: PolicyEngine, job: DataJob): Promise<JobResult
         : inputFromQuery(new URLSearchParams([["input", job.inputParam]]), job.limits.maxInputDepth)
       : inputFromBodyText(job.body, job.yaml, job.limits.maxInputDepth);
   const parseNs = insight.timed ? elapsedNs(start) : 0;
-  const input = job.wantInput && got.input !== undefined ? toJSON(got.input) : undefined;
+  const input = job.wantInput && got.input !== undefined ? valueText(got.input) : undefined;
   const recorder = insight.explain || insight.instrument ? new InsightRecorder(insight) : undefined;
   const evalStart = insight.timed ? process.hrtime.bigint() : 0n;
   let value: Value | undefined;
@@ -192,7 +197,7 @@ async function runDataJob(engine: PolicyEngine, job: DataJob): Promise<JobResult
   const result: {
     resultText?: string;
     missingInputKey?: boolean;
-    input?: unknown;
+    input?: string;
     metrics?: Record<string, number>;
     explanation?: unknown[];
   } = {};

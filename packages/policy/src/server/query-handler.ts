@@ -6,9 +6,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { badRequest } from "./api-error.js";
 import { insightParams, jobLimits, wantsMetrics } from "./eval-params.js";
+import { indentJsonText } from "./json-text.js";
 import { boolParam, lastParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
-import { sendJson, sendJsonText } from "./respond.js";
+import { sendJsonText } from "./respond.js";
 import { evaluationsOf, type RequestTarget, type ServerContext } from "./server-context.js";
 
 /** Serves GET and POST /v1/query. */
@@ -45,6 +46,5 @@ export async function handleQuery(
   if (result.resultText !== undefined) fields.push(`"result":${result.resultText}`);
   if (result.explanation) fields.push(`"explanation":${JSON.stringify(result.explanation)}`);
   const text = `{${fields.join(",")}}\n`;
-  if (boolParam(params, "pretty")) sendJson(res, 200, JSON.parse(text), true);
-  else sendJsonText(res, 200, text);
+  sendJsonText(res, 200, boolParam(params, "pretty") ? indentJsonText(text.trimEnd()) : text);
 }

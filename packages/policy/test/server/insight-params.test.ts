@@ -162,6 +162,16 @@ describe("provenance, explain and instrument", () => {
     assert.equal(text, '{"result":[{"x":1}]}\n');
   });
 
+  it("indents with pretty keeping the numbers' digits", async () => {
+    const body =
+      '{"query": "x := 123456789012345678901234567890 + 0; y := 0.10000000000000000001"}';
+    const text = await (await h.post("/v1/query?pretty", body)).text();
+    assert.equal(
+      text,
+      '{\n  "result": [\n    {\n      "x": 123456789012345678901234567890,\n      "y": 0.10000000000000000001\n    }\n  ]\n}\n',
+    );
+  });
+
   it("answers the bare default decision on POST / whatever the parameters", async () => {
     const res = await h.post("/?provenance&explain=full&instrument&metrics", '{"role": "admin"}');
     assert.equal(res.status, 200);
