@@ -4,9 +4,10 @@
  * worker in the turn it is made).
  */
 import type { PolicyEngine } from "../engine.js";
-import { toJSON } from "../value/value.js";
+import { RegoObject, toJSON, type Value } from "../value/value.js";
+import { valueText } from "./eval-job.js";
 import { type EvalOutcome, EvalPool, type Evaluations, InlineEvaluations } from "./eval-pool.js";
-import type { EngineState } from "./eval-wire.js";
+import type { DataPatchMessage, EngineState } from "./eval-wire.js";
 import { jsonText } from "./json-text.js";
 import type { PolicyStore } from "./policy-store.js";
 
@@ -17,6 +18,27 @@ export function engineState(engine: PolicyEngine): EngineState {
     modules: engine.moduleSources(),
     dataText: jsonText(toJSON(engine.baseData())).trimEnd(),
   };
+}
+
+/**
+ * The write at `path` as a patch (the document there as JSON text, or none when removed),
+ * when every document above it is an object; otherwise undefined (send the whole data).
+ */
+export function dataPatch(data: Value, path: readonly string[]): DataPatchMessage | undefined {
+  let at: Value | undefined = data;
+  for (const key of path) {
+    if (!(at instanceof RegoObject)) return undefined;
+    at = at.get(key);
+  }
+  if (path.length > 0 && at === undefined) {
+    // Removed: its parent must still be an object for the worker to delete the key there.
+    let parent: Value | undefined = data;
+    for (const key of path.slice(0, -1)) parent = (parent as RegoObject).get(key);
+    if (!(parent instanceof RegoObject)) return undefined;
+    return { type: "patch", path: [...path] };
+  }
+  if (at === undefined) return undefined;
+  return { type: "patch", path: [...path], valueText: valueText(at) };
 }
 
 export interface EvaluationSettings {
@@ -36,14 +58,16 @@ export function startEvaluations(settings: EvaluationSettings): Evaluations {
   const { store } = settings;
   const pool = new EvalPool({
     size: settings.workers,
-    state: engineState(store.engine),
+    state: () => engineState(store.engine),
     evalTimeoutMs: settings.evalTimeoutMs,
     onEvaluated: settings.onEvaluated,
     onWorkerLost: settings.onWorkerLost,
   });
-  const unsubscribe = store.onChange((engine, policiesChanged) =>
-    pool.update(engineState(engine), policiesChanged),
-  );
+  const unsubscribe = store.onChange((engine, policiesChanged, written) => {
+    const patch = policiesChanged || !written ? undefined : dataPatch(engine.baseData(), written);
+    if (patch) pool.patchData(patch);
+    else pool.update(engineState(engine), policiesChanged);
+  });
   return {
     run: (job) => pool.run(job),
     alive: () => pool.alive(),

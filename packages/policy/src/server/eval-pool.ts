@@ -19,6 +19,7 @@ import type { PolicyEngine } from "../engine.js";
 import { RegoError } from "../errors.js";
 import { type EvalJob, type JobResult, runJob } from "./eval-job.js";
 import {
+  type DataPatchMessage,
   type EngineState,
   type FromWorker,
   fromWire,
@@ -55,8 +56,8 @@ export type EvalOutcome = "defined" | "undefined" | "error";
 export interface EvalPoolOptions {
   /** Number of worker threads (at least 1). */
   readonly size: number;
-  /** The state every worker starts with. */
-  readonly state: EngineState;
+  /** The state a worker starts with (asked again for each replacement). */
+  readonly state: () => EngineState;
   /** The evaluation time limit (0: none); the watchdog acts past it plus a grace. */
   readonly evalTimeoutMs: number;
   /** Memory bounds of each worker (a worker past them dies and is replaced). */
@@ -93,14 +94,12 @@ const WORKER_URL = new URL("./eval-worker.js", import.meta.url);
 /** A pool of evaluation workers. */
 export class EvalPool implements Evaluations {
   private readonly slots: Slot[] = [];
-  private state: EngineState;
   private nextId = 1;
   private closed = false;
   private readonly watchdog: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: EvalPoolOptions) {
     if (!(options.size >= 1)) throw new Error("evaluation pool size must be at least 1");
-    this.state = options.state;
     for (let i = 0; i < options.size; i++) this.slots.push(this.startSlot());
     if (options.evalTimeoutMs > 0) {
       const every = Math.min(1_000, Math.max(50, options.evalTimeoutMs / 4));
@@ -116,11 +115,15 @@ export class EvalPool implements Evaluations {
 
   /** Sends a new state to every worker: jobs queued from now on see it. */
   update(state: EngineState, policiesChanged: boolean): void {
-    this.state = state;
     const message: StateMessage = policiesChanged
       ? { type: "state", options: state.options, modules: state.modules, dataText: state.dataText }
       : { type: "state", dataText: state.dataText };
     for (const slot of this.slots) this.enqueue(slot, message);
+  }
+
+  /** Sends a data write (the document at `path`, or its removal) to every worker. */
+  patchData(patch: DataPatchMessage): void {
+    for (const slot of this.slots) this.enqueue(slot, patch);
   }
 
   run(job: EvalJob): Promise<JobResult> {
@@ -174,7 +177,7 @@ export class EvalPool implements Evaluations {
     const worker = new Worker(WORKER_URL, { resourceLimits: this.options.resourceLimits });
     worker.unref();
     const slot: Slot = { worker, pending: new Map(), outbox: [], retired: false };
-    const { state } = this;
+    const state = this.options.state();
     this.enqueue(slot, {
       type: "state",
       options: state.options,

@@ -25,6 +25,16 @@ export interface StateMessage {
   readonly dataText: string;
 }
 
+/**
+ * A data write: the document at `path` is now `valueText` (JSON text), or gone when it is
+ * absent. Sent instead of the whole base document when every parent is an object.
+ */
+export interface DataPatchMessage {
+  readonly type: "patch";
+  readonly path: readonly string[];
+  readonly valueText?: string;
+}
+
 export interface JobMessage {
   readonly type: "job";
   readonly id: number;
@@ -32,7 +42,7 @@ export interface JobMessage {
 }
 
 /** What the server sends: messages in order, several per postMessage. */
-export type ToWorker = StateMessage | JobMessage;
+export type ToWorker = StateMessage | DataPatchMessage | JobMessage;
 
 /** What a worker answers, several per postMessage. */
 export type FromWorker =

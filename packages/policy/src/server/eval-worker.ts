@@ -8,8 +8,15 @@
 import { parentPort } from "node:worker_threads";
 import { PolicyEngine } from "../engine.js";
 import { parseJsonValue } from "../loader/data-document.js";
+import { RegoObject, type Value } from "../value/value.js";
 import { type EvalJob, runJob } from "./eval-job.js";
-import type { EngineState, FromWorker, StateMessage, ToWorker } from "./eval-wire.js";
+import type {
+  DataPatchMessage,
+  EngineState,
+  FromWorker,
+  StateMessage,
+  ToWorker,
+} from "./eval-wire.js";
 import { toWire } from "./eval-wire.js";
 
 const port = parentPort;
@@ -51,6 +58,30 @@ function internPath(job: EvalJob): EvalJob {
   return path === job.path ? job : { ...job, path };
 }
 
+/**
+ * The base document with `path` set to `value` (or removed when undefined): objects along
+ * the path are copied, everything else shared, so the previous engine keeps its data.
+ */
+function patched(data: Value, path: readonly string[], value: Value | undefined): Value {
+  if (path.length === 0) return value ?? new RegoObject();
+  const [key, ...rest] = path as [string, ...string[]];
+  const node = data instanceof RegoObject ? data : new RegoObject();
+  const copy = RegoObject.fromEntries(node.entries());
+  if (rest.length === 0) {
+    if (value === undefined) copy.delete(key);
+    else copy.set(key, value);
+    return copy;
+  }
+  copy.set(key, patched(node.get(key) ?? new RegoObject(), rest, value));
+  return copy;
+}
+
+function applyPatch(message: DataPatchMessage): void {
+  if (!compiled || !engine) throw new Error("evaluation worker: data before policies");
+  const value = message.valueText === undefined ? undefined : parseJsonValue(message.valueText);
+  engine = compiled.withData(patched(engine.baseData(), message.path, value));
+}
+
 let outbox: FromWorker[] = [];
 
 function flush(): void {
@@ -66,9 +97,10 @@ function reply(answer: FromWorker): void {
 
 port.on("message", (messages: ToWorker[]) => {
   for (const m of messages) {
-    if (m.type === "state") {
+    if (m.type === "state" || m.type === "patch") {
       try {
-        applyState(m);
+        if (m.type === "state") applyState(m);
+        else applyPatch(m);
       } catch (e) {
         // The server compiled this state before sending it; failing here is a bug. Jobs
         // answer 500 until the next state rather than the worker dying on every restart.

@@ -68,8 +68,15 @@ function regoErrors(e: unknown): RegoError[] | undefined {
   return undefined;
 }
 
-/** Told of every new state: its engine, and whether the policies changed (else only data). */
-export type StoreListener = (engine: PolicyEngine, policiesChanged: boolean) => void;
+/**
+ * Told of every new state: its engine, whether the policies changed, and for a data write
+ * the path it wrote (nothing outside that path changed).
+ */
+export type StoreListener = (
+  engine: PolicyEngine,
+  policiesChanged: boolean,
+  written?: readonly string[],
+) => void;
 
 /** The served state and its atomic updates. */
 export class PolicyStore {
@@ -99,9 +106,9 @@ export class PolicyStore {
     return this.bundles;
   }
 
-  private swap(state: StoreState, policiesChanged: boolean): void {
+  private swap(state: StoreState, policiesChanged: boolean, written?: readonly string[]): void {
     this.state = state;
-    for (const listener of this.listeners) listener(state.engine, policiesChanged);
+    for (const listener of this.listeners) listener(state.engine, policiesChanged, written);
   }
 
   /** Throws OPA's 400 when a write at `path` touches a bundle's roots. */
@@ -150,7 +157,7 @@ export class PolicyStore {
     const next = update(engine.baseData());
     const conflicts = dataConflicts(engine, next, touched);
     if (conflicts.length > 0) throw badRequest(goErrorsText(conflicts));
-    this.swap({ engine: engine.withData(next), policies }, false);
+    this.swap({ engine: engine.withData(next), policies }, false, touched);
   }
 
   /**

@@ -143,6 +143,55 @@ describe("evaluation in worker threads", () => {
   });
 });
 
+describe("data writes sent to workers", () => {
+  const files = policyDir({
+    "c.rego": PAIR,
+    "data.json": JSON.stringify({ counter: { a: 0, b: 0 }, list: [1, 2], deep: { x: { y: 1 } } }),
+  });
+  let pool: Harness;
+  let main: Harness;
+  before(async () => {
+    pool = await startHarness([files.dir], { workers: 2 });
+    main = await startHarness([files.dir], { workers: 0 });
+  });
+  after(async () => {
+    await pool.server.close(1000);
+    await main.server.close(1000);
+    files.remove();
+  });
+
+  const writes: [string, string, string?][] = [
+    ["PUT", "/v1/data/counter/a", "5"],
+    ["PUT", "/v1/data/new/nested/doc", '{"k": [1, {"z": 0.10000000000000000001}]}'],
+    ["PATCH", "/v1/data/list", '[{"op": "add", "path": "-", "value": 3}]'],
+    ["PUT", "/v1/data/list/0", '"first"'],
+    ["DELETE", "/v1/data/deep/x/y"],
+    [
+      "PATCH",
+      "/v1/data",
+      '[{"op": "remove", "path": "new"}, {"op": "add", "path": "n", "value": 1}]',
+    ],
+    ["PUT", "/v1/data/deep", '"now a string"'],
+    ["PUT", "/v1/data/deep/again", "{}"],
+    ["DELETE", "/v1/data/counter"],
+    ["PUT", "/v1/data", '{"counter": {"a": 9, "b": 9}, "z": [[], {}]}'],
+  ];
+
+  it("leaves every worker with the data the main thread has after each write", async () => {
+    for (const [method, path, body] of writes) {
+      const a = await pool.send(method, path, body);
+      const b = await main.send(method, path, body);
+      assert.equal(a.status, b.status, `${method} ${path}`);
+      const expected = await (await main.get("/v1/data")).text();
+      // Concurrent reads spread over both workers.
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => pool.get("/v1/data").then((r) => r.text())),
+      );
+      for (const answer of answers) assert.equal(answer, expected, `after ${method} ${path}`);
+    }
+  });
+});
+
 describe("a worker that dies", () => {
   const files = policyDir({
     "p.rego": `package p
@@ -158,7 +207,7 @@ small := 1 + 1
     const { engine } = buildEngine([files.dir]);
     pool = new EvalPool({
       size: 1,
-      state: engineState(engine),
+      state: () => engineState(engine),
       evalTimeoutMs: 0,
       // Small enough that the big comprehension cannot fit: the worker runs out of memory.
       resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 8 },
@@ -214,7 +263,7 @@ small := 1 + 1
   it("refuses jobs once closed", async () => {
     const closed = new EvalPool({
       size: 1,
-      state: engineState(buildEngine([files.dir]).engine),
+      state: () => engineState(buildEngine([files.dir]).engine),
       evalTimeoutMs: 0,
     });
     await closed.close();
