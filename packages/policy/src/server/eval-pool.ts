@@ -23,6 +23,7 @@ import {
   type EngineState,
   type FromWorker,
   fromWire,
+  type JobMessage,
   type StateMessage,
   type ToWorker,
 } from "./eval-wire.js";
@@ -166,11 +167,25 @@ export class EvalPool implements Evaluations {
     slot.outbox.push(message);
   }
 
+  /**
+   * Posts the queued messages in order: each run of jobs as one JSON text (cheaper to pass
+   * than as objects to clone), each state change as it is (its data is one long string).
+   */
   private flush(slot: Slot): void {
     const batch = slot.outbox;
     slot.outbox = [];
     if (slot.retired || batch.length === 0) return;
-    slot.worker.postMessage(batch);
+    let jobs: JobMessage[] = [];
+    for (const message of batch) {
+      if (message.type === "job") {
+        jobs.push(message);
+        continue;
+      }
+      if (jobs.length > 0) slot.worker.postMessage(JSON.stringify(jobs));
+      jobs = [];
+      slot.worker.postMessage(message);
+    }
+    if (jobs.length > 0) slot.worker.postMessage(JSON.stringify(jobs));
   }
 
   private startSlot(): Slot {
@@ -184,7 +199,7 @@ export class EvalPool implements Evaluations {
       modules: state.modules,
       dataText: state.dataText,
     });
-    worker.on("message", (answers: FromWorker[]) => this.settle(slot, answers));
+    worker.on("message", (answers: string) => this.settle(slot, JSON.parse(answers)));
     worker.on("error", (error) => {
       slot.lastError = error;
     });

@@ -41,10 +41,10 @@ export interface JobMessage {
   readonly job: EvalJob;
 }
 
-/** What the server sends: messages in order, several per postMessage. */
+/** What the server sends, in order: runs of jobs as JSON text, state changes one by one. */
 export type ToWorker = StateMessage | DataPatchMessage | JobMessage;
 
-/** What a worker answers, several per postMessage. */
+/** What a worker answers: several per postMessage, as JSON text. */
 export type FromWorker =
   | { readonly id: number; readonly ok: true; readonly result: JobResult }
   | { readonly id: number; readonly ok: false; readonly error: WireError };

@@ -87,7 +87,7 @@ let outbox: FromWorker[] = [];
 function flush(): void {
   const batch = outbox;
   outbox = [];
-  port?.postMessage(batch);
+  port?.postMessage(JSON.stringify(batch));
 }
 
 function reply(answer: FromWorker): void {
@@ -95,7 +95,9 @@ function reply(answer: FromWorker): void {
   outbox.push(answer);
 }
 
-port.on("message", (messages: ToWorker[]) => {
+/** A message: a run of jobs as JSON text, or one state change. */
+port.on("message", (message: string | ToWorker) => {
+  const messages: ToWorker[] = typeof message === "string" ? JSON.parse(message) : [message];
   for (const m of messages) {
     if (m.type === "state" || m.type === "patch") {
       try {
