@@ -24,6 +24,7 @@ import {
   type FromWorker,
   fromWire,
   type JobMessage,
+  READY,
   type StateMessage,
   type ToWorker,
 } from "./eval-wire.js";
@@ -61,6 +62,8 @@ export interface EvalPoolOptions {
   readonly state: () => EngineState;
   /** The evaluation time limit (0: none); the watchdog acts past it plus a grace. */
   readonly evalTimeoutMs: number;
+  /** The grace past the limit before the watchdog acts (default WATCHDOG_GRACE_MS). */
+  readonly watchdogGraceMs?: number;
   /** Memory bounds of each worker (a worker past them dies and is replaced). */
   readonly resourceLimits?: ResourceLimits;
   /** Told of every finished evaluation (metrics). */
@@ -83,12 +86,19 @@ interface Slot {
   outbox: ToWorker[];
   /** Set when the pool stopped it on purpose (its exit is not a crash). */
   retired: boolean;
+  /**
+   * Date.now() when the oldest pending job became the oldest: a worker takes its jobs in
+   * order, so from then on that job is the one it is evaluating.
+   */
+  headSince: number;
+  /** False until the worker has built its first engine (start-up is not a job's time). */
+  ready: boolean;
   /** The error the worker died of, when it reported one. */
   lastError?: Error;
 }
 
 /** Time past the evaluation limit before a job's worker is deemed stuck. */
-const WATCHDOG_GRACE_MS = 2_000;
+export const WATCHDOG_GRACE_MS = 2_000;
 
 const WORKER_URL = new URL("./eval-worker.js", import.meta.url);
 
@@ -156,7 +166,10 @@ export class EvalPool implements Evaluations {
     for (const slot of this.slots) if (slot.pending.size < best.pending.size) best = slot;
     const id = this.nextId++;
     // A worker keeps the process alive only while it holds jobs (an idle pool never does).
-    if (best.pending.size === 0) best.worker.ref();
+    if (best.pending.size === 0) {
+      best.worker.ref();
+      best.headSince = Date.now();
+    }
     best.pending.set(id, p);
     this.enqueue(best, { type: "job", id, job: p.job });
   }
@@ -191,7 +204,14 @@ export class EvalPool implements Evaluations {
   private startSlot(): Slot {
     const worker = new Worker(WORKER_URL, { resourceLimits: this.options.resourceLimits });
     worker.unref();
-    const slot: Slot = { worker, pending: new Map(), outbox: [], retired: false };
+    const slot: Slot = {
+      worker,
+      pending: new Map(),
+      outbox: [],
+      retired: false,
+      headSince: 0,
+      ready: false,
+    };
     const state = this.options.state();
     this.enqueue(slot, {
       type: "state",
@@ -199,7 +219,12 @@ export class EvalPool implements Evaluations {
       modules: state.modules,
       dataText: state.dataText,
     });
-    worker.on("message", (answers: string) => this.settle(slot, JSON.parse(answers)));
+    worker.on("message", (answers: string) => {
+      if (answers === READY) {
+        slot.ready = true;
+        slot.headSince = Date.now();
+      } else this.settle(slot, JSON.parse(answers));
+    });
     worker.on("error", (error) => {
       slot.lastError = error;
     });
@@ -209,7 +234,8 @@ export class EvalPool implements Evaluations {
 
   private settle(slot: Slot, answers: FromWorker[]): void {
     const onEvaluated = this.options.onEvaluated;
-    const now = onEvaluated ? Date.now() : 0;
+    const now = Date.now();
+    const head = slot.pending.keys().next().value;
     for (const answer of answers) {
       const p = slot.pending.get(answer.id);
       if (!p) continue;
@@ -224,6 +250,7 @@ export class EvalPool implements Evaluations {
       }
     }
     if (slot.pending.size === 0) slot.worker.unref();
+    else if (slot.pending.keys().next().value !== head) slot.headSince = now;
   }
 
   /** A worker exited: unless the pool stopped it, its jobs fail and a new one takes its place. */
@@ -258,11 +285,11 @@ export class EvalPool implements Evaluations {
    * in order) is far past the time limit; that job is cancelled, the ones behind it requeued.
    */
   private sweep(): void {
-    const limit = this.options.evalTimeoutMs + WATCHDOG_GRACE_MS;
+    const limit = this.options.evalTimeoutMs + (this.options.watchdogGraceMs ?? WATCHDOG_GRACE_MS);
     const now = Date.now();
     for (const slot of [...this.slots]) {
       const oldest = slot.pending.values().next().value as Pending | undefined;
-      if (!oldest || now - oldest.queuedAt <= limit) continue;
+      if (!oldest || !slot.ready || now - slot.headSince <= limit) continue;
       slot.retired = true;
       this.replace(slot);
       void slot.worker.terminate();

@@ -44,6 +44,9 @@ export interface JobMessage {
 /** What the server sends, in order: runs of jobs as JSON text, state changes one by one. */
 export type ToWorker = StateMessage | DataPatchMessage | JobMessage;
 
+/** A worker's first message, once it has built its first engine. */
+export const READY = "ready";
+
 /** What a worker answers: several per postMessage, as JSON text. */
 export type FromWorker =
   | { readonly id: number; readonly ok: true; readonly result: JobResult }

@@ -17,7 +17,7 @@ import type {
   StateMessage,
   ToWorker,
 } from "./eval-wire.js";
-import { toWire } from "./eval-wire.js";
+import { READY, toWire } from "./eval-wire.js";
 
 const port = parentPort;
 if (!port) throw new Error("eval-worker.js runs only as a worker thread");
@@ -83,6 +83,8 @@ function applyPatch(message: DataPatchMessage): void {
 }
 
 let outbox: FromWorker[] = [];
+/** Whether READY was sent. */
+let announced = false;
 
 function flush(): void {
   const batch = outbox;
@@ -103,6 +105,10 @@ port.on("message", (message: string | ToWorker) => {
       try {
         if (m.type === "state") applyState(m);
         else applyPatch(m);
+        if (!announced) {
+          announced = true;
+          port?.postMessage(READY);
+        }
       } catch (e) {
         // The server compiled this state before sending it; failing here is a bug. Jobs
         // answer 500 until the next state rather than the worker dying on every restart.

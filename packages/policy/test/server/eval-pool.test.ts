@@ -52,7 +52,9 @@ describe("evaluation in worker threads", () => {
     files.remove();
   });
 
-  it("answers /health and a fast decision while a slow decision is still running", async () => {
+  it("answers /health and a fast decision while a slow decision is still running", {
+    timeout: 60_000,
+  }, async () => {
     // Both workers hold the policies before the slow decision takes one of them.
     for (let i = 0; i < 4; i++)
       assert.equal((await h.post("/v1/data/slow/echo", "{}")).status, 200);
@@ -258,6 +260,46 @@ small := 1 + 1
       limits,
     });
     assert.equal(again.resultText, "2");
+  });
+
+  it("is replaced when its job runs past the time limit without stopping", {
+    timeout: 60_000,
+  }, async () => {
+    const stuck = new EvalPool({
+      size: 1,
+      state: () => engineState(buildEngine([files.dir]).engine),
+      // The jobs below carry no limit of their own: only the watchdog can stop them.
+      evalTimeoutMs: 200,
+      watchdogGraceMs: 100,
+      onWorkerLost: (reason) => lost.push(reason),
+    });
+    const before = lost.length;
+    try {
+      const endless = stuck.run({
+        kind: "query",
+        query:
+          "some i in numbers.range(1, 100000); some j in numbers.range(1, 100000); i * j == -1",
+        limits: { maxInputDepth: 100, strict: false },
+        insight: { timed: false, instrument: false, prettyExplain: false },
+      });
+      const behind = stuck.run({
+        kind: "value",
+        path: ["p", "small"],
+        body: "",
+        yaml: false,
+        undefinedStyle: "default",
+        limits,
+      });
+      await assert.rejects(endless, (e: Error & { code?: string }) => {
+        assert.equal(e.code, "eval_cancel_error");
+        return true;
+      });
+      assert.equal((await behind).resultText, "2");
+      assert.equal(lost.length, before + 1);
+      assert.match(lost[before] ?? "", /time limit/);
+    } finally {
+      await stuck.close();
+    }
   });
 
   it("refuses jobs once closed", async () => {
