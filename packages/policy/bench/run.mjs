@@ -4,7 +4,7 @@
  * writes them to BENCHMARKS.md with the machine and date. Needs a build (`tsc -b`).
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { benchCompliance } from "./compliance-time.mjs";
 import { benchHealthLatency } from "./health-latency.mjs";
@@ -17,6 +17,7 @@ const verdict = (ok) => (ok ? "met" : "**not met**");
 
 const machine = `${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
 const date = new Date().toISOString();
+const loadAtStart = loadavg()[0] ?? 0;
 
 console.log(`machine: ${machine}`);
 const inProc = benchInProcess();
@@ -53,6 +54,7 @@ if (suite)
   );
 else console.log("compliance suite: skipped (../shared/opa-compliance not found)");
 
+const loadAtEnd = loadavg()[0] ?? 0;
 const report = `# Benchmarks (component B, policy engine and server)
 
 Produced by \`npm run bench -w @quintet/policy\` (after \`npx tsc -b packages/policy\`); every
@@ -61,6 +63,7 @@ figure below comes from one run of that script. Re-run it to refresh this file.
 - Date: ${date}
 - Machine: ${machine}
 - Note: a shared development machine; other jobs may have been running, so treat the figures as indicative.
+- Load average (1 min) when the run started and ended: ${fmt(loadAtStart, 2)} and ${fmt(loadAtEnd, 2)} (on ${cpus().length} cores; above ${cpus().length} other jobs were competing for the CPU).
 
 ## 1. In-process decision latency
 
