@@ -152,11 +152,13 @@ export async function handleData(
   const params = target.params;
   const metrics = result.metrics ? { ...result.metrics } : undefined;
   if (metrics) metrics.timer_server_handler_ns = elapsedNs(start);
-  const decisionId = logDecision(ctx, req, job.path, {
-    input: result.input === undefined ? undefined : exactJson(result.input),
-    result: result.resultText === undefined ? undefined : exactJson(result.resultText),
-    metrics: metrics ?? {},
-  });
+  const decisionId = ctx.decisionLogger
+    ? logDecision(ctx, req, job.path, {
+        input: result.input === undefined ? undefined : exactJson(result.input),
+        result: result.resultText === undefined ? undefined : exactJson(result.resultText),
+        metrics: metrics ?? {},
+      })
+    : undefined;
   const text = answerText({
     provenance: boolParam(params, "provenance") ? provenance(ctx) : undefined,
     metrics: wantsMetrics(params) ? metrics : undefined,

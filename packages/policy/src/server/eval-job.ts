@@ -163,12 +163,18 @@ class InsightRecorder {
   }
 }
 
-function queryOptions(limits: JobLimits, input: Value | undefined): QueryOptions {
+/** The options of one evaluation, always of one shape (the evaluator reads them per query). */
+function queryOptions(
+  limits: JobLimits,
+  input: Value | undefined,
+  tracer?: EventTracer,
+): QueryOptions {
   return {
     input,
     strictBuiltinErrors: limits.strict || undefined,
     timeoutMs: limits.timeoutMs,
     maxCollectionSize: limits.maxCollectionSize,
+    tracer,
   };
 }
 
@@ -187,10 +193,10 @@ async function runDataJob(engine: PolicyEngine, job: DataJob): Promise<JobResult
   const evalStart = insight.timed ? process.hrtime.bigint() : 0n;
   let value: Value | undefined;
   try {
-    value = await engine.evalRefAsync(job.path, {
-      ...queryOptions(job.limits, got.input),
-      tracer: recorder?.tracer,
-    });
+    value = await engine.evalRefAsync(
+      job.path,
+      queryOptions(job.limits, got.input, recorder?.tracer),
+    );
   } catch (error) {
     throw new JobFailure(error, input, insight.timed ? { timer_rego_input_parse_ns: parseNs } : {});
   }
@@ -264,10 +270,7 @@ async function runQueryJob(engine: PolicyEngine, job: QueryJob): Promise<JobResu
   const { insight } = job;
   const recorder = insight.explain || insight.instrument ? new InsightRecorder(insight) : undefined;
   const start = insight.timed ? process.hrtime.bigint() : 0n;
-  const results = await engine.queryAsync(query, {
-    ...queryOptions(job.limits, input),
-    tracer: recorder?.tracer,
-  });
+  const results = await engine.queryAsync(query, queryOptions(job.limits, input, recorder?.tracer));
   const evalNs = insight.timed ? elapsedNs(start) : 0;
   const rows = results.map((r) => {
     const parts: string[] = [];
