@@ -78,8 +78,8 @@ decisions after a warm-up.
 ## 2. HTTP throughput beside a bare node:http server
 
 \`POST /v1/data/limits\` with \`{"input": {"name": ...}}\` bodies, autocannon, ${http.connections} connections,
-${http.seconds} s per server cut into ${http.rounds} rounds that alternate between the two servers (so that load
-from other jobs hits both alike); each server in its own process; one run.
+${http.seconds} s per server cut into ${http.rounds} rounds that alternate between the three servers (so that load
+from other jobs hits them alike); each server in its own process; one run.
 The baseline is a bare \`node:http\` server that reads the body and returns a constant JSON body.
 
 | server | requests/s | p50 latency | p99 latency | non-2xx | server CPU per request |
