@@ -1,8 +1,10 @@
 /**
- * HTTP throughput: POST /v1/data/limits on `rego run --server` against a bare node:http
- * server with a constant body, both in child processes, driven by autocannon (32
- * connections, 10 s each) in the same run. The 10 s are cut into rounds that alternate
- * between the two servers, so that load from other jobs on a shared machine hits both alike.
+ * HTTP throughput: POST /v1/data/limits on `rego run --server` (its default: decisions in
+ * the worker pool), on `rego run --server` with `REGO_SERVER_WORKERS=0` (decisions on the
+ * main thread) and on a bare node:http server with a constant body, all in child
+ * processes, driven by autocannon (32 connections, 10 s each) in the same run. The 10 s
+ * are cut into rounds that alternate between the servers, so that load from other jobs on
+ * a shared machine hits them alike.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -13,9 +15,10 @@ import { benchInputs, writeBenchTree } from "./fixture.mjs";
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
 /** Starts a child process and resolves with the first http:// URL it prints. */
-function startChild(args, pattern) {
+function startChild(args, pattern, env = {}) {
   const child = spawn(process.execPath, args, {
     cwd: packageDir,
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return new Promise((resolve, reject) => {
@@ -98,36 +101,50 @@ export async function benchHttp({ seconds = 10, connections = 32, rounds = 5 } =
     ["dist/src/cli/main.js", "run", "--server", "--addr", "127.0.0.1:0", tree],
     /"url":"(http:\/\/[^"]+)"/,
   );
+  const inline = await startChild(
+    ["dist/src/cli/main.js", "run", "--server", "--addr", "127.0.0.1:0", tree],
+    /"url":"(http:\/\/[^"]+)"/,
+    { REGO_SERVER_WORKERS: "0" },
+  );
   const bare = await startChild(["bench/bare-server.mjs"], /(http:\/\/127\.0\.0\.1:\d+)/);
   try {
     const policyUrl = `${policy.url}/v1/data/limits`;
+    const inlineUrl = `${inline.url}/v1/data/limits`;
     const bareUrl = `${bare.url}/v1/data/limits`;
     await load(policyUrl, bodies, 1, connections);
+    await load(inlineUrl, bodies, 1, connections);
     await load(bareUrl, bodies, 1, connections);
     const policyRounds = [];
+    const inlineRounds = [];
     const bareRounds = [];
     for (let i = 0; i < rounds; i++) {
       policyRounds.push(
         await measuredRound(policy.child, policyUrl, bodies, seconds / rounds, connections),
+      );
+      inlineRounds.push(
+        await measuredRound(inline.child, inlineUrl, bodies, seconds / rounds, connections),
       );
       bareRounds.push(
         await measuredRound(bare.child, bareUrl, bodies, seconds / rounds, connections),
       );
     }
     const p = summary(policyRounds);
+    const n = summary(inlineRounds);
     const b = summary(bareRounds);
     return {
       seconds,
       connections,
       rounds,
       policy: p,
+      inline: n,
       bare: b,
       ratio: p.requestsPerS / b.requestsPerS,
+      inlineRatio: n.requestsPerS / b.requestsPerS,
       // What the throughput ratio would be if both servers were CPU-bound.
       cpuRatio:
         p.cpuUsPerRequest && b.cpuUsPerRequest ? b.cpuUsPerRequest / p.cpuUsPerRequest : undefined,
     };
   } finally {
-    await Promise.all([stop(policy.child), stop(bare.child)]);
+    await Promise.all([stop(policy.child), stop(inline.child), stop(bare.child)]);
   }
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigError } from "@quintet/kit";
-import { configTable, loadConfig } from "./config.js";
+import { configTable, defaultWorkers, loadConfig } from "./config.js";
 
 describe("loadConfig", () => {
   it("gives the documented defaults for an empty environment", () => {
@@ -17,6 +17,7 @@ describe("loadConfig", () => {
         maxCollectionSize: 1000000,
         shutdownGraceMs: 10000,
         logLevel: "info",
+        workers: defaultWorkers(),
       },
     );
     assert.ok(Object.isFrozen(c));
@@ -76,6 +77,20 @@ describe("loadConfig", () => {
           name,
         );
       }
+    }
+  });
+  it("reads REGO_SERVER_WORKERS: 0 for the main thread, otherwise threads; default at least 2", () => {
+    assert.equal(loadConfig({ REGO_SERVER_WORKERS: "0" }).workers, 0);
+    assert.equal(loadConfig({ REGO_SERVER_WORKERS: "3" }).workers, 3);
+    assert.equal(loadConfig({}).workers, defaultWorkers());
+    assert.ok(defaultWorkers() >= 2);
+    for (const bad of ["-1", "two", "1.5", "5000"]) {
+      assert.throws(
+        () => loadConfig({ REGO_SERVER_WORKERS: bad }),
+        (e: unknown) =>
+          e instanceof ConfigError && e.problems.some((p) => p.startsWith("REGO_SERVER_WORKERS")),
+        bad,
+      );
     }
   });
 });

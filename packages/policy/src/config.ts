@@ -3,6 +3,8 @@
  * and validated once; all problems are reported together, each naming its variable.
  * Command-line flags win over these values (the CLI applies them on top).
  */
+
+import { availableParallelism } from "node:os";
 import {
   addrProblem,
   ConfigError,
@@ -30,6 +32,16 @@ export interface RegoConfig {
   readonly logLevel: "debug" | "info" | "error";
   /** Log lines as JSON or text; undefined: text on a terminal. */
   readonly logFormat?: LogFormat;
+  /** Evaluation worker threads of the server; 0 evaluates on the main thread. */
+  readonly workers: number;
+}
+
+/**
+ * Default number of evaluation workers: one per core, and at least two, so that one slow
+ * decision leaves a worker for the others even on a one-core machine.
+ */
+export function defaultWorkers(): number {
+  return Math.max(2, availableParallelism());
 }
 
 /** Default bound on one server evaluation: a small request must not hold the server forever. */
@@ -69,6 +81,11 @@ export const configTable = [
   ],
   ["REGO_SHUTDOWN_GRACE_MS", "time in-flight requests get to finish on SIGTERM/SIGINT", "10000"],
   ["REGO_LOG_LEVEL", "server log level on stderr: debug, info or error", "info"],
+  [
+    "REGO_SERVER_WORKERS",
+    "worker threads that evaluate the server's decisions (as --set server.workers=N); 0 = on the main thread",
+    "the number of cores, at least 2",
+  ],
 ] as const;
 
 function readChoice<T extends string>(
@@ -132,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RegoConfig {
     bad,
   );
   const logFormat = readLogFormat(env, bad);
+  const workers = readWholeNumber(env, "REGO_SERVER_WORKERS", defaultWorkers(), [0, 1024], bad);
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze({
     addr,
@@ -142,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RegoConfig {
     maxCollectionSize,
     shutdownGraceMs,
     logLevel,
+    workers,
     ...(logFormat && { logFormat }),
   });
 }

@@ -546,6 +546,11 @@ export class PolicyEngine {
     return out;
   }
 
+  /** Every module's file, text and dialect, in load order (to build the same engine elsewhere). */
+  moduleSources(): { file: string; source: string; v0: boolean }[] {
+    return this.sources.map((s) => ({ ...s }));
+  }
+
   /** The modules loaded, for `inspect`: package path (e.g. "data.simple") and file name. */
   modules(): { file: string; packagePath: string }[] {
     return this.parsed.map((m) => ({ file: m.file, packagePath: ["data", ...m.pkg].join(".") }));

@@ -11,6 +11,8 @@ import { handleData } from "./data-handler.js";
 import { handleDataWrite } from "./data-write-handler.js";
 import { handleDefaultDecision } from "./default-decision-handler.js";
 import { toHttpError } from "./error-response.js";
+import type { EvalOutcome } from "./eval-pool.js";
+import { startEvaluations } from "./eval-pool-setup.js";
 import { handleHealth } from "./health-handler.js";
 import { type EngineView, withMetrics } from "./metrics.js";
 import { handlePolicies } from "./policies-handler.js";
@@ -18,7 +20,12 @@ import { PolicyStore } from "./policy-store.js";
 import { handlePolicyWrite } from "./policy-write-handler.js";
 import { handleQuery } from "./query-handler.js";
 import { sendJson } from "./respond.js";
-import type { Handler, RequestTarget, ServerContext } from "./server-context.js";
+import {
+  evaluationsOf,
+  type Handler,
+  type RequestTarget,
+  type ServerContext,
+} from "./server-context.js";
 import { handleStatus } from "./status-handler.js";
 import { handleWebhook } from "./webhook-handler.js";
 
@@ -93,6 +100,10 @@ export interface PolicyServerOptions extends ServerContext {
   onInternalError?: (error: unknown) => void;
   /** How handlers see the store's current engine (the metrics count its evaluations). */
   viewEngine?: EngineView;
+  /** Told of every evaluation the worker pool runs (the metrics count them). */
+  onEvaluated?: (outcome: EvalOutcome, seconds: number) => void;
+  /** Told when an evaluation worker is lost and replaced (the server log). */
+  onWorkerLost?: (reason: string) => void;
 }
 
 /**
@@ -103,6 +114,17 @@ function withStore(options: PolicyServerOptions): ServerContext {
   const store =
     options.store ?? new PolicyStore(options.engine, options.policies ?? [], options.bundles);
   const view = options.viewEngine;
+  const current = () => (view ? view(store.engine) : store.engine);
+  const evaluations =
+    options.evaluations ??
+    startEvaluations({
+      workers: options.workers ?? 0,
+      store,
+      current,
+      evalTimeoutMs: options.evalTimeoutMs,
+      onEvaluated: options.onEvaluated,
+      onWorkerLost: options.onWorkerLost,
+    });
   return {
     maxBodyBytes: options.maxBodyBytes,
     evalTimeoutMs: options.evalTimeoutMs,
@@ -112,8 +134,12 @@ function withStore(options: PolicyServerOptions): ServerContext {
     defaultDecision: options.defaultDecision,
     management: options.management,
     store,
+    evaluations,
+    get bundles() {
+      return store.bundleScopes;
+    },
     get engine() {
-      return view ? view(store.engine) : store.engine;
+      return current();
     },
     get policies() {
       return store.policies;
@@ -125,8 +151,14 @@ function withStore(options: PolicyServerOptions): ServerContext {
 export function createRequestListener(
   options: PolicyServerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const ctx = withStore(options);
-  const onInternal = options.onInternalError ?? (() => {});
+  return requestListener(withStore(options), options.onInternalError);
+}
+
+function requestListener(
+  ctx: ServerContext,
+  onInternalError: ((error: unknown) => void) | undefined,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const onInternal = onInternalError ?? (() => {});
   // One function per server, shared by every request's target: no closure per request.
   const fail = (res: ServerResponse, error: unknown): void => answerError(res, error, onInternal);
   return (req, res) => {
@@ -175,9 +207,14 @@ export function startPolicyServer(
   options: PolicyServerOptions,
   addr: string,
 ): Promise<RunningServer> {
+  let stopEvaluations: () => Promise<void> = async () => {};
   const server = createServer(
     { keepAliveTimeout: 5_000 },
-    withMetrics(options, createRequestListener),
+    withMetrics(options, (o) => {
+      const ctx = withStore(o);
+      stopEvaluations = () => evaluationsOf(ctx).close();
+      return requestListener(ctx, o.onInternalError);
+    }),
   );
   const { host, port } = splitAddr(addr);
   return new Promise((resolve, reject) => {
@@ -189,7 +226,10 @@ export function startPolicyServer(
       resolve({
         server,
         url: `http://${shown}:${a.port}`,
-        close: (graceMs = 10_000) => closeServer(server, graceMs),
+        close: async (graceMs = 10_000) => {
+          await closeServer(server, graceMs);
+          await stopEvaluations();
+        },
       });
     });
   });

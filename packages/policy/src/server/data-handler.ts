@@ -1,18 +1,21 @@
 /**
  * The Data API: `GET|POST /v1/data[/<path>]` evaluates `data.<path>` (a package path gives
  * the package's rule values) and answers `{"result": ...}`, leaving `result` out when the
- * document is undefined. `?pretty`, `?metrics` and `?strict-builtin-errors` apply.
+ * document is undefined. `?pretty`, `?metrics`, `?instrument`, `?explain`, `?provenance` and
+ * `?strict-builtin-errors` apply. The evaluation runs where `ctx.evaluations` runs it (the
+ * worker pool, or the main thread); the input is parsed there too.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RegoError } from "../errors.js";
-import { compactJSONText } from "../value/compact-json.js";
-import { toJSON, type Value } from "../value/value.js";
 import { badRequest } from "./api-error.js";
-import { type DataInput, inputFromBodyBytes, inputFromQuery } from "./data-input.js";
+import { isYamlRequest } from "./data-input.js";
+import { type DataJob, exactJson, JobFailure, type JobResult } from "./eval-job.js";
+import { insightParams, jobLimits, provenance, wantsMetrics } from "./eval-params.js";
+import { indentJsonText } from "./json-text.js";
 import { boolParam } from "./query-params.js";
-import { collectBody } from "./request-body.js";
-import { sendJson, sendJsonText } from "./respond.js";
-import { inputDepthLimit, type RequestTarget, type ServerContext } from "./server-context.js";
+import { readBody } from "./request-body.js";
+import { sendJsonText } from "./respond.js";
+import { evaluationsOf, type RequestTarget, type ServerContext } from "./server-context.js";
 
 const API_USAGE_WARNING = {
   code: "api_usage_warning",
@@ -57,35 +60,12 @@ function elapsedNs(since: bigint): number {
   return Number(process.hrtime.bigint() - since);
 }
 
-interface Evaluation {
-  value: Value | undefined;
-  evalNs: number;
-}
-
-function evaluate(
-  ctx: ServerContext,
-  path: (string | number)[],
-  input: Value | undefined,
-  strict: boolean,
-  timed: boolean,
-): Evaluation {
-  const start = timed ? process.hrtime.bigint() : 0n;
-  const value = ctx.engine.evalRef(path, {
-    input,
-    strictBuiltinErrors: strict || undefined,
-    timeoutMs: ctx.evalTimeoutMs > 0 ? ctx.evalTimeoutMs : undefined,
-    maxCollectionSize: ctx.maxCollectionSize,
-  });
-  return { value, evalNs: timed ? elapsedNs(start) : 0 };
-}
-
 /** Logs the decision when logging is on; returns its id. */
 function logDecision(
   ctx: ServerContext,
   req: IncomingMessage,
-  path: (string | number)[],
-  input: Value | undefined,
-  outcome: { value?: Value; metrics: Record<string, number>; error?: unknown },
+  path: readonly string[],
+  outcome: { input: unknown; result?: unknown; metrics: Record<string, number>; error?: unknown },
 ): string | undefined {
   if (!ctx.decisionLogger) return undefined;
   const error =
@@ -94,115 +74,98 @@ function logDecision(
       : undefined;
   return ctx.decisionLogger.record({
     path: path.join("/"),
-    input: input === undefined ? undefined : toJSON(input),
-    result: outcome.value === undefined ? undefined : toJSON(outcome.value),
+    input: outcome.input,
+    result: outcome.result,
     metrics: outcome.metrics,
     requestedBy: `${req.socket.remoteAddress ?? ""}:${req.socket.remotePort ?? ""}`,
     error,
   });
 }
 
-/** Per-request settings read from the query string. */
-interface DataRequest {
-  path: (string | number)[];
-  params: URLSearchParams;
-  wantMetrics: boolean;
-  /** Timers cost a little per request; they are taken only when someone will read them. */
-  timed: boolean;
-  start: bigint;
-}
-
-/** Evaluates and writes the answer for a request whose input is known. */
-function answer(
+/** The job of a data request; the body (POST) is read first. */
+async function dataJob(
   ctx: ServerContext,
   req: IncomingMessage,
-  res: ServerResponse,
-  r: DataRequest,
-  got: DataInput,
-): void {
-  const inputParseNs = r.timed ? elapsedNs(r.start) : 0;
-  let evaluation: Evaluation;
-  try {
-    evaluation = evaluate(
-      ctx,
-      r.path,
-      got.input,
-      boolParam(r.params, "strict-builtin-errors"),
-      r.timed,
-    );
-  } catch (error) {
-    const metrics: Record<string, number> = {};
-    if (r.timed) metrics.timer_rego_input_parse_ns = inputParseNs;
-    logDecision(ctx, req, r.path, got.input, { metrics, error });
-    throw error;
-  }
-  if (!r.timed && !got.missingInputKey && sendPlainResult(res, r, evaluation.value)) return;
-  const metrics: Record<string, number> = {};
-  if (r.timed) {
-    metrics.timer_rego_input_parse_ns = inputParseNs;
-    metrics.timer_rego_query_eval_ns = evaluation.evalNs;
-    metrics.timer_server_handler_ns = elapsedNs(r.start);
-  }
-  const body: Record<string, unknown> = {};
-  if (r.wantMetrics) body.metrics = metrics;
-  if (evaluation.value !== undefined) body.result = toJSON(evaluation.value);
-  if (got.missingInputKey) body.warning = API_USAGE_WARNING;
-  const decisionId = logDecision(ctx, req, r.path, got.input, { value: evaluation.value, metrics });
-  if (decisionId) body.decision_id = decisionId;
-  sendJson(res, 200, body, boolParam(r.params, "pretty"));
+  target: RequestTarget,
+): Promise<DataJob> {
+  const params = target.params;
+  const logged = ctx.decisionLogger !== undefined;
+  const post = req.method === "POST";
+  return {
+    kind: "data",
+    path: dataPath(target.pathname),
+    body: post ? (await readBody(req, ctx.maxBodyBytes)).toString("utf8") : undefined,
+    yaml: post && isYamlRequest(req),
+    inputParam: post ? undefined : lastInput(params),
+    wantInput: logged,
+    limits: jobLimits(ctx, params),
+    insight: insightParams(params, logged),
+  };
+}
+
+function lastInput(params: URLSearchParams): string | undefined {
+  if (!params.has("input")) return undefined;
+  const all = params.getAll("input");
+  return all[all.length - 1];
 }
 
 /**
- * The common answer, `{"result": ...}` (or `{}`) with no metrics, warning or decision id,
- * written straight from the value. False when the general path must write it instead.
+ * The answer's JSON text, keys in OPA's order (provenance, metrics, result, warning,
+ * decision_id, explanation); the result goes in as the text the evaluation wrote.
  */
-function sendPlainResult(res: ServerResponse, r: DataRequest, value: Value | undefined): boolean {
-  if (value === undefined) {
-    if (boolParam(r.params, "pretty")) return false;
-    sendJsonText(res, 200, "{}\n");
-    return true;
-  }
-  const text = compactJSONText(value);
-  if (text === undefined || boolParam(r.params, "pretty")) return false;
-  sendJsonText(res, 200, `{"result":${text}}\n`);
-  return true;
+function answerText(parts: {
+  provenance?: unknown;
+  metrics?: Record<string, number>;
+  resultText?: string;
+  missingInputKey?: boolean;
+  decisionId?: string;
+  explanation?: unknown[];
+}): string {
+  const fields: string[] = [];
+  if (parts.provenance) fields.push(`"provenance":${JSON.stringify(parts.provenance)}`);
+  if (parts.metrics) fields.push(`"metrics":${JSON.stringify(parts.metrics)}`);
+  if (parts.resultText !== undefined) fields.push(`"result":${parts.resultText}`);
+  if (parts.missingInputKey) fields.push(`"warning":${JSON.stringify(API_USAGE_WARNING)}`);
+  if (parts.decisionId) fields.push(`"decision_id":${JSON.stringify(parts.decisionId)}`);
+  if (parts.explanation) fields.push(`"explanation":${JSON.stringify(parts.explanation)}`);
+  return `{${fields.join(",")}}\n`;
 }
 
-/**
- * Serves GET and POST on /v1/data and below. A POST answers from the body's end event,
- * without a promise: the answer is written at once, errors go through `target.fail`.
- */
-export function handleData(
+/** Serves GET and POST on /v1/data and below. */
+export async function handleData(
   ctx: ServerContext,
   req: IncomingMessage,
   res: ServerResponse,
   target: RequestTarget,
-): undefined {
-  const params = target.params;
-  const wantMetrics = boolParam(params, "metrics") || boolParam(params, "instrument");
-  const timed = wantMetrics || ctx.decisionLogger !== undefined;
-  const r: DataRequest = {
-    path: dataPath(target.pathname),
-    params,
-    wantMetrics,
-    timed,
-    start: timed ? process.hrtime.bigint() : 0n,
-  };
-  if (req.method !== "POST") {
-    answer(ctx, req, res, r, inputFromQuery(params, inputDepthLimit(ctx)));
-    return undefined;
+): Promise<void> {
+  const start = process.hrtime.bigint();
+  const job = await dataJob(ctx, req, target);
+  let result: JobResult;
+  try {
+    result = await evaluationsOf(ctx).run(job);
+  } catch (e) {
+    if (!(e instanceof JobFailure)) throw e;
+    const input = e.input === undefined ? undefined : exactJson(e.input as string);
+    logDecision(ctx, req, job.path, { input, metrics: e.metrics, error: e.error });
+    throw e.error;
   }
-  // Answered from the body's end event; failures go to the error path through target.fail.
-  collectBody(req, ctx.maxBodyBytes, (error, raw) => {
-    if (error) {
-      target.fail(res, error);
-      return;
-    }
-    try {
-      answer(ctx, req, res, r, inputFromBodyBytes(req, raw as Buffer, inputDepthLimit(ctx)));
-    } catch (e) {
-      target.fail(res, e);
-    }
+  const params = target.params;
+  const metrics = result.metrics ? { ...result.metrics } : undefined;
+  if (metrics) metrics.timer_server_handler_ns = elapsedNs(start);
+  const decisionId = ctx.decisionLogger
+    ? logDecision(ctx, req, job.path, {
+        input: result.input === undefined ? undefined : exactJson(result.input),
+        result: result.resultText === undefined ? undefined : exactJson(result.resultText),
+        metrics: metrics ?? {},
+      })
+    : undefined;
+  const text = answerText({
+    provenance: boolParam(params, "provenance") ? provenance(ctx) : undefined,
+    metrics: wantsMetrics(params) ? metrics : undefined,
+    resultText: result.resultText,
+    missingInputKey: result.missingInputKey,
+    decisionId,
+    explanation: result.explanation,
   });
-  return undefined;
+  sendJsonText(res, 200, boolParam(params, "pretty") ? indentJsonText(text.trimEnd()) : text);
 }

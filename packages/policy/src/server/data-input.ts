@@ -100,13 +100,12 @@ function inputFromDocument(doc: Value): DataInput {
 }
 
 /**
- * Reads a POST body `{"input": ...}`: JSON, or YAML when the content type says so. A
- * non-object body is a 400; an empty or `null` body means no input (and a warning).
+ * Reads a POST body `{"input": ...}`: JSON, or YAML when `yaml` (the content type says so).
+ * A non-object body is a 400; an empty or `null` body means no input (and a warning).
  */
-export function inputFromBodyBytes(req: IncomingMessage, raw: Buffer, maxDepth: number): DataInput {
-  const text = raw.toString("utf8");
-  if (raw.length === 0 || /^\s*$/.test(text)) return { input: undefined, missingInputKey: true };
-  if (!YAML.test(req.headers["content-type"] ?? "")) return inputFromJson(text, maxDepth);
+export function inputFromBodyText(text: string, yaml: boolean, maxDepth: number): DataInput {
+  if (/^\s*$/.test(text)) return { input: undefined, missingInputKey: true };
+  if (!yaml) return inputFromJson(text, maxDepth);
   // The YAML parser recurses per level: deep text is refused before it reaches it.
   if (yamlNestingExceeds(text, MAX_YAML_DEPTH)) throw yamlInputTooDeep();
   let doc: Value;
@@ -120,4 +119,24 @@ export function inputFromBodyBytes(req: IncomingMessage, raw: Buffer, maxDepth: 
     throw inputTooDeep(maxDepth);
   }
   return read;
+}
+
+/** True when a request's content type says its body is YAML. */
+export function isYamlRequest(req: IncomingMessage): boolean {
+  return YAML.test(req.headers["content-type"] ?? "");
+}
+
+/** The body as the input document (JSON, or YAML when `yaml`); blank means no input. */
+export function parseInputText(text: string, yaml: boolean, maxDepth: number): Value | undefined {
+  if (/^\s*$/.test(text)) return undefined;
+  if (!yaml && jsonTextDepthExceeds(text, maxDepth)) throw inputTooDeep(maxDepth);
+  if (yaml && yamlNestingExceeds(text, MAX_YAML_DEPTH)) throw yamlInputTooDeep();
+  let input: Value;
+  try {
+    input = yaml ? parseYamlValue(text) : parseJsonValue(text);
+  } catch (e) {
+    throw badRequest(`body contains malformed input document: ${(e as Error).message}`);
+  }
+  if (yaml && valueDepthExceeds(input, maxDepth)) throw inputTooDeep(maxDepth);
+  return input;
 }

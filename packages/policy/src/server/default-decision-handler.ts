@@ -3,32 +3,24 @@
  * `default_decision`) with the request body as the input and answers the bare value, as the
  * v0 webhook does; the SDKs' `evaluateDefault` calls it. Undefined is 404
  * `undefined_document`: `document undefined: data.x` when rules define the path, `document
- * missing: data.x` when nothing does.
+ * missing: data.x` when nothing does. As in OPA, only `pretty` applies: the bare value has
+ * no place for `metrics`, `provenance` or an explanation.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { PolicyEngine } from "../engine.js";
-import { toJSON } from "../value/value.js";
-import { undefinedDocument } from "./api-error.js";
+import { isYamlRequest } from "./data-input.js";
+import { jobLimits } from "./eval-params.js";
+import { indentJsonText } from "./json-text.js";
 import { boolParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
-import { sendJson } from "./respond.js";
-import { inputDepthLimit, type RequestTarget, type ServerContext } from "./server-context.js";
-import { parseInput } from "./webhook-handler.js";
+import { sendJsonText } from "./respond.js";
+import { evaluationsOf, type RequestTarget, type ServerContext } from "./server-context.js";
 
 /** OPA's default `default_decision`. */
 export const DEFAULT_DECISION: readonly string[] = ["system", "main"];
 
-/** True when rules define the document at `path` or below it. */
-function rulesDefine(engine: PolicyEngine, path: readonly string[]): boolean {
-  return engine
-    .rulePaths()
-    .some((r) => path.length <= r.path.length && path.every((k, i) => r.path[i] === k));
-}
-
-/** The 404 body's message for an undefined decision at `path`. */
-export function undefinedMessage(engine: PolicyEngine, path: readonly string[]): string {
-  const kind = rulesDefine(engine, path) ? "document undefined" : "document missing";
-  return `${kind}: data${path.map((p) => `.${p}`).join("")}`;
+/** Sends a bare JSON value written by the evaluation, indented with `pretty`. */
+export function sendValueText(res: ServerResponse, text: string, pretty: boolean): void {
+  sendJsonText(res, 200, pretty ? indentJsonText(text) : `${text}\n`);
 }
 
 /** Serves POST /. */
@@ -38,16 +30,14 @@ export async function handleDefaultDecision(
   res: ServerResponse,
   target: RequestTarget,
 ): Promise<void> {
-  const path = [...(ctx.defaultDecision ?? DEFAULT_DECISION)];
-  const text = (await readBody(req, ctx.maxBodyBytes)).toString("utf8");
-  const input = parseInput(req, text, inputDepthLimit(ctx));
-  // One read of the engine: the decision sees one state even if a write lands meanwhile.
-  const engine = ctx.engine;
-  const value = engine.evalRef(path, {
-    input,
-    timeoutMs: ctx.evalTimeoutMs > 0 ? ctx.evalTimeoutMs : undefined,
-    maxCollectionSize: ctx.maxCollectionSize,
+  const body = (await readBody(req, ctx.maxBodyBytes)).toString("utf8");
+  const result = await evaluationsOf(ctx).run({
+    kind: "value",
+    path: [...(ctx.defaultDecision ?? DEFAULT_DECISION)],
+    body,
+    yaml: isYamlRequest(req),
+    undefinedStyle: "default",
+    limits: jobLimits(ctx, new URLSearchParams()),
   });
-  if (value === undefined) throw undefinedDocument(undefinedMessage(engine, path));
-  sendJson(res, 200, toJSON(value), boolParam(target.params, "pretty"));
+  sendValueText(res, result.resultText ?? "null", boolParam(target.params, "pretty"));
 }

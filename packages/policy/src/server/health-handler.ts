@@ -1,17 +1,19 @@
 /**
- * The Health API: `GET /health` answers 200 `{}` once a trivial query evaluates; with
- * `?bundles` (or the legacy `?bundle`) every configured bundle must also have activated, and
- * with `?plugins` every plugin must be OK (`exclude-plugin=<name>` skips some).
- * `GET /health/<path>` evaluates `data.system.health.<path>` with the plugins' states as
- * input (`plugin_state`, `plugins_ready`) and is healthy only when it is true.
+ * The Health API: `GET /health` answers 200 `{}` once a trivial query evaluates (on the
+ * main thread: it must answer at once even while workers run slow decisions) and the
+ * evaluation workers are there; with `?bundles` (or the legacy `?bundle`) every configured
+ * bundle must also have activated, and with `?plugins` every plugin must be OK
+ * (`exclude-plugin=<name>` skips some). `GET /health/<path>` evaluates
+ * `data.system.health.<path>` where decisions are evaluated, with the plugins' states as
+ * input (`plugin_state`, `plugins_ready`), and is healthy only when it is true.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BUNDLE_PLUGIN } from "../plugins/bundle-plugin.js";
-import { fromJSON } from "../value/value.js";
 import { dataPath } from "./data-handler.js";
+import type { JobResult } from "./eval-job.js";
 import { boolParam } from "./query-params.js";
 import { sendJson } from "./respond.js";
-import type { RequestTarget, ServerContext } from "./server-context.js";
+import { evaluationsOf, type RequestTarget, type ServerContext } from "./server-context.js";
 
 /** The `?bundles` / `?plugins` verdict; undefined when healthy. */
 function pluginProblem(ctx: ServerContext, params: URLSearchParams): string | undefined {
@@ -33,24 +35,25 @@ function pluginProblem(ctx: ServerContext, params: URLSearchParams): string | un
 /** The input of a `/health/<path>` policy: every plugin's state and the readiness latch. */
 function healthInput(ctx: ServerContext) {
   const manager = ctx.management?.manager;
-  return fromJSON({
+  return {
     plugin_state: manager?.allStates() ?? {},
     plugins_ready: manager?.pluginsReady ?? true,
-  });
+  };
 }
 
 /** Serves GET /health and /health/<path>. */
-export function handleHealth(
+export async function handleHealth(
   ctx: ServerContext,
   _req: IncomingMessage,
   res: ServerResponse,
   target: RequestTarget,
-): void {
+): Promise<void> {
   const pretty = target.params.has("pretty");
   const sub = dataPath(target.pathname);
   if (sub.length === 0) {
     try {
       ctx.engine.query("x = 1");
+      if (!evaluationsOf(ctx).alive()) throw new Error("evaluations stopped");
     } catch {
       sendJson(res, 500, { error: "unable to perform evaluation" }, pretty);
       return;
@@ -61,15 +64,15 @@ export function handleHealth(
     return;
   }
   const name = `data.system.health.${sub.join(".")}`;
-  let value: unknown;
+  let result: JobResult;
   try {
-    value = ctx.engine.evalRef(["system", "health", ...sub], { input: healthInput(ctx) });
+    result = await evaluationsOf(ctx).run({ kind: "health", path: sub, input: healthInput(ctx) });
   } catch {
     sendJson(res, 500, { error: `health check (${name}) returned unexpected value` }, pretty);
     return;
   }
-  if (value === true) sendJson(res, 200, {}, pretty);
-  else if (value === undefined)
+  if (result.resultText === "true") sendJson(res, 200, {}, pretty);
+  else if (result.resultText === undefined)
     sendJson(res, 500, { error: `health check (${name}) was undefined` }, pretty);
   else sendJson(res, 500, { error: `health check (${name}) returned unexpected value` }, pretty);
 }

@@ -78,6 +78,12 @@ export class PolicyMetrics {
     }
   }
 
+  /** Counts an evaluation run elsewhere (a worker thread): its outcome and duration. */
+  record(outcome: "defined" | "undefined" | "error", seconds: number): void {
+    this.outcomes[outcome]++;
+    this.evalSeconds.observe([], seconds);
+  }
+
   private counted: { source: PolicyEngine; counted: PolicyEngine } | undefined;
 
   /** `countEvaluations`, made once per engine (a write or a reload brings a new one). */
@@ -131,12 +137,20 @@ export class PolicyMetrics {
  * The request listener of a server with metrics: `makeListener` is told to see every engine
  * (the first, and each one a write or reload swaps in) through the evaluation counters.
  */
-export function withMetrics<O extends ServerContext & { viewEngine?: EngineView }>(
-  options: O,
-  makeListener: (options: O) => RequestListener,
-): RequestListener {
+export function withMetrics<
+  O extends ServerContext & {
+    viewEngine?: EngineView;
+    onEvaluated?: (outcome: "defined" | "undefined" | "error", seconds: number) => void;
+  },
+>(options: O, makeListener: (options: O) => RequestListener): RequestListener {
   const metrics = new PolicyMetrics();
-  return metrics.wrap(makeListener({ ...options, viewEngine: (e) => metrics.counting(e) }));
+  return metrics.wrap(
+    makeListener({
+      ...options,
+      viewEngine: (e) => metrics.counting(e),
+      onEvaluated: (outcome, seconds) => metrics.record(outcome, seconds),
+    }),
+  );
 }
 
 /** How the handlers see an engine (metrics wrap it to count evaluations). */

@@ -110,11 +110,23 @@ function underRoots(roots: readonly string[], path: readonly string[]): boolean 
   });
 }
 
+/**
+ * Told of every new state: its engine, whether the policies changed, and for a data write
+ * the path it wrote (nothing outside that path changed).
+ */
+export type StoreListener = (
+  engine: PolicyEngine,
+  policiesChanged: boolean,
+  written?: readonly string[],
+) => void;
+
 /** The served state and its atomic updates. */
 export class PolicyStore {
   private state: StoreState;
   /** The policy ids each downloaded bundle activated, so the next activation replaces them. */
   private readonly bundleFiles = new Map<string, readonly string[]>();
+
+  private readonly listeners = new Set<StoreListener>();
 
   constructor(
     engine: PolicyEngine,
@@ -123,6 +135,25 @@ export class PolicyStore {
     private bundles: readonly BundleScope[] = [],
   ) {
     this.state = { engine, policies };
+  }
+
+  /**
+   * Calls `listener` after every swap, in the same turn (the evaluation workers receive the
+   * new state before any decision dispatched after it). Returns the unsubscribe function.
+   */
+  onChange(listener: StoreListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Bundles whose roots are read-only here (their names go into `provenance`). */
+  get bundleScopes(): readonly BundleScope[] {
+    return this.bundles;
+  }
+
+  private swap(state: StoreState, policiesChanged: boolean, written?: readonly string[]): void {
+    this.state = state;
+    for (const listener of this.listeners) listener(state.engine, policiesChanged, written);
   }
 
   /** Throws OPA's 400 when a write at `path` touches a bundle's roots. */
@@ -157,9 +188,9 @@ export class PolicyStore {
     policies: readonly PolicySource[],
     bundles: readonly BundleScope[] = [],
   ): void {
-    this.state = { engine, policies };
     this.bundles = bundles;
     this.bundleFiles.clear(); // Downloaded bundles are activated again by their plugin.
+    this.swap({ engine, policies }, true);
   }
 
   /**
@@ -172,7 +203,7 @@ export class PolicyStore {
     const next = update(engine.baseData());
     const conflicts = dataConflicts(engine, next, touched);
     if (conflicts.length > 0) throw badRequest(goErrorsText(conflicts));
-    this.state = { engine: engine.withData(next), policies };
+    this.swap({ engine: engine.withData(next), policies }, false, touched);
   }
 
   /**
@@ -191,7 +222,10 @@ export class PolicyStore {
     const next = policies.slice();
     if (at >= 0) next[at] = { file, source };
     else next.push({ file, source });
-    this.state = this.compiled(next, (errors) => badRequest(COMPILE_MODULE_ERROR, errors));
+    this.swap(
+      this.compiled(next, (errors) => badRequest(COMPILE_MODULE_ERROR, errors)),
+      true,
+    );
     return true;
   }
 
@@ -202,7 +236,10 @@ export class PolicyStore {
     if (file === undefined) throw policyNotFound(id);
     this.checkPackageScope(policies.find((p) => p.file === file) as PolicySource);
     const next = policies.filter((p) => p.file !== file);
-    this.state = this.compiled(next, (errors) => invalidOperation(COMPILE_MODULE_ERROR, errors));
+    this.swap(
+      this.compiled(next, (errors) => invalidOperation(COMPILE_MODULE_ERROR, errors)),
+      true,
+    );
   }
 
   /**
@@ -278,7 +315,7 @@ export class PolicyStore {
       name,
       bundle.modules.map((m) => m.file),
     );
-    this.state = next;
+    this.swap(next, true);
   }
 
   /** A policy whose package lies under a bundle's roots cannot change (OPA's scope check). */

@@ -5,6 +5,7 @@ import type { PolicyEngine } from "../engine.js";
 import type { ManagementView } from "../plugins/plugin-runtime.js";
 import type { BundleScope } from "./bundle-scope.js";
 import type { DecisionLogger } from "./decision-log.js";
+import type { Evaluations } from "./eval-pool.js";
 import type { PolicyStore } from "./policy-store.js";
 
 export interface ServerContext {
@@ -32,6 +33,19 @@ export interface ServerContext {
   readonly defaultDecision?: readonly string[];
   /** Plugin states, status report and configuration (`--config-file`); absent: none. */
   readonly management?: ManagementView;
+  /**
+   * Where decisions are evaluated (the worker pool, or the main thread). The server makes
+   * it at start from `workers`; always present inside handlers.
+   */
+  readonly evaluations?: Evaluations;
+  /** Evaluation worker threads; 0 (the default here) evaluates on the main thread. */
+  readonly workers?: number;
+}
+
+/** Where a context's decisions are evaluated (always present inside handlers). */
+export function evaluationsOf(ctx: ServerContext): Evaluations {
+  if (!ctx.evaluations) throw new Error("server context without evaluations");
+  return ctx.evaluations;
 }
 
 /** The store of a context made by the server (always present inside handlers). */

@@ -129,6 +129,29 @@ describe("rego run --server", () => {
     assert.match(bad.out.stderr, /^error: default_decision: not a path like \/a\/b: a\/\/b\n/);
   });
 
+  it("takes --set server.workers=<n> and refuses a value that is not a whole number", async () => {
+    const run = startRun([
+      "--server",
+      "--addr",
+      "127.0.0.1:0",
+      "--set",
+      "server.workers=1",
+      EXAMPLES_DIR,
+    ]);
+    const url = await run.url;
+    const res = await fetch(`${url}/v1/data/simple/allow`, {
+      method: "POST",
+      body: '{"input": {"name": "alice"}}',
+    });
+    const text = await res.text();
+    run.stop();
+    assert.equal(await run.done, 0);
+    assert.equal(text, '{"result":true}\n');
+    const bad = startRun(["--server", "--set", "server.workers=many", EXAMPLES_DIR]);
+    assert.equal(await bad.done, 1);
+    assert.match(bad.out.stderr, /server\.workers: must be a whole number from 0 to 9999/);
+  });
+
   it("refuses to start with every parse error listed as file:line:col, exit 1", async () => {
     const run = startRun(["--server", "--addr", "127.0.0.1:0", join(files.dir, "policies")]);
     assert.equal(await run.done, 1);

@@ -29,6 +29,8 @@ export async function startHarness(
     maxInputDepth?: number;
     maxCollectionSize?: number;
     defaultDecision?: string[];
+    /** Evaluation workers; default 0, or REGO_TEST_SERVER_WORKERS to run a suite on the pool. */
+    workers?: number;
   } = {},
 ): Promise<Harness> {
   const { engine, files } = buildEngine(paths);
@@ -43,6 +45,7 @@ export async function startHarness(
       maxInputDepth: options.maxInputDepth,
       maxCollectionSize: options.maxCollectionSize,
       defaultDecision: options.defaultDecision,
+      workers: options.workers ?? Number(process.env.REGO_TEST_SERVER_WORKERS ?? 0),
       decisionLogger: options.decisionLogs
         ? consoleDecisionLogger((line) => logLines.push(line))
         : undefined,

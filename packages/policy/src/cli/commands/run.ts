@@ -47,7 +47,8 @@ Flags:
   -a, --addr <host:port>         listen address (default $REGO_ADDR or localhost:8181)
   -c, --config-file <file>       OPA configuration file (YAML or JSON): services, bundles,
                                    status, labels, keys, decision_logs, default_decision,
-                                   persistence_directory, server.decoding.max_length
+                                   persistence_directory, server.decoding.max_length,
+                                   server.workers (evaluation threads; 0 = main thread)
       --set <key=value[,...]>    override a configuration key (dotted path, repeatable), e.g.
                                    decision_logs.console=true, default_decision=/a/b
       --set-file <key=path>      override a configuration key with a file's text
@@ -81,6 +82,8 @@ interface RunSettings {
   logFormat?: LogFormat;
   /** OPA's `default_decision`, as a path below `data` (`POST /`). */
   defaultDecision: readonly string[];
+  /** Evaluation worker threads; 0 evaluates on the main thread. */
+  workers: number;
   /** The configuration file with --set/--set-file applied, validated. */
   runtime: RuntimeConfig;
 }
@@ -130,6 +133,7 @@ function readSettings(
     logFormat: config.logFormat,
     defaultDecision: runtime.defaultDecision ?? ["system", "main"],
     runtime,
+    workers: runtime.serverWorkers ?? config.workers,
   };
   const bad = addrProblem("--addr", settings.addr, { emptyHost: true });
   if (bad) throw new UsageError(bad);
@@ -217,6 +221,8 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
       evalTimeoutMs: settings.evalTimeoutMs,
       maxInputDepth: settings.maxInputDepth,
       maxCollectionSize: settings.maxCollectionSize,
+      workers: settings.workers,
+      onWorkerLost: (reason) => log.error({ reason }, "Evaluation worker replaced."),
       decisionLogger:
         plugins.decisionLogs ??
         (settings.decisionLogs
