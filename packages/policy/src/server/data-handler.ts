@@ -78,6 +78,7 @@ function logDecision(
     result: outcome.result,
     metrics: outcome.metrics,
     requestedBy: `${req.socket.remoteAddress ?? ""}:${req.socket.remotePort ?? ""}`,
+    headers: req.headers,
     error,
   });
 }

@@ -108,6 +108,35 @@ describe("rego run --server", () => {
     assert.equal(line.decision_id, body.decision_id);
   });
 
+  it("logs decisions masked by data.system.log.mask with REGO_DECISION_LOGS=console", async () => {
+    const tree = tempTree({
+      "p.rego": 'package p\n\nallow := input.user == "alice"\n',
+      "mask.rego": 'package system.log\n\nmask contains "/input/secret"\n',
+    });
+    const run = startRun(["--server", "-a", "127.0.0.1:0", tree.dir], {
+      REGO_DECISION_LOGS: "console",
+    });
+    try {
+      const url = await run.url;
+      const res = await fetch(`${url}/v1/data/p/allow`, {
+        method: "POST",
+        body: '{"input":{"user":"alice","secret":"s3"}}',
+      });
+      const body = (await res.json()) as { decision_id: string; result: boolean };
+      assert.equal(body.result, true);
+      run.stop();
+      assert.equal(await run.done, 0);
+      const line = JSON.parse(run.out.stdout.trim()) as Record<string, unknown>;
+      assert.equal(line.decision_id, body.decision_id);
+      assert.deepEqual(line.input, { user: "alice" });
+      assert.deepEqual(line.erased, ["/input/secret"]);
+      assert.equal(line.msg, "Decision Log");
+    } finally {
+      run.stop();
+      tree.remove();
+    }
+  });
+
   it("answers POST / from the path --set default_decision names", async () => {
     const run = startRun([
       "--server",

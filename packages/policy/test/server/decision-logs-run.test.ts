@@ -59,6 +59,7 @@ describe("rego run with decision_logs", () => {
         decision_logs: {
           service: "logs",
           reporting: { min_delay_seconds: 300, max_delay_seconds: 600 },
+          request_context: { http: { headers: ["X-Request-Id"] } },
         },
       }),
     );
@@ -70,6 +71,7 @@ describe("rego run with decision_logs", () => {
         const res = await fetch(`${rego.url}/v1/data/authz/allow`, {
           method: "POST",
           body: JSON.stringify({ input: { user, password: "hunter2" } }),
+          headers: { "x-request-id": `req-${user}` },
         });
         const body = (await res.json()) as { decision_id?: string; result?: boolean };
         assert.equal(body.result, user === "alice");
@@ -94,6 +96,9 @@ describe("rego run with decision_logs", () => {
     assert.deepEqual(first.input, { user: "alice" });
     assert.deepEqual(first.erased, ["/input/password"]);
     assert.equal(first.result, true);
+    assert.deepEqual(first.request_context, {
+      http: { headers: { "X-Request-Id": ["req-alice"] } },
+    });
     assert.equal((first.labels as Record<string, string>).team, "a");
   });
 

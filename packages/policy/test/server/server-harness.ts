@@ -1,7 +1,11 @@
 /** Starts a real policy server on an ephemeral port for HTTP tests. */
 import { buildEngine } from "../../src/loader/build-engine.js";
+import {
+  type DecisionLogsConfig,
+  parseDecisionLogsConfig,
+} from "../../src/plugins/decision-logs/config.js";
+import { DecisionLogsPlugin } from "../../src/plugins/decision-logs/decision-logs-plugin.js";
 import { type RunningServer, startPolicyServer } from "../../src/server/app.js";
-import { consoleDecisionLogger } from "../../src/server/decision-log.js";
 
 export interface Harness {
   server: RunningServer;
@@ -47,7 +51,11 @@ export async function startHarness(
       defaultDecision: options.defaultDecision,
       workers: options.workers ?? Number(process.env.REGO_TEST_SERVER_WORKERS ?? 0),
       decisionLogger: options.decisionLogs
-        ? consoleDecisionLogger((line) => logLines.push(line))
+        ? new DecisionLogsPlugin({
+            config: parseDecisionLogsConfig({ console: true }, []) as DecisionLogsConfig,
+            engine: () => engine,
+            console: (line) => logLines.push(line),
+          })
         : undefined,
     },
     "127.0.0.1:0",

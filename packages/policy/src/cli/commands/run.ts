@@ -17,7 +17,6 @@ import {
 import { OverrideSyntaxError } from "../../plugins/config-overrides.js";
 import { PluginRuntime } from "../../plugins/plugin-runtime.js";
 import { startPolicyServer } from "../../server/app.js";
-import { consoleDecisionLogger } from "../../server/decision-log.js";
 import { PolicyStore } from "../../server/policy-store.js";
 import {
   BUNDLE_FLAG_OPTIONS,
@@ -72,7 +71,6 @@ const OPTIONS = {
 
 interface RunSettings {
   addr: string;
-  decisionLogs: boolean;
   maxBodyBytes: number;
   graceMs: number;
   logLevel: string;
@@ -88,17 +86,24 @@ interface RunSettings {
   runtime: RuntimeConfig;
 }
 
-/** The configuration file and overrides; malformed overrides are usage errors (exit 2). */
-function readRuntimeConfig(values: {
-  "config-file"?: string;
-  set?: string[];
-  "set-file"?: string[];
-}): RuntimeConfig {
+/**
+ * The configuration file and overrides; malformed overrides are usage errors (exit 2).
+ * `REGO_DECISION_LOGS=console` stands for `decision_logs.console: true` where the file and
+ * overrides leave it unset, so console lines go through the same masking plugin.
+ */
+function readRuntimeConfig(
+  values: { "config-file"?: string; set?: string[]; "set-file"?: string[] },
+  envConsole: boolean,
+): RuntimeConfig {
   try {
     const doc = readConfigDocument(values["config-file"], {
       set: values.set,
       setFile: values["set-file"],
     });
+    const logs = doc.decision_logs ?? {};
+    if (envConsole && typeof logs === "object" && !("console" in logs)) {
+      doc.decision_logs = { ...logs, console: true };
+    }
     return parseRuntimeConfig(doc, { cwd: process.cwd() });
   } catch (e) {
     if (e instanceof OverrideSyntaxError) throw new UsageError(e.message);
@@ -120,10 +125,9 @@ function readSettings(
   const { values, positionals } = parseFlags(argv, OPTIONS);
   const config = loadConfig(io.env);
   const addrFlag = values.addr?.at(-1);
-  const runtime = readRuntimeConfig(values);
+  const runtime = readRuntimeConfig(values, config.decisionLogs);
   const settings: RunSettings = {
     addr: addrFlag ?? (values["v0-compatible"] && !io.env.REGO_ADDR ? ":8181" : config.addr),
-    decisionLogs: runtime.decisionLogsConsole ?? config.decisionLogs,
     maxBodyBytes: runtime.maxBodyBytes ?? config.maxBodyBytes,
     graceMs: config.shutdownGraceMs,
     logLevel: values["log-level"] ?? config.logLevel,
@@ -223,11 +227,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
       maxCollectionSize: settings.maxCollectionSize,
       workers: settings.workers,
       onWorkerLost: (reason) => log.error({ reason }, "Evaluation worker replaced."),
-      decisionLogger:
-        plugins.decisionLogs ??
-        (settings.decisionLogs
-          ? consoleDecisionLogger((line) => io.stdout(line), { version: packageVersion() })
-          : undefined),
+      decisionLogger: plugins.decisionLogs,
       onInternalError: (error) => log.error({ err: error }, "request failed"),
     },
     settings.addr,

@@ -1,7 +1,7 @@
 /**
  * The console form of a decision event (`decision_logs.console: true`): one JSON line with
  * the event's fields plus OPA's log fields, keys sorted as OPA's JSON log formatter writes
- * them.
+ * them, ending in a newline (the sink writes lines as they come).
  */
 import { jsonText } from "../../server/json-text.js";
 import { type DecisionEvent, eventData } from "./decision-event.js";
@@ -16,5 +16,5 @@ export function consoleLine(event: DecisionEvent, now: Date): string {
   };
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(fields).sort()) sorted[key] = fields[key];
-  return jsonText(sorted).slice(0, -1);
+  return jsonText(sorted);
 }

@@ -25,11 +25,8 @@ import {
 } from "./upload-buffer.js";
 import { UploadHTTPError, uploadChunk } from "./upload-chunk.js";
 
-/** A decision as the server reports it, optionally with the request's headers. */
-export interface LoggedDecision extends Decision {
-  /** Request headers, read for `request_context.http.headers`. */
-  headers?: IncomingHttpHeaders;
-}
+/** A decision as the server reports it (its headers feed `request_context`). */
+export type LoggedDecision = Decision;
 
 /** Evaluates `data.<path>` with an input: the engine's evalRefAsync. */
 export interface RuleEvaluator {

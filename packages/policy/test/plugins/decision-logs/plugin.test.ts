@@ -559,6 +559,7 @@ describe("decision logs plugin: console", () => {
     const id = plugin.record(decision(1, { input: { user: "u", password: "p" } }));
     assert.equal(await plugin.stop(), true);
     assert.equal(lines.length, 1);
+    assert.match(lines[0] as string, /^\{[^\n]*\}\n$/);
     const line = JSON.parse(lines[0] as string) as Record<string, unknown>;
     assert.deepEqual(Object.keys(line), [...Object.keys(line)].sort());
     assert.equal(line.decision_id, id);
