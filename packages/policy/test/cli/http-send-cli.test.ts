@@ -1,12 +1,17 @@
-/** `rego eval` and `rego test` evaluate asynchronously: policies may call http.send. */
+/**
+ * `rego eval`, `rego test`, `rego exec` and the REPL evaluate asynchronously: policies may
+ * call http.send.
+ */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { after, before, describe, it } from "node:test";
+import { runRepl } from "../../src/cli/repl/run-repl.js";
 import { startServer, type TestServer } from "../engine/network-helpers.js";
 import { tempTree } from "../fixtures.js";
 import { rego } from "./cli-harness.js";
 
-describe("rego eval / rego test with http.send", () => {
+describe("rego eval / test / exec / the REPL with http.send", () => {
   let server: TestServer;
   let files: { dir: string; remove(): void };
   before(async () => {
@@ -71,5 +76,46 @@ test_bob_denied if not allow with input as {"user": "bob"}
     ]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /PASS: 2\/2/);
+  });
+
+  it("rego exec decides each input file through http.send", async () => {
+    const run = await rego([
+      "exec",
+      "--decision",
+      "p/allow",
+      "-b",
+      files.dir,
+      join(files.dir, "in.json"),
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { result: { result?: unknown; error?: unknown }[] };
+    assert.deepEqual(
+      out.result.map((r) => r.result ?? r.error),
+      [true],
+    );
+  });
+
+  it("the REPL answers queries whose policy calls http.send", async () => {
+    let stdout = "";
+    let stderr = "";
+    const code = await runRepl(
+      [join(files.dir, "p.rego")],
+      { v0: false, watch: false },
+      {
+        stdout: (t) => {
+          stdout += t;
+        },
+        stderr: (t) => {
+          stderr += t;
+        },
+        env: {},
+        readStdin: async () => "",
+      },
+      Readable.from(['input := {"user": "alice"}\n', "data.p.allow\n", "data.p.allowed\n"]),
+    );
+    assert.equal(code, 0, stderr);
+    assert.equal(stderr, "");
+    assert.match(stdout, /> true\n/);
+    assert.match(stdout, /"alice"/);
   });
 });

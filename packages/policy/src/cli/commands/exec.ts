@@ -62,7 +62,13 @@ function isEmpty(v: unknown): boolean {
   return v !== null && typeof v === "object" && Object.keys(v).length === 0;
 }
 
-function decide(engine: PolicyEngine, decision: string, path: string, text: string): ExecItem {
+/** One input file's decision; evaluated asynchronously so `http.send` can reach the network. */
+async function decide(
+  engine: PolicyEngine,
+  decision: string,
+  path: string,
+  text: string,
+): Promise<ExecItem> {
   let input: Value;
   try {
     input = parseDataText(path, text);
@@ -71,7 +77,7 @@ function decide(engine: PolicyEngine, decision: string, path: string, text: stri
   }
   const ref = decision.split("/").filter((s) => s !== "");
   try {
-    const value = engine.evalRef(ref, { input });
+    const value = await engine.evalRefAsync(ref, { input });
     if (value === undefined) {
       return {
         path,
@@ -110,9 +116,10 @@ async function runExec(argv: string[], io: CliIO): Promise<number> {
     io.stderr(describeFailure(e));
     return 1;
   }
-  const items = files.map((f) => decide(engine, v.decision, f, readFileSync(f, "utf8")));
+  const items: ExecItem[] = [];
+  for (const f of files) items.push(await decide(engine, v.decision, f, readFileSync(f, "utf8")));
   if (v["stdin-input"])
-    items.push(decide(engine, v.decision, "--stdin-input", await io.readStdin()));
+    items.push(await decide(engine, v.decision, "--stdin-input", await io.readStdin()));
   io.stdout(jsonText({ result: items }, true));
   const defined = items.filter((i) => i.result !== undefined);
   if (v.fail && defined.length < items.length) return 1;

@@ -9,7 +9,7 @@
  * Every change recompiles everything; a change that does not compile is refused with its
  * errors and the previous state kept.
  */
-import type { PolicyEngine } from "../../engine.js";
+import type { PolicyEngine, QueryOptions } from "../../engine.js";
 import type { LoadedFiles } from "../../loader/load-paths.js";
 import { parseModule, parseQuery } from "../../syntax/module-parser.js";
 import type { Value } from "../../value/value.js";
@@ -81,11 +81,35 @@ export class Repl {
 
   /** Handles one line of input; false when the shell should exit. */
   line(text: string): boolean {
+    const statement = this.complete(text);
+    return statement === undefined || this.run(classify(statement));
+  }
+
+  /**
+   * `line` for the interactive shell: queries are evaluated asynchronously, so builtins that
+   * reach the network (`http.send`, `net.lookup_ip_addr`) work there.
+   */
+  async lineAsync(text: string): Promise<boolean> {
+    const statement = this.complete(text);
+    if (statement === undefined) return true;
+    const s = classify(statement);
+    if (s.kind !== "query") return this.run(s);
+    try {
+      const results = await this.engine().queryAsync(s.text, this.queryOptions(this.input));
+      this.output.out(formatEvalResults(results, "pretty"));
+    } catch (e) {
+      this.report(e);
+    }
+    return true;
+  }
+
+  /** The statement the buffered lines make, or undefined while brackets are still open. */
+  private complete(text: string): string | undefined {
     this.buffer.push(text);
     const statement = this.buffer.join("\n");
-    if (bracketBalance(statement) > 0) return true;
+    if (bracketBalance(statement) > 0) return undefined;
     this.buffer = [];
-    return this.run(classify(statement));
+    return statement;
   }
 
   /** Loads the files again (for --watch); the REPL's own rules are kept. */
@@ -216,11 +240,15 @@ export class Repl {
   }
 
   private evaluate(text: string, input: Value | undefined) {
-    return this.engine().query(text, {
+    return this.engine().query(text, this.queryOptions(input));
+  }
+
+  private queryOptions(input: Value | undefined): QueryOptions {
+    return {
       input,
       package: this.current.split("."),
       print: (message) => this.output.err(`${message}\n`),
-    });
+    };
   }
 
   private engine(): PolicyEngine {

@@ -30,7 +30,7 @@ export async function runRepl(
   try {
     io.stdout(repl.prompt());
     for await (const line of lines) {
-      if (!repl.line(line)) break;
+      if (!(await repl.lineAsync(line))) break;
       io.stdout(repl.prompt());
     }
   } finally {
