@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PolicyEngine } from "../../src/engine.js";
 import type { BundleStatus, PluginLog } from "../../src/plugins/bundle-plugin.js";
+import type { BundleVerifier } from "../../src/plugins/bundle-verification.js";
 import { parseRuntimeConfig } from "../../src/plugins/config-file.js";
 import { PluginRuntime } from "../../src/plugins/plugin-runtime.js";
 import { PolicyStore } from "../../src/server/policy-store.js";
@@ -63,6 +64,13 @@ describe("bundle plugin", () => {
     const store = storeWith();
     const seen: string[] = [];
     let accept = false;
+    const verify: BundleVerifier = (bundle, verification) => {
+      const names = bundle.files.map((f) => f.name).join(",");
+      const { keyId, exclude, publicKeys } = verification ?? {};
+      const key = publicKeys?.get("k")?.key;
+      seen.push(`${bundle.name}:${keyId}:${JSON.stringify(exclude)}:${key}:${names}`);
+      if (!accept) throw new Error("signature verification failed");
+    };
     const runtime = runtimeFor(
       store,
       {
@@ -71,15 +79,7 @@ describe("bundle plugin", () => {
         bundles: { app: { signing: { keyid: "k", exclude_files: ["x"] }, polling: FAST } },
       },
       {
-        verify: (
-          bundle: { name: string; files: readonly { name: string }[] },
-          signing: Record<string, unknown> | undefined,
-          keys: Record<string, { key?: string }>,
-        ) => {
-          const names = bundle.files.map((f) => f.name).join(",");
-          seen.push(`${bundle.name}:${JSON.stringify(signing)}:${keys.k?.key}:${names}`);
-          if (!accept) throw new Error("signature verification failed");
-        },
+        verify,
       },
     );
     runtime.start();
@@ -88,10 +88,7 @@ describe("bundle plugin", () => {
       assert.equal(refused.message, "bundle app: signature verification failed");
       assert.equal(store.engine.evalRef(["app", "allow"]), undefined);
       assert.equal(runtime.manager.state("bundle"), "NOT_READY");
-      assert.equal(
-        seen[0],
-        'app:{"keyid":"k","exclude_files":["x"]}:PUBLIC KEY:data.json,policy.rego,.manifest',
-      );
+      assert.equal(seen[0], 'app:k:["x"]:PUBLIC KEY:data.json,policy.rego,.manifest');
       accept = true;
       await statusOf(runtime, (s) => s.active_revision === "signed");
       assert.equal(store.engine.evalRef(["app", "allow"]), true);
