@@ -5,6 +5,7 @@
 import { isNumber } from "../value/number.js";
 import { canonicalKey, RegoObject, typeName, type Value } from "../value/value.js";
 import { marshalJSON } from "./encoding.js";
+import type { ClientRequest } from "./http-send-client.js";
 import { DurationError, parseGoDuration } from "./time/go-duration.js";
 
 const REQUEST_KEYS = new Set([
@@ -70,35 +71,47 @@ export class HttpSendRequestError extends Error {
   }
 }
 
-/** Everything `http.send` needs from its operand. */
-export interface HttpSendSpec {
-  method: string;
-  url: string;
-  headers: [string, string][];
-  body: string;
-  timeoutMs: number;
-  followRedirects: boolean;
+/** The request's TLS settings as written (files and variables are read when it is sent). */
+export interface HttpSendTls {
+  useSystemCerts?: boolean;
+  caCert?: string;
+  caCertFile?: string;
+  caCertEnv?: string;
+  clientCert?: string;
+  clientKey?: string;
+  clientCertFile?: string;
+  clientKeyFile?: string;
+  clientCertEnv?: string;
+  clientKeyEnv?: string;
+  insecureSkipVerify: boolean;
+  serverName?: string;
+}
+
+/** String-valued TLS keys copied as they are, and the setting each fills. */
+const TLS_STRING_KEYS = new Map<
+  string,
+  Exclude<keyof HttpSendTls, "useSystemCerts" | "insecureSkipVerify">
+>([
+  ["tls_ca_cert_file", "caCertFile"],
+  ["tls_ca_cert_env_variable", "caCertEnv"],
+  ["tls_client_cert", "clientCert"],
+  ["tls_client_key", "clientKey"],
+  ["tls_client_cert_file", "clientCertFile"],
+  ["tls_client_key_file", "clientKeyFile"],
+  ["tls_client_cert_env_variable", "clientCertEnv"],
+  ["tls_client_key_env_variable", "clientKeyEnv"],
+  ["tls_server_name", "serverName"],
+]);
+
+/** Everything `http.send` needs from its operand (TLS as written, not yet read). */
+export interface HttpSendSpec extends Omit<ClientRequest, "tls"> {
   forceJsonDecode: boolean;
   forceYamlDecode: boolean;
   /** `cache` or `force_cache`: use the inter-query cache. */
   interQuery: boolean;
   /** Seconds a forced entry lives; undefined unless `force_cache`. */
   forceCacheSeconds?: number;
-  maxRetries: number;
-  tls: {
-    useSystemCerts?: boolean;
-    caCert?: string;
-    caCertFile?: string;
-    caCertEnv?: string;
-    clientCert?: string;
-    clientKey?: string;
-    clientCertFile?: string;
-    clientKeyFile?: string;
-    clientCertEnv?: string;
-    clientKeyEnv?: string;
-    insecureSkipVerify: boolean;
-    serverName?: string;
-  };
+  tls: HttpSendTls;
 }
 
 /** `raise_error` (default true); a non-boolean is an error that is always raised. */
@@ -248,33 +261,6 @@ export function parseRequest(req: RegoObject): HttpSendSpec {
       case "tls_ca_cert":
         spec.tls.caCert = str(key).replaceAll("\\n", "\n");
         break;
-      case "tls_ca_cert_file":
-        spec.tls.caCertFile = str(key);
-        break;
-      case "tls_ca_cert_env_variable":
-        spec.tls.caCertEnv = str(key);
-        break;
-      case "tls_client_cert":
-        spec.tls.clientCert = str(key);
-        break;
-      case "tls_client_key":
-        spec.tls.clientKey = str(key);
-        break;
-      case "tls_client_cert_file":
-        spec.tls.clientCertFile = str(key);
-        break;
-      case "tls_client_key_file":
-        spec.tls.clientKeyFile = str(key);
-        break;
-      case "tls_client_cert_env_variable":
-        spec.tls.clientCertEnv = str(key);
-        break;
-      case "tls_client_key_env_variable":
-        spec.tls.clientKeyEnv = str(key);
-        break;
-      case "tls_server_name":
-        spec.tls.serverName = str(key);
-        break;
       case "max_retry_attempts": {
         const n = integerOf(v);
         if (n === undefined || n < 0n) {
@@ -297,10 +283,13 @@ export function parseRequest(req: RegoObject): HttpSendSpec {
           throw new HttpSendRequestError('invalid value for "cache_ignored_headers" field');
         }
         break;
-      default:
+      default: {
+        const setting = TLS_STRING_KEYS.get(key);
+        if (setting !== undefined) spec.tls[setting] = str(key);
         // cache, force_cache, force_cache_duration_seconds, raise_error and the decode
         // flags are read below or by the caller.
         break;
+      }
     }
   }
   spec.body = rawBody ?? body ?? "";
