@@ -51,6 +51,27 @@ async function statusOf(runtime: PluginRuntime, want: (s: BundleStatus) => boole
 
 const FAST = { min_delay_seconds: 0.02, max_delay_seconds: 0.05 };
 
+/**
+ * Runs `test` with a started runtime that polls bundle `app` from the service configured
+ * as `service`, and stops the runtime afterwards.
+ */
+async function withAppBundle(
+  store: PolicyStore,
+  service: Record<string, unknown>,
+  test: (runtime: PluginRuntime) => Promise<void>,
+): Promise<void> {
+  const runtime = runtimeFor(store, {
+    services: { s: service },
+    bundles: { app: { polling: FAST } },
+  });
+  runtime.start();
+  try {
+    await test(runtime);
+  } finally {
+    await runtime.stop();
+  }
+}
+
 describe("bundle plugin", () => {
   let service: BundleService;
   before(async () => {
@@ -107,29 +128,17 @@ describe("bundle plugin", () => {
       }),
     );
     const store = storeWith();
-    const runtime = runtimeFor(store, {
-      services: { s: { url: service.url } },
-      bundles: { app: { polling: FAST } },
-    });
-    runtime.start();
-    try {
+    await withAppBundle(store, { url: service.url }, async (runtime) => {
       const s = await statusOf(runtime, (st) => st.code !== undefined);
       assert.equal(s.message, "bundle app: verification key not provided");
       assert.equal(store.engine.evalRef(["p", "x"]), undefined);
-    } finally {
-      await runtime.stop();
-    }
+    });
   });
 
   it("refuses a delta bundle rather than reading it as a snapshot", async () => {
     service.set("/bundles/app", simpleBundle("snap", "package app\n\nallow := true\n"));
     const store = storeWith();
-    const runtime = runtimeFor(store, {
-      services: { s: { url: service.url } },
-      bundles: { app: { polling: FAST } },
-    });
-    runtime.start();
-    try {
+    await withAppBundle(store, { url: service.url }, async (runtime) => {
       await statusOf(runtime, (st) => st.active_revision === "snap");
       service.set(
         "/bundles/app",
@@ -142,9 +151,7 @@ describe("bundle plugin", () => {
       assert.equal(s.message, "bundle app: delta bundles (patch.json) are not supported");
       assert.equal(s.active_revision, "snap");
       assert.equal(store.engine.evalRef(["app", "allow"]), true);
-    } finally {
-      await runtime.stop();
-    }
+    });
   });
 
   it("refuses a bundle whose roots overlap a bundle loaded from files", async () => {
@@ -153,20 +160,13 @@ describe("bundle plugin", () => {
       bundleFromFiles({ "a/p.rego": "package a\n\nx := 1\n" }, { roots: ["a"] }),
     );
     const store = storeWith({}, [{ name: "local.tar.gz", roots: ["a/b"] }]);
-    const runtime = runtimeFor(store, {
-      services: { s: { url: service.url } },
-      bundles: { app: { polling: FAST } },
-    });
-    runtime.start();
-    try {
+    await withAppBundle(store, { url: service.url }, async (runtime) => {
       const s = await statusOf(runtime, (st) => st.code !== undefined);
       assert.equal(
         s.message,
         "detected overlapping roots in bundle manifest with: [app local.tar.gz]",
       );
-    } finally {
-      await runtime.stop();
-    }
+    });
   });
 
   it("refuses a bundle whose rules conflict with policies already loaded, keeping them", async () => {
@@ -178,12 +178,7 @@ describe("bundle plugin", () => {
       ),
     );
     const store = storeWith({ "local.rego": "package local\n\ny := 1\n" });
-    const runtime = runtimeFor(store, {
-      services: { s: { url: service.url } },
-      bundles: { app: { polling: FAST } },
-    });
-    runtime.start();
-    try {
+    await withAppBundle(store, { url: service.url }, async (runtime) => {
       // Depends on a policy from files: compiles together with it.
       await waitFor("activation", () =>
         store.engine.evalRef(["b", "x"]) === 1 ? true : undefined,
@@ -200,9 +195,7 @@ describe("bundle plugin", () => {
       assert.equal(s.errors?.[0]?.code, "rego_type_error");
       assert.equal(store.engine.evalRef(["b", "x"]), 1);
       assert.equal(store.engine.evalRef(["local", "y"]), 1);
-    } finally {
-      await runtime.stop();
-    }
+    });
   });
 });
 
@@ -286,12 +279,7 @@ describe("bundle plugin over HTTPS", () => {
         JSON.stringify(tls).replace('"CA"', JSON.stringify(join(tree.dir, "ca.pem"))),
       );
       const store = storeWith();
-      const runtime = runtimeFor(store, {
-        services: { s: { url, ...settings } },
-        bundles: { app: { polling: FAST } },
-      });
-      runtime.start();
-      try {
+      await withAppBundle(store, { url, ...settings }, async (runtime) => {
         const s = await statusOf(
           runtime,
           (st) => st.active_revision !== undefined || st.code !== undefined,
@@ -303,9 +291,7 @@ describe("bundle plugin over HTTPS", () => {
           assert.match(s.message ?? "", /certificate/);
           assert.equal(store.engine.evalRef(["app", "allow"]), undefined);
         }
-      } finally {
-        await runtime.stop();
-      }
+      });
     });
   }
 });
