@@ -2,14 +2,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { TLSSocket } from "node:tls";
-import {
-  engineWith,
-  evalAsync,
-  makePki,
-  startTlsServer,
-  type TestPki,
-  type TestServer,
-} from "./network-helpers.js";
+import { makePki, type TestPki } from "../test-pki.js";
+import { engineWith, evalAsync, startTlsServer, type TestServer } from "./network-helpers.js";
 
 const SEND = "package p\nresp := http.send(input.req)\n";
 const send = (req: Record<string, unknown>) => evalAsync(engineWith(SEND), "data.p.resp", { req });

@@ -4,11 +4,8 @@
  * bundles loaded from files.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PolicyEngine } from "../../src/engine.js";
 import type { BundleStatus, PluginLog } from "../../src/plugins/bundle-plugin.js";
@@ -16,7 +13,7 @@ import type { BundleVerifier } from "../../src/plugins/bundle-verification.js";
 import { parseRuntimeConfig } from "../../src/plugins/config-file.js";
 import { PluginRuntime } from "../../src/plugins/plugin-runtime.js";
 import { PolicyStore } from "../../src/server/policy-store.js";
-import { tempTree } from "../fixtures.js";
+import { makePki } from "../test-pki.js";
 import { BundleService, bundleFromFiles, simpleBundle, waitFor } from "./bundle-service.js";
 
 const quiet: PluginLog = { info() {}, warn() {}, error() {} };
@@ -200,73 +197,22 @@ describe("bundle plugin", () => {
 });
 
 describe("bundle plugin over HTTPS", () => {
-  const tree = tempTree({});
+  const pki = makePki();
   let url = "";
   let server: ReturnType<typeof createServer> | undefined;
   before(async () => {
-    const dir = tree.dir;
-    const ssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
-    ssl(
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      "ca.key",
-      "-out",
-      "ca.pem",
-      "-days",
-      "2",
-      "-subj",
-      "/CN=test-ca",
-    );
-    ssl(
-      "req",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      "server.key",
-      "-out",
-      "server.csr",
-      "-subj",
-      "/CN=127.0.0.1",
-    );
-    // Node checks the subjectAltName, not the CN.
-    writeFileSync(join(dir, "san.ext"), "subjectAltName=IP:127.0.0.1\n");
-    ssl(
-      "x509",
-      "-req",
-      "-in",
-      "server.csr",
-      "-CA",
-      "ca.pem",
-      "-CAkey",
-      "ca.key",
-      "-CAcreateserial",
-      "-out",
-      "server.pem",
-      "-days",
-      "2",
-      "-extfile",
-      "san.ext",
-    );
     const bundle = simpleBundle("tls", "package app\n\nallow := true\n");
-    server = createServer(
-      { key: readFileSync(join(dir, "server.key")), cert: readFileSync(join(dir, "server.pem")) },
-      (_req, res) => {
-        res.writeHead(200, { etag: '"t"' });
-        res.end(bundle);
-      },
-    );
+    server = createServer({ key: pki.serverKey, cert: pki.serverCert }, (_req, res) => {
+      res.writeHead(200, { etag: '"t"' });
+      res.end(bundle);
+    });
     await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
     url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(async () => {
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
-    tree.remove();
+    pki.remove();
   });
 
   for (const [name, tls, works] of [
@@ -276,7 +222,7 @@ describe("bundle plugin over HTTPS", () => {
   ] as const) {
     it(name, async () => {
       const settings = JSON.parse(
-        JSON.stringify(tls).replace('"CA"', JSON.stringify(join(tree.dir, "ca.pem"))),
+        JSON.stringify(tls).replace('"CA"', JSON.stringify(pki.files.ca)),
       );
       const store = storeWith();
       await withAppBundle(store, { url, ...settings }, async (runtime) => {
