@@ -8,35 +8,20 @@ import { marshalJSON } from "./encoding.js";
 import type { ClientRequest } from "./http-send-client.js";
 import { DurationError, parseGoDuration } from "./time/go-duration.js";
 
-const REQUEST_KEYS = new Set([
-  "method",
-  "url",
-  "body",
-  "raw_body",
-  "headers",
-  "enable_redirect",
-  "force_json_decode",
-  "force_yaml_decode",
-  "tls_use_system_certs",
-  "tls_ca_cert",
-  "tls_ca_cert_file",
-  "tls_ca_cert_env_variable",
-  "tls_client_cert",
-  "tls_client_cert_file",
-  "tls_client_cert_env_variable",
-  "tls_client_key",
-  "tls_client_key_file",
-  "tls_client_key_env_variable",
-  "tls_insecure_skip_verify",
-  "tls_server_name",
-  "timeout",
-  "cache",
-  "force_cache",
-  "force_cache_duration_seconds",
-  "raise_error",
-  "caching_mode",
-  "max_retry_attempts",
-  "cache_ignored_headers",
+/** String-valued TLS keys copied as they are, and the setting each fills. */
+const TLS_STRING_KEYS = new Map<
+  string,
+  Exclude<keyof HttpSendTls, "useSystemCerts" | "insecureSkipVerify">
+>([
+  ["tls_ca_cert_file", "caCertFile"],
+  ["tls_ca_cert_env_variable", "caCertEnv"],
+  ["tls_client_cert", "clientCert"],
+  ["tls_client_key", "clientKey"],
+  ["tls_client_cert_file", "clientCertFile"],
+  ["tls_client_key_file", "clientKeyFile"],
+  ["tls_client_cert_env_variable", "clientCertEnv"],
+  ["tls_client_key_env_variable", "clientKeyEnv"],
+  ["tls_server_name", "serverName"],
 ]);
 
 /** Keys whose value must be a string (OPA checks them together). */
@@ -45,15 +30,27 @@ const STRING_KEYS = new Set([
   "url",
   "raw_body",
   "tls_ca_cert",
-  "tls_ca_cert_file",
-  "tls_ca_cert_env_variable",
-  "tls_client_cert",
-  "tls_client_cert_file",
-  "tls_client_cert_env_variable",
-  "tls_client_key",
-  "tls_client_key_file",
-  "tls_client_key_env_variable",
-  "tls_server_name",
+  ...TLS_STRING_KEYS.keys(),
+]);
+
+/** Every key the request object may have. */
+const REQUEST_KEYS = new Set([
+  ...STRING_KEYS,
+  "body",
+  "headers",
+  "enable_redirect",
+  "force_json_decode",
+  "force_yaml_decode",
+  "tls_use_system_certs",
+  "tls_insecure_skip_verify",
+  "timeout",
+  "cache",
+  "force_cache",
+  "force_cache_duration_seconds",
+  "raise_error",
+  "caching_mode",
+  "max_retry_attempts",
+  "cache_ignored_headers",
 ]);
 
 /** OPA's default request timeout; HTTP_SEND_TIMEOUT (a Go duration) overrides it. */
@@ -86,22 +83,6 @@ export interface HttpSendTls {
   insecureSkipVerify: boolean;
   serverName?: string;
 }
-
-/** String-valued TLS keys copied as they are, and the setting each fills. */
-const TLS_STRING_KEYS = new Map<
-  string,
-  Exclude<keyof HttpSendTls, "useSystemCerts" | "insecureSkipVerify">
->([
-  ["tls_ca_cert_file", "caCertFile"],
-  ["tls_ca_cert_env_variable", "caCertEnv"],
-  ["tls_client_cert", "clientCert"],
-  ["tls_client_key", "clientKey"],
-  ["tls_client_cert_file", "clientCertFile"],
-  ["tls_client_key_file", "clientKeyFile"],
-  ["tls_client_cert_env_variable", "clientCertEnv"],
-  ["tls_client_key_env_variable", "clientKeyEnv"],
-  ["tls_server_name", "serverName"],
-]);
 
 /** Everything `http.send` needs from its operand (TLS as written, not yet read). */
 export interface HttpSendSpec extends Omit<ClientRequest, "tls"> {
