@@ -43,6 +43,10 @@ const files = tempTree({
 after(() => files.remove());
 const at = (p: string) => join(files.dir, p);
 
+/** `rego build -b bundle -o <out> <flags>`. */
+const buildBundle = (out: string, ...flags: string[]) =>
+  rego(["build", "-b", at("bundle"), "-o", out, ...flags]);
+
 /** `data.authz.allow` for alice, asked of the server at `base`. */
 async function allowed(base: string): Promise<unknown> {
   const res = await fetch(`${base}/v1/data/authz/allow`, {
@@ -91,17 +95,7 @@ describe("rego build --signing-key and rego run --verification-key", () => {
   ] as const) {
     it(`round-trips a ${alg} signed bundle`, async () => {
       const out = at(`out/${alg}.tar.gz`);
-      const build = await rego([
-        "build",
-        "-b",
-        at("bundle"),
-        "-o",
-        out,
-        "--signing-key",
-        at(priv),
-        "--signing-alg",
-        alg,
-      ]);
+      const build = await buildBundle(out, "--signing-key", at(priv), "--signing-alg", alg);
       assert.equal(build.code, 0, build.stderr);
       const m = tarFiles(out);
       const t = token((m.get("/.signatures.json") as Buffer).toString());
@@ -119,7 +113,7 @@ describe("rego build --signing-key and rego run --verification-key", () => {
 
   it("carries the input .manifest over, -r overriding its revision", async () => {
     const out = at("out/manifest.tar.gz");
-    assert.equal((await rego(["build", "-b", at("bundle"), "-o", out])).code, 0);
+    assert.equal((await buildBundle(out)).code, 0);
     const manifest = JSON.parse((tarFiles(out).get("/.manifest") as Buffer).toString());
     assert.deepEqual(manifest, {
       revision: "v7",
@@ -128,7 +122,7 @@ describe("rego build --signing-key and rego run --verification-key", () => {
       metadata: { team: "a" },
     });
     const again = at("out/manifest2.tar.gz");
-    assert.equal((await rego(["build", "-b", at("bundle"), "-o", again, "-r", "v8"])).code, 0);
+    assert.equal((await buildBundle(again, "-r", "v8")).code, 0);
     assert.equal(
       JSON.parse((tarFiles(again).get("/.manifest") as Buffer).toString()).revision,
       "v8",
@@ -142,17 +136,13 @@ describe("rego build --signing-key and rego run --verification-key", () => {
 
   it("puts the claims file into the payload, so its scope must match", async () => {
     const out = at("out/claims.tar.gz");
-    const build = await rego([
-      "build",
-      "-b",
-      at("bundle"),
-      "-o",
+    const build = await buildBundle(
       out,
       "--signing-key",
       at("keys/rsa.pem"),
       "--claims-file",
       at("claims.json"),
-    ]);
+    );
     assert.equal(build.code, 0, build.stderr);
     const t = token((tarFiles(out).get("/.signatures.json") as Buffer).toString());
     assert.deepEqual(t.header, { alg: "RS256" });
