@@ -311,26 +311,20 @@ describe("rego sign", () => {
       (t.payload.files as { name: string }[]).map((f) => f.name),
       [`${prefix}/.manifest`, `${prefix}/authz/policy.rego`, `${prefix}/roles/data.json`],
     );
-    const ok = await serve([
+    const verify = [
       "-b",
       dir,
       "--verification-key",
       at("keys/ec.pub.pem"),
       "--signing-alg",
       "ES256",
-    ]);
+    ];
+    const ok = await serve(verify);
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(ok.allow, true);
     // Re-signing skips the existing signature; tampering after signing is refused.
     writeFileSync(join(dir, "roles", "data.json"), '{"alice": "viewer"}');
-    const bad = await serve([
-      "-b",
-      dir,
-      "--verification-key",
-      at("keys/ec.pub.pem"),
-      "--signing-alg",
-      "ES256",
-    ]);
+    const bad = await serve(verify);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /roles\/data\.json: digest mismatch/);
     rmSync(dir, { recursive: true });
