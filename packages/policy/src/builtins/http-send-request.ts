@@ -5,37 +5,23 @@
 import { isNumber } from "../value/number.js";
 import { canonicalKey, RegoObject, typeName, type Value } from "../value/value.js";
 import { marshalJSON } from "./encoding.js";
+import type { ClientRequest } from "./http-send-client.js";
 import { DurationError, parseGoDuration } from "./time/go-duration.js";
 
-const REQUEST_KEYS = new Set([
-  "method",
-  "url",
-  "body",
-  "raw_body",
-  "headers",
-  "enable_redirect",
-  "force_json_decode",
-  "force_yaml_decode",
-  "tls_use_system_certs",
-  "tls_ca_cert",
-  "tls_ca_cert_file",
-  "tls_ca_cert_env_variable",
-  "tls_client_cert",
-  "tls_client_cert_file",
-  "tls_client_cert_env_variable",
-  "tls_client_key",
-  "tls_client_key_file",
-  "tls_client_key_env_variable",
-  "tls_insecure_skip_verify",
-  "tls_server_name",
-  "timeout",
-  "cache",
-  "force_cache",
-  "force_cache_duration_seconds",
-  "raise_error",
-  "caching_mode",
-  "max_retry_attempts",
-  "cache_ignored_headers",
+/** String-valued TLS keys copied as they are, and the setting each fills. */
+const TLS_STRING_KEYS = new Map<
+  string,
+  Exclude<keyof HttpSendTls, "useSystemCerts" | "insecureSkipVerify">
+>([
+  ["tls_ca_cert_file", "caCertFile"],
+  ["tls_ca_cert_env_variable", "caCertEnv"],
+  ["tls_client_cert", "clientCert"],
+  ["tls_client_key", "clientKey"],
+  ["tls_client_cert_file", "clientCertFile"],
+  ["tls_client_key_file", "clientKeyFile"],
+  ["tls_client_cert_env_variable", "clientCertEnv"],
+  ["tls_client_key_env_variable", "clientKeyEnv"],
+  ["tls_server_name", "serverName"],
 ]);
 
 /** Keys whose value must be a string (OPA checks them together). */
@@ -44,15 +30,27 @@ const STRING_KEYS = new Set([
   "url",
   "raw_body",
   "tls_ca_cert",
-  "tls_ca_cert_file",
-  "tls_ca_cert_env_variable",
-  "tls_client_cert",
-  "tls_client_cert_file",
-  "tls_client_cert_env_variable",
-  "tls_client_key",
-  "tls_client_key_file",
-  "tls_client_key_env_variable",
-  "tls_server_name",
+  ...TLS_STRING_KEYS.keys(),
+]);
+
+/** Every key the request object may have. */
+const REQUEST_KEYS = new Set([
+  ...STRING_KEYS,
+  "body",
+  "headers",
+  "enable_redirect",
+  "force_json_decode",
+  "force_yaml_decode",
+  "tls_use_system_certs",
+  "tls_insecure_skip_verify",
+  "timeout",
+  "cache",
+  "force_cache",
+  "force_cache_duration_seconds",
+  "raise_error",
+  "caching_mode",
+  "max_retry_attempts",
+  "cache_ignored_headers",
 ]);
 
 /** OPA's default request timeout; HTTP_SEND_TIMEOUT (a Go duration) overrides it. */
@@ -70,35 +68,31 @@ export class HttpSendRequestError extends Error {
   }
 }
 
-/** Everything `http.send` needs from its operand. */
-export interface HttpSendSpec {
-  method: string;
-  url: string;
-  headers: [string, string][];
-  body: string;
-  timeoutMs: number;
-  followRedirects: boolean;
+/** The request's TLS settings as written (files and variables are read when it is sent). */
+export interface HttpSendTls {
+  useSystemCerts?: boolean;
+  caCert?: string;
+  caCertFile?: string;
+  caCertEnv?: string;
+  clientCert?: string;
+  clientKey?: string;
+  clientCertFile?: string;
+  clientKeyFile?: string;
+  clientCertEnv?: string;
+  clientKeyEnv?: string;
+  insecureSkipVerify: boolean;
+  serverName?: string;
+}
+
+/** Everything `http.send` needs from its operand (TLS as written, not yet read). */
+export interface HttpSendSpec extends Omit<ClientRequest, "tls"> {
   forceJsonDecode: boolean;
   forceYamlDecode: boolean;
   /** `cache` or `force_cache`: use the inter-query cache. */
   interQuery: boolean;
   /** Seconds a forced entry lives; undefined unless `force_cache`. */
   forceCacheSeconds?: number;
-  maxRetries: number;
-  tls: {
-    useSystemCerts?: boolean;
-    caCert?: string;
-    caCertFile?: string;
-    caCertEnv?: string;
-    clientCert?: string;
-    clientKey?: string;
-    clientCertFile?: string;
-    clientKeyFile?: string;
-    clientCertEnv?: string;
-    clientKeyEnv?: string;
-    insecureSkipVerify: boolean;
-    serverName?: string;
-  };
+  tls: HttpSendTls;
 }
 
 /** `raise_error` (default true); a non-boolean is an error that is always raised. */
@@ -248,33 +242,6 @@ export function parseRequest(req: RegoObject): HttpSendSpec {
       case "tls_ca_cert":
         spec.tls.caCert = str(key).replaceAll("\\n", "\n");
         break;
-      case "tls_ca_cert_file":
-        spec.tls.caCertFile = str(key);
-        break;
-      case "tls_ca_cert_env_variable":
-        spec.tls.caCertEnv = str(key);
-        break;
-      case "tls_client_cert":
-        spec.tls.clientCert = str(key);
-        break;
-      case "tls_client_key":
-        spec.tls.clientKey = str(key);
-        break;
-      case "tls_client_cert_file":
-        spec.tls.clientCertFile = str(key);
-        break;
-      case "tls_client_key_file":
-        spec.tls.clientKeyFile = str(key);
-        break;
-      case "tls_client_cert_env_variable":
-        spec.tls.clientCertEnv = str(key);
-        break;
-      case "tls_client_key_env_variable":
-        spec.tls.clientKeyEnv = str(key);
-        break;
-      case "tls_server_name":
-        spec.tls.serverName = str(key);
-        break;
       case "max_retry_attempts": {
         const n = integerOf(v);
         if (n === undefined || n < 0n) {
@@ -297,10 +264,13 @@ export function parseRequest(req: RegoObject): HttpSendSpec {
           throw new HttpSendRequestError('invalid value for "cache_ignored_headers" field');
         }
         break;
-      default:
+      default: {
+        const setting = TLS_STRING_KEYS.get(key);
+        if (setting !== undefined) spec.tls[setting] = str(key);
         // cache, force_cache, force_cache_duration_seconds, raise_error and the decode
         // flags are read below or by the caller.
         break;
+      }
     }
   }
   spec.body = rawBody ?? body ?? "";

@@ -87,14 +87,7 @@ class Reader {
       // Go's map keeps the last value of a repeated key.
       out.delete(key);
       out.set(key, this.value(depth + 1));
-      this.skipSpace();
-      const next = this.text[this.pos];
-      this.pos++;
-      if (next === "}") return out;
-      if (next !== ",") {
-        this.pos--;
-        this.fail(this.describe());
-      }
+      if (this.closes("}")) return out;
     }
   }
 
@@ -108,15 +101,19 @@ class Reader {
     }
     for (;;) {
       out.push(this.value(depth + 1));
-      this.skipSpace();
-      const next = this.text[this.pos];
-      this.pos++;
-      if (next === "]") return out;
-      if (next !== ",") {
-        this.pos--;
-        this.fail(this.describe());
-      }
+      if (this.closes("]")) return out;
     }
+  }
+
+  /** After an element: true past the closing `close`, false past a comma; else Go's error. */
+  private closes(close: "}" | "]"): boolean {
+    this.skipSpace();
+    const next = this.text[this.pos];
+    if (next === close || next === ",") {
+      this.pos++;
+      return next === close;
+    }
+    return this.fail(this.describe());
   }
 
   string(): string {

@@ -47,9 +47,9 @@ describe("keys configuration", () => {
       "invalid keys configuration: no keys provided for key ID foo",
     );
     refused({ foo: { key: "k", algorithm: "none" } }, "unsupported algorithm 'none'");
-    refused({ foo: [1, 2] }, "keys.foo must be an object");
-    refused([1, 2], "keys must be an object of key IDs");
-    refused({ foo: { key: 1 } }, "keys.foo.key must be a string");
+    refused({ foo: [1, 2] }, "keys.foo: must be an object");
+    refused([1, 2], "keys: must be an object of key IDs");
+    refused({ foo: { key: 1 } }, "keys.foo.key: must be a string");
   });
 
   it("checks a bundle's signing section against the keys", () => {
@@ -65,7 +65,7 @@ describe("keys configuration", () => {
       message: "key id nope not found",
     });
     assert.throws(() => verificationConfigFor({ exclude_files: "x" }, keys), {
-      message: "signing.exclude_files must be a list of strings",
+      message: "signing.exclude_files: must be a list of strings",
     });
   });
 

@@ -39,6 +39,14 @@ export class KeysConfigError extends Error {
   }
 }
 
+/** A `signing.keyid` that names no configured key (OPA: `key id <id> not found`). */
+export class UnknownKeyIdError extends KeysConfigError {
+  constructor(keyId: string) {
+    super(`key id ${keyId} not found`);
+    this.name = "UnknownKeyIdError";
+  }
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -46,7 +54,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function optionalString(entry: Record<string, unknown>, field: string, where: string): string {
   const v = entry[field];
   if (v === undefined || v === null) return "";
-  if (typeof v !== "string") throw new KeysConfigError(`${where}.${field} must be a string`);
+  if (typeof v !== "string") throw new KeysConfigError(`${where}.${field}: must be a string`);
   return v;
 }
 
@@ -57,9 +65,9 @@ function optionalString(entry: Record<string, unknown>, field: string, where: st
 export function parseKeysConfig(raw: unknown): Map<string, KeyConfig> {
   const keys = new Map<string, KeyConfig>();
   if (raw === undefined || raw === null) return keys;
-  if (!isObject(raw)) throw new KeysConfigError("keys must be an object of key IDs");
+  if (!isObject(raw)) throw new KeysConfigError("keys: must be an object of key IDs");
   for (const [id, entry] of Object.entries(raw)) {
-    if (!isObject(entry)) throw new KeysConfigError(`keys.${id} must be an object`);
+    if (!isObject(entry)) throw new KeysConfigError(`keys.${id}: must be an object`);
     const where = `keys.${id}`;
     const config: KeyConfig = {
       key: optionalString(entry, "key", where),
@@ -85,13 +93,13 @@ export function verificationConfigFor(
   keys: ReadonlyMap<string, KeyConfig>,
   where = "signing",
 ): VerificationConfig {
-  if (!isObject(signing)) throw new KeysConfigError(`${where} must be an object`);
+  if (!isObject(signing)) throw new KeysConfigError(`${where}: must be an object`);
   const keyId = optionalString(signing, "keyid", where);
   const scope = optionalString(signing, "scope", where);
   const exclude = signing.exclude_files ?? [];
   if (!Array.isArray(exclude) || !exclude.every((e) => typeof e === "string"))
-    throw new KeysConfigError(`${where}.exclude_files must be a list of strings`);
-  if (keyId !== "" && !keys.has(keyId)) throw new KeysConfigError(`key id ${keyId} not found`);
+    throw new KeysConfigError(`${where}.exclude_files: must be a list of strings`);
+  if (keyId !== "" && !keys.has(keyId)) throw new UnknownKeyIdError(keyId);
   return { publicKeys: keys, keyId, scope, exclude };
 }
 

@@ -116,29 +116,25 @@ describe("bundle roots (bundle mode)", () => {
     );
 
   it("refuses overlapping roots, and policies or data outside the roots, with OPA's messages", () => {
-    assert.throws(() => readVerifiedBundle("b", bundleWith('{"roots": ["a", "a/b"]}', [])), {
-      message: "bundle b: manifest has overlapped roots: 'a' and 'a/b'",
-    });
-    assert.throws(
-      () =>
-        readVerifiedBundle(
-          "b",
-          bundleWith('{"roots": ["a", "c"]}', [{ name: "/x/p.rego", content: "package x.y\n" }]),
-        ),
-      {
-        message: "bundle b: manifest roots [a c] do not permit 'package x.y' in module '/x/p.rego'",
-      },
+    const refused = (
+      manifest: string,
+      files: { name: string; content: string }[],
+      message: string,
+    ) => assert.throws(() => readVerifiedBundle("b", bundleWith(manifest, files)), { message });
+    refused(
+      '{"roots": ["a", "a/b"]}',
+      [],
+      "bundle b: manifest has overlapped roots: 'a' and 'a/b'",
     );
-    assert.throws(
-      () =>
-        readVerifiedBundle(
-          "b",
-          bundleWith('{"roots": ["a/b"]}', [{ name: "/data.json", content: '{"a": {"c": 1}}' }]),
-        ),
-      {
-        message:
-          "bundle b: manifest roots [a/b] do not permit data at path '/a/c' (hint: check bundle directory structure)",
-      },
+    refused(
+      '{"roots": ["a", "c"]}',
+      [{ name: "/x/p.rego", content: "package x.y\n" }],
+      "bundle b: manifest roots [a c] do not permit 'package x.y' in module '/x/p.rego'",
+    );
+    refused(
+      '{"roots": ["a/b"]}',
+      [{ name: "/data.json", content: '{"a": {"c": 1}}' }],
+      "bundle b: manifest roots [a/b] do not permit data at path '/a/c' (hint: check bundle directory structure)",
     );
   });
 

@@ -6,6 +6,7 @@
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { RuleNode } from "../compile/tree.js";
 import { isNondeterministic } from "./nondeterministic.js";
+import { exprParts } from "./traversal.js";
 import { readsUnknown, refPrefix, type UnknownPath } from "./unknowns.js";
 
 /** Where a ref under `data` leads: one rule node and the keys after it, or a whole subtree. */
@@ -79,19 +80,8 @@ export class Dependence {
 
   exprDirty(e: Expr): boolean {
     if (e.with.some((w) => this.termDirty(w.value))) return true;
-    switch (e.type) {
-      case "term":
-        return this.termDirty(e.term);
-      case "some":
-        return false;
-      case "somein":
-        return [e.key, e.value, e.domain].some((t) => t !== undefined && this.termDirty(t));
-      case "every":
-        return (
-          [e.key, e.value, e.domain].some((t) => t !== undefined && this.termDirty(t)) ||
-          this.bodyDirty(e.body)
-        );
-    }
+    const { terms, body } = exprParts(e);
+    return terms.some((t) => this.termDirty(t)) || this.bodyDirty(body);
   }
 
   /** True when a ref under `data` reads a rule that depends on an unknown. */

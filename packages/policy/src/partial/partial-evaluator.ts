@@ -28,7 +28,7 @@ import {
   valueTerm,
   varTerm,
 } from "./terms.js";
-import { exprSome, hasVars, mapChildren, mapExprTerms } from "./traversal.js";
+import { exprParts, exprSome, hasVars, mapChildren, mapExprTerms } from "./traversal.js";
 import { readsUnknown, type UnknownPath } from "./unknowns.js";
 
 /** What partial evaluation needs from the engine. */
@@ -254,19 +254,8 @@ export class PartialEvaluator implements SupportHost {
 
   private exprTouches(e: Expr): boolean {
     if (e.with.some((w) => this.termTouches(w.value))) return true;
-    switch (e.type) {
-      case "term":
-        return this.termTouches(e.term);
-      case "some":
-        return false;
-      case "somein":
-        return [e.key, e.value, e.domain].some((t) => t !== undefined && this.termTouches(t));
-      case "every":
-        return (
-          [e.key, e.value, e.domain].some((t) => t !== undefined && this.termTouches(t)) ||
-          e.body.some((x) => this.exprTouches(x))
-        );
-    }
+    const { terms, body } = exprParts(e);
+    return terms.some((t) => this.termTouches(t)) || body.some((x) => this.exprTouches(x));
   }
 
   /** The outermost operand that refers to a rule or function depending on unknowns. */

@@ -134,22 +134,13 @@ export function mapExpr(e: Expr, f: VarMap): Expr {
       return { ...e, with: withs, vars };
     }
     case "somein":
-      return {
-        ...e,
-        with: withs,
-        key: e.key ? mapTerm(e.key, f) : undefined,
-        value: mapTerm(e.value, f),
-        domain: mapTerm(e.domain, f),
-      };
-    case "every":
-      return {
-        ...e,
-        with: withs,
-        key: e.key ? mapTerm(e.key, f) : undefined,
-        value: mapTerm(e.value, f),
-        domain: mapTerm(e.domain, f),
-        body: mapBody(e.body, f),
-      };
+    case "every": {
+      const key = e.key ? mapTerm(e.key, f) : undefined;
+      const value = mapTerm(e.value, f);
+      const domain = mapTerm(e.domain, f);
+      if (e.type === "somein") return { ...e, with: withs, key, value, domain };
+      return { ...e, with: withs, key, value, domain, body: mapBody(e.body, f) };
+    }
   }
 }
 

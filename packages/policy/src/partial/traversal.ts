@@ -1,8 +1,9 @@
 /**
  * Generic walks over terms and expressions, nested bodies included: a search (`deepSome`,
- * `exprSome`) and a rewrite of every sub-term (`mapChildren`, `mapExprTerms`).
+ * `exprSome`, over `exprParts`) and a rewrite of every sub-term (`mapChildren`,
+ * `mapExprTerms`).
  */
-import type { Expr, Term } from "../ast/nodes.js";
+import type { Body, Expr, Term } from "../ast/nodes.js";
 import { joinRef } from "./terms.js";
 
 export function hasVars(t: Term): boolean {
@@ -34,21 +35,28 @@ export function deepSome(t: Term, f: (t: Term) => boolean): boolean {
   }
 }
 
-export function exprSome(e: Expr, f: (t: Term) => boolean): boolean {
-  if (e.with.some((w) => deepSome(w.value, f) || deepSome(w.target, f))) return true;
+/**
+ * The terms an expression holds itself (its `with` modifiers aside) and the body nested in
+ * it (`every`'s; empty otherwise), for searches that treat every kind of expression alike.
+ */
+export function exprParts(e: Expr): { terms: Term[]; body: Body } {
   switch (e.type) {
     case "term":
-      return deepSome(e.term, f);
+      return { terms: [e.term], body: [] };
     case "some":
-      return false;
+      return { terms: [], body: [] };
     case "somein":
-      return [e.key, e.value, e.domain].some((t) => t !== undefined && deepSome(t, f));
-    case "every":
-      return (
-        [e.key, e.value, e.domain].some((t) => t !== undefined && deepSome(t, f)) ||
-        e.body.some((x) => exprSome(x, f))
-      );
+    case "every": {
+      const terms = e.key ? [e.key, e.value, e.domain] : [e.value, e.domain];
+      return { terms, body: e.type === "every" ? e.body : [] };
+    }
   }
+}
+
+export function exprSome(e: Expr, f: (t: Term) => boolean): boolean {
+  if (e.with.some((w) => deepSome(w.value, f) || deepSome(w.target, f))) return true;
+  const { terms, body } = exprParts(e);
+  return terms.some((t) => deepSome(t, f)) || body.some((x) => exprSome(x, f));
 }
 
 /** A copy of `t` with `f` applied to each direct child (nested bodies included). */

@@ -348,11 +348,7 @@ export class BundlePlugin {
         throw new Error("delta bundles (patch.json) are not supported");
       }
       const verify = this.options.verify ?? verifyDownloadedBundle;
-      verify(
-        { name: b.config.name, gzipped, files },
-        b.config.signingSection,
-        this.options.config.keysSection,
-      );
+      verify({ name: b.config.name, gzipped, files }, b.config.verification);
     } catch (e) {
       throw new BundleReadError(`bundle ${b.config.name}: ${(e as Error).message}`);
     }

@@ -1,12 +1,13 @@
 /**
  * The one place a downloaded bundle's signatures are checked before activation. The bundle
  * plugin calls `verifyDownloadedBundle` for every bundle it downloads or loads from disk,
- * with the archive's files and the bundle's `signing` section (`{}` when only `keys` is
- * configured: OPA then verifies every bundle; undefined when no verification is configured:
- * an unsigned bundle is accepted and a signed one refused). When it throws, nothing is
- * activated and its message (prefixed `bundle <name>: `) becomes the bundle's status.
+ * with the archive's files and the bundle's verification settings (from its `signing`
+ * section, or implied when only `keys` is configured: OPA then verifies every bundle;
+ * undefined when no verification is configured: an unsigned bundle is accepted and a signed
+ * one refused). When it throws, nothing is activated and its message (prefixed
+ * `bundle <name>: `) becomes the bundle's status.
  */
-import { parseKeysConfig, verificationConfigFor } from "../bundle/keys-config.js";
+import type { VerificationConfig } from "../bundle/keys-config.js";
 import { verifyBundle } from "../bundle/verify.js";
 import type { TarEntry } from "../loader/tar.js";
 
@@ -22,10 +23,8 @@ export interface DownloadedBundle {
 /** Throws (with the reason as message) when the bundle must not be activated. */
 export type BundleVerifier = (
   bundle: DownloadedBundle,
-  /** `bundles.<name>.signing` as configured (validated), `{}` when implied by `keys`. */
-  signing: Readonly<Record<string, unknown>> | undefined,
-  /** The configuration's `keys` section as written (validated). */
-  keys: Readonly<Record<string, unknown>>,
+  /** The bundle's verification settings, validated with the configuration. */
+  verification: VerificationConfig | undefined,
 ) => void;
 
 /**
@@ -33,6 +32,6 @@ export type BundleVerifier = (
  * cover exactly the archive's files; without it, an unsigned bundle is accepted and a signed
  * one refused (`verification key not provided`).
  */
-export const verifyDownloadedBundle: BundleVerifier = (bundle, signing, keys) => {
-  verifyBundle(bundle.files, signing && verificationConfigFor(signing, parseKeysConfig(keys)));
+export const verifyDownloadedBundle: BundleVerifier = (bundle, verification) => {
+  verifyBundle(bundle.files, verification);
 };

@@ -51,8 +51,7 @@ describe("configuration file", () => {
         minDelayMs: 60_000,
         maxDelayMs: 120_000,
         longPollingTimeoutSeconds: undefined,
-        signing: undefined,
-        signingSection: undefined,
+        verification: undefined,
       },
     ]);
     assert.equal(c.persistenceDirectory, "/work/.opa");
@@ -160,6 +159,16 @@ describe("configuration file", () => {
       { keys: { k: { algorithm: "RS256" } } },
       "invalid keys configuration: no keys provided for key ID k",
     );
+    refused({ keys: { k: { key: "PUB", algorithm: "none" } } }, "unsupported algorithm 'none'");
+    refused({ keys: { k: { key: 1 } } }, "keys.k.key: must be a string");
+    refused(
+      { services: acme, keys: { k: { key: "PUB" } }, bundles: { b: { signing: { keyid: 1 } } } },
+      "bundles.b.signing.keyid: must be a string",
+    );
+    refused(
+      { services: acme, bundles: { b: { signing: { exclude_files: "x" } } } },
+      "bundles.b.signing.exclude_files: must be a list of strings",
+    );
     refused({ status: { service: "nope" } }, 'invalid service name "nope" in status');
     refused({ status: {} }, "status: service or console must be set");
     refused({ status: { console: "true" } }, "status.console: must be true or false");
@@ -194,25 +203,20 @@ describe("configuration file", () => {
       persistence_directory: "/p",
       polling_unknown_top_level: true,
     });
-    assert.deepEqual(c.bundles[0]?.signing, {
-      keyid: "k",
+    const k = { key: "PUBLIC", privateKey: "", algorithm: "ES256", scope: "" };
+    assert.deepEqual(c.keys, new Map([["k", k]]));
+    assert.deepEqual(c.bundles[0]?.verification, {
+      publicKeys: c.keys,
+      keyId: "k",
       scope: "write",
-      excludeFiles: ["x.json"],
+      exclude: ["x.json"],
     });
     // OPA: with keys configured, every bundle is verified.
-    assert.deepEqual(c.bundles[1]?.signing, { excludeFiles: [] });
-    assert.deepEqual(c.bundles[0]?.signingSection, {
-      keyid: "k",
-      scope: "write",
-      exclude_files: ["x.json"],
-    });
-    assert.deepEqual(c.bundles[1]?.signingSection, {});
-    assert.deepEqual(c.keysSection, { k: { key: "PUBLIC", algorithm: "ES256" } });
-    assert.deepEqual(c.keys.k, {
-      algorithm: "ES256",
-      key: "PUBLIC",
-      private_key: undefined,
-      scope: undefined,
+    assert.deepEqual(c.bundles[1]?.verification, {
+      publicKeys: c.keys,
+      keyId: "",
+      scope: "",
+      exclude: [],
     });
     // status.console alone: no upload (OPA sends to the first service only without console).
     assert.deepEqual(c.status, { service: undefined, console: true, partitionName: undefined });

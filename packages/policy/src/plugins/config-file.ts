@@ -11,10 +11,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "@quintet/kit";
 import { parse as parseYaml } from "yaml";
+import {
+  type KeyConfig,
+  KeysConfigError,
+  parseKeysConfig,
+  UnknownKeyIdError,
+  type VerificationConfig,
+  verificationConfigFor,
+} from "../bundle/keys-config.js";
 import { applySetFileOverrides, applySetOverrides } from "./config-overrides.js";
 import { type DecisionLogsConfig, parseDecisionLogsConfig } from "./decision-logs/config.js";
 
-/** A configuration that cannot be used; the message names the key. */
 /** The `decision_logs` section through its own parser, its errors as configuration errors. */
 function decisionLogsSection(
   raw: unknown,
@@ -28,6 +35,7 @@ function decisionLogsSection(
   }
 }
 
+/** A configuration that cannot be used; the message names the key. */
 export class ConfigFileError extends Error {
   constructor(message: string) {
     super(message);
@@ -54,21 +62,6 @@ export interface ServiceConfig {
   readonly allowInsecureTls: boolean;
 }
 
-/** `bundles.<name>.signing`. */
-export interface SigningConfig {
-  readonly keyid?: string;
-  readonly scope?: string;
-  readonly excludeFiles: readonly string[];
-}
-
-/** One `keys.<name>` entry, as written (algorithm defaulted to RS256). */
-export interface KeyConfig {
-  readonly algorithm: string;
-  readonly key?: string;
-  readonly private_key?: string;
-  readonly scope?: string;
-}
-
 /** A bundle to download (`bundles.<name>`). */
 export interface BundleSourceConfig {
   readonly name: string;
@@ -80,10 +73,11 @@ export interface BundleSourceConfig {
   readonly maxDelayMs: number;
   /** `polling.long_polling_timeout_seconds`: long-poll a service that supports it. */
   readonly longPollingTimeoutSeconds?: number;
-  /** Present when the bundle must be verified (`signing` given, or `keys` configured). */
-  readonly signing?: SigningConfig;
-  /** The `signing` section as written (`{}` when implied by `keys`), for the verifier. */
-  readonly signingSection?: Readonly<Record<string, unknown>>;
+  /**
+   * How the bundle's signatures are checked; present when the bundle must be verified
+   * (`signing` given, or `keys` configured: then the token's `kid` picks the key).
+   */
+  readonly verification?: VerificationConfig;
 }
 
 /** The `status` section. */
@@ -101,9 +95,8 @@ export interface RuntimeConfig {
   /** `labels` as configured (the status plugin adds `id` and `version`). */
   readonly labels: Readonly<Record<string, string>>;
   readonly bundles: readonly BundleSourceConfig[];
-  readonly keys: Readonly<Record<string, KeyConfig>>;
-  /** The `keys` section as written, for the verifier. */
-  readonly keysSection: Readonly<Record<string, unknown>>;
+  /** `keys`, through the bundle signing code's own parser. */
+  readonly keys: ReadonlyMap<string, KeyConfig>;
   readonly status?: StatusConfig;
   /** `decision_logs`, kept as written for the decision-log uploader. */
   readonly decisionLogs?: Readonly<Record<string, unknown>>;
@@ -276,23 +269,33 @@ function parseService(name: string, s: Obj, readText: (p: string) => string): Se
   };
 }
 
-function parseKeys(v: unknown): Record<string, KeyConfig> {
-  const out: Record<string, KeyConfig> = {};
-  for (const [name, k] of Object.entries(optionalObj(v, "keys") ?? {})) {
-    if (!isObj(k)) fail(`keys.${name}: must be an object`);
-    const key = optionalString(k.key, `keys.${name}.key`);
-    const privateKey = optionalString(k.private_key, `keys.${name}.private_key`);
-    if (key === undefined && privateKey === undefined) {
-      fail(`invalid keys configuration: no keys provided for key ID ${name}`);
-    }
-    out[name] = {
-      algorithm: optionalString(k.algorithm, `keys.${name}.algorithm`) ?? "RS256",
-      key,
-      private_key: privateKey,
-      scope: optionalString(k.scope, `keys.${name}.scope`),
-    };
+/** The `keys` section, read by the same code that verifies bundles (OPA's messages). */
+function parseKeys(v: unknown): ReadonlyMap<string, KeyConfig> {
+  try {
+    return parseKeysConfig(v);
+  } catch (e) {
+    if (e instanceof KeysConfigError) fail(e.message);
+    throw e;
   }
-  return out;
+}
+
+/**
+ * `bundles.<name>.signing` checked against the keys; an unknown key ID is reported as OPA
+ * reports it, inside the bundle's `invalid configuration` message.
+ */
+function parseSigning(
+  signing: Obj,
+  keys: ReadonlyMap<string, KeyConfig>,
+  key: string,
+  where: string,
+): VerificationConfig {
+  try {
+    return verificationConfigFor(signing, keys, `${key}.signing`);
+  } catch (e) {
+    if (e instanceof UnknownKeyIdError) fail(`${where}: ${e.message}`);
+    if (e instanceof KeysConfigError) fail(e.message);
+    throw e;
+  }
 }
 
 /** OPA: an empty service name means the first service; an unknown one is refused. */
@@ -314,7 +317,7 @@ function parseBundle(
   name: string,
   b: Obj,
   services: ReadonlyMap<string, ServiceConfig>,
-  keys: Record<string, KeyConfig>,
+  keys: ReadonlyMap<string, KeyConfig>,
 ): BundleSourceConfig {
   const where = `invalid configuration for bundle "${name}"`;
   const key = `bundles.${name}`;
@@ -340,26 +343,10 @@ function parseBundle(
     polling.long_polling_timeout_seconds,
     `${key}.polling.long_polling_timeout_seconds`,
   );
-  const signingObj = optionalObj(b.signing, `${key}.signing`);
-  let signing: SigningConfig | undefined;
-  if (signingObj) {
-    const keyid = optionalString(signingObj.keyid, `${key}.signing.keyid`);
-    if (keyid !== undefined && !(keyid in keys)) {
-      fail(`${where}: key id ${keyid} not found`);
-    }
-    const exclude = signingObj.exclude_files ?? [];
-    if (!Array.isArray(exclude) || !exclude.every((f) => typeof f === "string")) {
-      fail(`${key}.signing.exclude_files: must be a list of strings`);
-    }
-    signing = {
-      keyid,
-      scope: optionalString(signingObj.scope, `${key}.signing.scope`),
-      excludeFiles: exclude,
-    };
-  } else if (Object.keys(keys).length > 0) {
-    // OPA: with keys configured, every bundle is verified (key chosen by the token's kid).
-    signing = { excludeFiles: [] };
-  }
+  const signing = optionalObj(b.signing, `${key}.signing`);
+  // OPA: with keys configured, every bundle is verified (key chosen by the token's kid).
+  const verification =
+    signing || keys.size > 0 ? parseSigning(signing ?? {}, keys, key, where) : undefined;
   return {
     name,
     service: serviceFor(optionalString(b.service, `${key}.service`), services, where),
@@ -368,8 +355,7 @@ function parseBundle(
     minDelayMs: (min ?? DEFAULT_MIN_DELAY_SECONDS) * 1000,
     maxDelayMs: (max ?? DEFAULT_MAX_DELAY_SECONDS) * 1000,
     longPollingTimeoutSeconds: longPolling,
-    signing,
-    signingSection: signing ? (signingObj ?? {}) : undefined,
+    verification,
   };
 }
 
@@ -451,7 +437,6 @@ export function parseRuntimeConfig(
     labels,
     bundles,
     keys,
-    keysSection: optionalObj(raw.keys, "keys") ?? {},
     status: parseStatus(raw.status, services),
     decisionLogs,
     decisionLogsConsole: optionalBool(decisionLogs?.console, "decision_logs.console"),

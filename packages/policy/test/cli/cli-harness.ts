@@ -28,3 +28,61 @@ export async function rego(
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
+
+/** `rego run` started in-process; it runs until `stop` or until it exits by itself. */
+export interface StartedRun {
+  /** The server's base URL, once it listens. */
+  readonly url: Promise<string>;
+  /** The exit code. */
+  readonly done: Promise<number>;
+  /** Everything written so far. */
+  readonly out: { stdout: string; stderr: string };
+  /** Asks the server to stop, as a signal would. */
+  stop(): void;
+}
+
+/** Starts `rego run <argv>` in-process. */
+export function startRun(argv: string[], env: NodeJS.ProcessEnv = {}): StartedRun {
+  const controller = new AbortController();
+  const out = { stdout: "", stderr: "" };
+  let listening: (url: string) => void = () => {};
+  const url = new Promise<string>((resolve) => {
+    listening = resolve;
+  });
+  const io: CliIO = {
+    stdout: (t) => {
+      out.stdout += t;
+    },
+    stderr: (t) => {
+      out.stderr += t;
+    },
+    env,
+    readStdin: async () => "",
+    signal: controller.signal,
+    onListening: (u) => listening(u),
+  };
+  const done = main(["run", ...argv], io);
+  return { url, done, stop: () => controller.abort(), out };
+}
+
+/** The run's base URL once it listens; rejects with its stderr if it exits first. */
+export function listeningUrl(run: StartedRun): Promise<string> {
+  return Promise.race([
+    run.url,
+    run.done.then((code) => {
+      throw new Error(`rego run exited ${code}: ${run.out.stderr}`);
+    }),
+  ]);
+}
+
+/**
+ * Polls `f` until it returns true. No timing is asserted: the deadline only turns a hang
+ * into a failure that says what was awaited.
+ */
+export async function eventually(f: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await f())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -36,33 +36,27 @@ test_bob_denied if not allow with input as {"user": "bob"}
     await server.close();
   });
 
-  it("rego eval answers a query whose policy calls http.send", async () => {
-    const run = await rego([
+  /** `rego eval <flags> -d p.rego -i in.json data.p.allow`. */
+  const evalAllow = (...flags: string[]) =>
+    rego([
       "eval",
+      ...flags,
       "-d",
       join(files.dir, "p.rego"),
       "-i",
       join(files.dir, "in.json"),
       "data.p.allow",
     ]);
+
+  it("rego eval answers a query whose policy calls http.send", async () => {
+    const run = await evalAllow();
     assert.equal(run.code, 0, run.stderr);
     const out = JSON.parse(run.stdout) as { result: { expressions: { value: unknown }[] }[] };
     assert.equal(out.result[0]?.expressions[0]?.value, true);
   });
 
   it("rego eval --explain traces the final round only", async () => {
-    const run = await rego([
-      "eval",
-      "--explain",
-      "full",
-      "--format",
-      "pretty",
-      "-d",
-      join(files.dir, "p.rego"),
-      "-i",
-      join(files.dir, "in.json"),
-      "data.p.allow",
-    ]);
+    const run = await evalAllow("--explain", "full", "--format", "pretty");
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout.match(/Enter data\.p\.allowed$/gm)?.length, 1, run.stdout);
   });

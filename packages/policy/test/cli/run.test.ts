@@ -2,9 +2,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import type { CliIO } from "../../src/cli/cli-io.js";
-import { main } from "../../src/cli/main.js";
 import { EXAMPLES_DIR, tempTree } from "../fixtures.js";
+import { startRun } from "./cli-harness.js";
 
 const files = tempTree({
   "policies/bad1.rego": "package bad1\n\np := := 1\n",
@@ -16,36 +15,6 @@ const files = tempTree({
   "baddata/p.rego": "package p\n\np := := 1\n",
 });
 after(() => files.remove());
-
-interface Started {
-  url: Promise<string>;
-  done: Promise<number>;
-  stop(): void;
-  out: { stdout: string; stderr: string };
-}
-
-function startRun(argv: string[], env: NodeJS.ProcessEnv = {}): Started {
-  const controller = new AbortController();
-  const out = { stdout: "", stderr: "" };
-  let listening: (url: string) => void = () => {};
-  const url = new Promise<string>((resolve) => {
-    listening = resolve;
-  });
-  const io: CliIO = {
-    stdout: (t) => {
-      out.stdout += t;
-    },
-    stderr: (t) => {
-      out.stderr += t;
-    },
-    env,
-    readStdin: async () => "",
-    signal: controller.signal,
-    onListening: (u) => listening(u),
-  };
-  const done = main(["run", ...argv], io);
-  return { url, done, stop: () => controller.abort(), out };
-}
 
 describe("rego run --server", () => {
   it("serves the examples and stops cleanly when signalled", async () => {

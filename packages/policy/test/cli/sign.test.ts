@@ -9,11 +9,9 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { CliIO } from "../../src/cli/cli-io.js";
-import { main } from "../../src/cli/main.js";
 import { readTar, writeTar } from "../../src/loader/tar.js";
 import { tempTree } from "../fixtures.js";
-import { rego } from "./cli-harness.js";
+import { eventually, listeningUrl, rego, startRun } from "./cli-harness.js";
 
 function keyFiles(type: "rsa" | "ec") {
   const pair =
@@ -45,34 +43,27 @@ const files = tempTree({
 after(() => files.remove());
 const at = (p: string) => join(files.dir, p);
 
-/** Runs `rego run --server ...`: the exit code if it stops by itself, else a decision. */
-async function serve(args: string[]): Promise<{ code: number; stderr: string; allow?: unknown }> {
-  const controller = new AbortController();
-  let stderr = "";
-  let listening: (url: string) => void = () => {};
-  const url = new Promise<string>((resolve) => {
-    listening = resolve;
-  });
-  const io: CliIO = {
-    stdout: () => {},
-    stderr: (t) => {
-      stderr += t;
-    },
-    env: {},
-    readStdin: async () => "",
-    signal: controller.signal,
-    onListening: (u) => listening(u),
-  };
-  const done = main(["run", "--server", "--addr", "127.0.0.1:0", ...args], io);
-  const first = await Promise.race([url, done]);
-  if (typeof first === "number") return { code: first, stderr };
-  const res = await fetch(`${first}/v1/data/authz/allow`, {
+/** `rego build -b bundle -o <out> <flags>`. */
+const buildBundle = (out: string, ...flags: string[]) =>
+  rego(["build", "-b", at("bundle"), "-o", out, ...flags]);
+
+/** `data.authz.allow` for alice, asked of the server at `base`. */
+async function allowed(base: string): Promise<unknown> {
+  const res = await fetch(`${base}/v1/data/authz/allow`, {
     method: "POST",
     body: JSON.stringify({ input: { user: "alice" } }),
   });
-  const body = (await res.json()) as { result?: unknown };
-  controller.abort();
-  return { code: await done, stderr, allow: body.result };
+  return ((await res.json()) as { result?: unknown }).result;
+}
+
+/** Runs `rego run --server ...`: the exit code if it stops by itself, else a decision. */
+async function serve(args: string[]): Promise<{ code: number; stderr: string; allow?: unknown }> {
+  const run = startRun(["--server", "--addr", "127.0.0.1:0", ...args]);
+  const first = await Promise.race([run.url, run.done]);
+  if (typeof first === "number") return { code: first, stderr: run.out.stderr };
+  const allow = await allowed(first);
+  run.stop();
+  return { code: await run.done, stderr: run.out.stderr, allow };
 }
 
 function token(signaturesJson: string): { header: unknown; payload: Record<string, unknown> } {
@@ -104,17 +95,7 @@ describe("rego build --signing-key and rego run --verification-key", () => {
   ] as const) {
     it(`round-trips a ${alg} signed bundle`, async () => {
       const out = at(`out/${alg}.tar.gz`);
-      const build = await rego([
-        "build",
-        "-b",
-        at("bundle"),
-        "-o",
-        out,
-        "--signing-key",
-        at(priv),
-        "--signing-alg",
-        alg,
-      ]);
+      const build = await buildBundle(out, "--signing-key", at(priv), "--signing-alg", alg);
       assert.equal(build.code, 0, build.stderr);
       const m = tarFiles(out);
       const t = token((m.get("/.signatures.json") as Buffer).toString());
@@ -132,7 +113,7 @@ describe("rego build --signing-key and rego run --verification-key", () => {
 
   it("carries the input .manifest over, -r overriding its revision", async () => {
     const out = at("out/manifest.tar.gz");
-    assert.equal((await rego(["build", "-b", at("bundle"), "-o", out])).code, 0);
+    assert.equal((await buildBundle(out)).code, 0);
     const manifest = JSON.parse((tarFiles(out).get("/.manifest") as Buffer).toString());
     assert.deepEqual(manifest, {
       revision: "v7",
@@ -141,7 +122,7 @@ describe("rego build --signing-key and rego run --verification-key", () => {
       metadata: { team: "a" },
     });
     const again = at("out/manifest2.tar.gz");
-    assert.equal((await rego(["build", "-b", at("bundle"), "-o", again, "-r", "v8"])).code, 0);
+    assert.equal((await buildBundle(again, "-r", "v8")).code, 0);
     assert.equal(
       JSON.parse((tarFiles(again).get("/.manifest") as Buffer).toString()).revision,
       "v8",
@@ -155,17 +136,13 @@ describe("rego build --signing-key and rego run --verification-key", () => {
 
   it("puts the claims file into the payload, so its scope must match", async () => {
     const out = at("out/claims.tar.gz");
-    const build = await rego([
-      "build",
-      "-b",
-      at("bundle"),
-      "-o",
+    const build = await buildBundle(
       out,
       "--signing-key",
       at("keys/rsa.pem"),
       "--claims-file",
       at("claims.json"),
-    ]);
+    );
     assert.equal(build.code, 0, build.stderr);
     const t = token((tarFiles(out).get("/.signatures.json") as Buffer).toString());
     assert.deepEqual(t.header, { alg: "RS256" });
@@ -334,26 +311,20 @@ describe("rego sign", () => {
       (t.payload.files as { name: string }[]).map((f) => f.name),
       [`${prefix}/.manifest`, `${prefix}/authz/policy.rego`, `${prefix}/roles/data.json`],
     );
-    const ok = await serve([
+    const verify = [
       "-b",
       dir,
       "--verification-key",
       at("keys/ec.pub.pem"),
       "--signing-alg",
       "ES256",
-    ]);
+    ];
+    const ok = await serve(verify);
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(ok.allow, true);
     // Re-signing skips the existing signature; tampering after signing is refused.
     writeFileSync(join(dir, "roles", "data.json"), '{"alice": "viewer"}');
-    const bad = await serve([
-      "-b",
-      dir,
-      "--verification-key",
-      at("keys/ec.pub.pem"),
-      "--signing-alg",
-      "ES256",
-    ]);
+    const bad = await serve(verify);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /roles\/data\.json: digest mismatch/);
     rmSync(dir, { recursive: true });
@@ -443,15 +414,6 @@ describe("rego sign", () => {
   });
 });
 
-/** Polls `f` until it returns true, failing after a generous deadline. */
-async function eventually(f: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await f())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe("rego run -b --watch", () => {
   it("keeps the last good bundle when a change breaks its signature, and loads it re-signed", async () => {
     const dir = at("watched");
@@ -459,45 +421,23 @@ describe("rego run -b --watch", () => {
     const sign = ["sign", "-b", "--signing-key", "k", "--signing-alg", "HS256", "-o", dir, dir];
     assert.equal((await rego(sign)).code, 0);
     writeFileSync(join(dir, "README.md"), "not signed, excluded from verification");
-    const controller = new AbortController();
-    let stderr = "";
-    let listening: (url: string) => void = () => {};
-    const url = new Promise<string>((resolve) => {
-      listening = resolve;
-    });
-    const io: CliIO = {
-      stdout: () => {},
-      stderr: (t) => {
-        stderr += t;
-      },
-      env: {},
-      readStdin: async () => "",
-      signal: controller.signal,
-      onListening: (u) => listening(u),
-    };
     const args = ["-b", dir, "--verification-key", "k", "--signing-alg", "HS256"];
     // Directory bundles name files with the directory's path; a pattern's `*` stops at `/`.
     const verify = [...args, "--exclude-files-verify", `${dir.replace(/^\//, "")}/*.md`];
-    const done = main(["run", "-s", "-w", "-a", "127.0.0.1:0", ...verify], io);
-    const base = await Promise.race([url, done.then((c) => assert.fail(`exited ${c}: ${stderr}`))]);
-    const allow = async () => {
-      const res = await fetch(`${base}/v1/data/authz/allow`, {
-        method: "POST",
-        body: JSON.stringify({ input: { user: "alice" } }),
-      });
-      return ((await res.json()) as { result?: unknown }).result;
-    };
+    const run = startRun(["-s", "-w", "-a", "127.0.0.1:0", ...verify]);
+    const base = await listeningUrl(run);
+    const allow = () => allowed(base);
     try {
       assert.equal(await allow(), true);
       writeFileSync(join(dir, "roles", "data.json"), '{"alice": "viewer"}');
-      await eventually(async () => /digest mismatch/.test(stderr), "the failed reload");
-      assert.match(stderr, /Reload failed; keeping the last good policies and data/);
+      await eventually(async () => /digest mismatch/.test(run.out.stderr), "the failed reload");
+      assert.match(run.out.stderr, /Reload failed; keeping the last good policies and data/);
       assert.equal(await allow(), true);
       assert.equal((await rego(sign)).code, 0);
       await eventually(async () => (await allow()) === undefined, "the re-signed bundle");
     } finally {
-      controller.abort();
-      await done;
+      run.stop();
+      await run.done;
       rmSync(dir, { recursive: true });
     }
   });

@@ -3,10 +3,9 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import type { CliIO } from "../../src/cli/cli-io.js";
-import { main } from "../../src/cli/main.js";
 import { pathsSignature } from "../../src/cli/watch.js";
 import { tempTree } from "../fixtures.js";
+import { eventually, listeningUrl, startRun } from "./cli-harness.js";
 
 const files = tempTree({
   "w.rego": "package w\n\nx := 1\n",
@@ -14,36 +13,12 @@ const files = tempTree({
 });
 after(() => files.remove());
 
-/** Polls `f` until it returns true, failing after a generous deadline. */
-async function eventually(f: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await f())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe("rego run --server --watch", () => {
   it("reloads changed policy and data files and keeps the last good set on errors", async () => {
-    const controller = new AbortController();
-    let stderr = "";
-    let listening: (url: string) => void = () => {};
-    const started = new Promise<string>((resolve) => {
-      listening = resolve;
-    });
-    const io: CliIO = {
-      stdout: () => {},
-      stderr: (t) => {
-        stderr += t;
-      },
-      env: {},
-      readStdin: async () => "",
-      signal: controller.signal,
-      onListening: (u) => listening(u),
-    };
-    const done = main(["run", "--server", "--watch", "--addr", "127.0.0.1:0", files.dir], io);
+    const run = startRun(["--server", "--watch", "--addr", "127.0.0.1:0", files.dir]);
+    const { out } = run;
     try {
-      const url = await started;
+      const url = await listeningUrl(run);
       const get = async (path: string) =>
         (await (await fetch(`${url}/v1/data/${path}`)).json()) as { result?: unknown };
       assert.deepEqual(await get("w/x"), { result: 1 });
@@ -51,15 +26,15 @@ describe("rego run --server --watch", () => {
       writeFileSync(join(files.dir, "w.rego"), "package w\n\nx := data.limit * 2\n");
       writeFileSync(join(files.dir, "data.json"), '{"limit": 21}');
       await eventually(async () => (await get("w/x")).result === 42, "the new answer");
-      assert.match(stderr, /"msg":"Reloaded policies and data."/);
+      assert.match(out.stderr, /"msg":"Reloaded policies and data."/);
 
       writeFileSync(join(files.dir, "w.rego"), "package w\n\nx := := 3\n");
-      await eventually(() => /Reload failed/.test(stderr), "the failed reload");
-      assert.match(stderr, /w\.rego:3:\d+: rego_parse_error/);
+      await eventually(() => /Reload failed/.test(out.stderr), "the failed reload");
+      assert.match(out.stderr, /w\.rego:3:\d+: rego_parse_error/);
       assert.deepEqual(await get("w/x"), { result: 42 });
     } finally {
-      controller.abort();
-      assert.equal(await done, 0);
+      run.stop();
+      assert.equal(await run.done, 0);
     }
   });
 

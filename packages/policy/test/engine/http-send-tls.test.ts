@@ -2,17 +2,17 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { TLSSocket } from "node:tls";
-import {
-  engineWith,
-  evalAsync,
-  makePki,
-  startTlsServer,
-  type TestPki,
-  type TestServer,
-} from "./network-helpers.js";
+import { makePki, type TestPki } from "../test-pki.js";
+import { engineWith, evalAsync, startTlsServer, type TestServer } from "./network-helpers.js";
 
 const SEND = "package p\nresp := http.send(input.req)\n";
-const send = (req: Record<string, unknown>) => evalAsync(engineWith(SEND), "data.p.resp", { req });
+/** `http.send`'s response object, as far as these tests read it. */
+interface SendResponse {
+  raw_body?: unknown;
+  error: { code: string; message: string };
+}
+const send = async (req: Record<string, unknown>) =>
+  (await evalAsync(engineWith(SEND), "data.p.resp", { req })) as SendResponse;
 
 describe("http.send over TLS", () => {
   let pki: TestPki;
@@ -58,93 +58,84 @@ describe("http.send over TLS", () => {
 
   it("trusts the CA given inline, from a file or from an environment variable", async () => {
     const url = `${server.base}/`;
-    const inline = (await send({ method: "GET", url, tls_ca_cert: pki.ca })) as Record<
-      string,
-      unknown
-    >;
+    const inline = await send({ method: "GET", url, tls_ca_cert: pki.ca });
     assert.equal(inline.raw_body, "secure");
     // OPA accepts PEM text with escaped newlines.
-    const escaped = (await send({
+    const escaped = await send({
       method: "GET",
       url,
       tls_ca_cert: pki.ca.replaceAll("\n", "\\n"),
-    })) as Record<string, unknown>;
+    });
     assert.equal(escaped.raw_body, "secure");
-    const file = (await send({ method: "GET", url, tls_ca_cert_file: pki.files.ca })) as Record<
-      string,
-      unknown
-    >;
+    const file = await send({ method: "GET", url, tls_ca_cert_file: pki.files.ca });
     assert.equal(file.raw_body, "secure");
     process.env.REGO_TEST_CA = pki.ca;
     try {
-      const env = (await send({
+      const env = await send({
         method: "GET",
         url,
         tls_ca_cert_env_variable: "REGO_TEST_CA",
-      })) as Record<string, unknown>;
+      });
       assert.equal(env.raw_body, "secure");
     } finally {
       delete process.env.REGO_TEST_CA;
     }
-    const withSystem = (await send({
+    const withSystem = await send({
       method: "GET",
       url,
       tls_ca_cert: pki.ca,
       tls_use_system_certs: true,
-    })) as Record<string, unknown>;
+    });
     assert.equal(withSystem.raw_body, "secure");
   });
 
   it("skips verification with tls_insecure_skip_verify", async () => {
-    const r = (await send({
+    const r = await send({
       method: "GET",
       url: `${server.base}/`,
       tls_insecure_skip_verify: true,
-    })) as Record<string, unknown>;
+    });
     assert.equal(r.raw_body, "secure");
   });
 
   it("checks the name the certificate was issued for (tls_server_name)", async () => {
-    const good = (await send({
+    const good = await send({
       method: "GET",
       url: `${server.base}/`,
       tls_ca_cert: pki.ca,
       tls_server_name: "localhost",
-    })) as Record<string, unknown>;
+    });
     assert.equal(good.raw_body, "secure");
-    const bad = (await send({
+    const bad = await send({
       method: "GET",
       url: `${server.base}/`,
       tls_ca_cert: pki.ca,
       tls_server_name: "elsewhere.example",
       raise_error: false,
-    })) as { error: { code: string; message: string } };
+    });
     assert.equal(bad.error.code, "eval_http_send_network_error");
     assert.match(bad.error.message, /x509: certificate is not valid for/);
   });
 
   it("presents a client certificate given inline or as files", async () => {
     const url = `${mtls.base}/`;
-    const none = (await send({ method: "GET", url, tls_ca_cert: pki.ca })) as Record<
-      string,
-      unknown
-    >;
+    const none = await send({ method: "GET", url, tls_ca_cert: pki.ca });
     assert.equal(none.raw_body, "anonymous");
-    const inline = (await send({
+    const inline = await send({
       method: "GET",
       url,
       tls_ca_cert: pki.ca,
       tls_client_cert: pki.clientCert,
       tls_client_key: pki.clientKey,
-    })) as Record<string, unknown>;
+    });
     assert.equal(inline.raw_body, "client client");
-    const files = (await send({
+    const files = await send({
       method: "GET",
       url,
       tls_ca_cert_file: pki.files.ca,
       tls_client_cert_file: pki.files.clientCert,
       tls_client_key_file: pki.files.clientKey,
-    })) as Record<string, unknown>;
+    });
     assert.equal(files.raw_body, "client client");
   });
 });

@@ -1,29 +1,8 @@
-/** A seeded generator of inputs (mulberry32): the same seed gives the same inputs. */
+/** A seeded generator of inputs: the same seed gives the same inputs. */
+import { SeededRandom } from "../fuzz/seeded-random.js";
 
-export class Random {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** A float in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)] as T;
-  }
-
+/** The fuzzers' seeded source, with the choices the input generators make. */
+export class Random extends SeededRandom {
   /** Sometimes leaves a field out, so that undefined paths are exercised too. */
   maybe<T>(x: T, pAbsent = 0.15): T | undefined {
     return this.next() < pAbsent ? undefined : x;

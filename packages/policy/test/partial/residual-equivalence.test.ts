@@ -95,62 +95,68 @@ function knownPart(input: Record<string, unknown>, unknowns: string[]): unknown 
   return Object.fromEntries(Object.entries(input).filter(([k]) => !hidden.has(k)));
 }
 
+/** One case per query and unknown set, over one policy file and its data. */
+function casesFor(
+  label: string,
+  policy: { file: string; source: string; data: object },
+  generate: Case["generate"],
+  queries: string[],
+  unknownSets: string[][],
+): Case[] {
+  return queries.flatMap((query) =>
+    unknownSets.map((unknowns) => ({
+      name: `${label} ${query} unknowns ${unknowns.join(",")}`,
+      modules: { [policy.file]: policy.source },
+      data: policy.data,
+      query,
+      generate,
+      unknowns,
+    })),
+  );
+}
+
 const CASES: Case[] = [
-  ...["data.rbac.allow == true", "data.rbac.permitted", "data.rbac.allow"].flatMap((query) =>
-    [["input"], ["input.action", "input.type"]].map((unknowns) => ({
-      name: `RBAC ${query} unknowns ${unknowns.join(",")}`,
-      modules: { "rbac.rego": RBAC },
-      data: RBAC_DATA,
-      query,
-      generate: rbacInput,
-      unknowns,
-    })),
+  ...casesFor(
+    "RBAC",
+    { file: "rbac.rego", source: RBAC, data: RBAC_DATA },
+    rbacInput,
+    ["data.rbac.allow == true", "data.rbac.permitted", "data.rbac.allow"],
+    [["input"], ["input.action", "input.type"]],
   ),
-  ...["data.abac.allow", "data.abac.deny", "data.abac.within_budget", "not data.abac.deny"].flatMap(
-    (query) =>
-      [["input"], ["input.resource"]].map((unknowns) => ({
-        name: `ABAC ${query} unknowns ${unknowns.join(",")}`,
-        modules: { "abac.rego": ABAC },
-        data: ABAC_DATA,
-        query,
-        generate: abacInput,
-        unknowns,
-      })),
+  ...casesFor(
+    "ABAC",
+    { file: "abac.rego", source: ABAC, data: ABAC_DATA },
+    abacInput,
+    ["data.abac.allow", "data.abac.deny", "data.abac.within_budget", "not data.abac.deny"],
+    [["input"], ["input.resource"]],
   ),
-  ...["data.filters.allow == true", "data.filters.allow"].flatMap((query) =>
-    [["input"], ["input.resource"]].map((unknowns) => ({
-      name: `filters ${query} unknowns ${unknowns.join(",")}`,
-      modules: { "filters.rego": FILTERS },
-      data: FILTERS_DATA,
-      query,
-      generate: filtersInput,
-      unknowns,
-    })),
+  ...casesFor(
+    "filters",
+    { file: "filters.rego", source: FILTERS, data: FILTERS_DATA },
+    filtersInput,
+    ["data.filters.allow == true", "data.filters.allow"],
+    [["input"], ["input.resource"]],
   ),
-  ...[
-    "data.features.ok",
-    'data.features.level == "mid"',
-    "data.features.quota > 30",
-    "not data.features.ok",
-    'data.features.labels[x] == "SECRET"',
-  ].flatMap((query) =>
-    [["input"], ["input.tags", "input.score"]].map((unknowns) => ({
-      name: `features ${query} unknowns ${unknowns.join(",")}`,
-      modules: { "features.rego": FEATURES },
-      data: FEATURES_DATA,
-      query,
-      generate: featuresInput,
-      unknowns,
-    })),
+  ...casesFor(
+    "features",
+    { file: "features.rego", source: FEATURES, data: FEATURES_DATA },
+    featuresInput,
+    [
+      "data.features.ok",
+      'data.features.level == "mid"',
+      "data.features.quota > 30",
+      "not data.features.ok",
+      'data.features.labels[x] == "SECRET"',
+    ],
+    [["input"], ["input.tags", "input.score"]],
   ),
-  ...[["data.posts"], ["data.posts", "input.clearance"]].map((unknowns) => ({
-    name: `posts data.blog.allow unknowns ${unknowns.join(",")}`,
-    modules: { "blog.rego": POSTS },
-    data: POSTS_DATA,
-    query: "data.blog.allow",
-    generate: postsInput,
-    unknowns,
-  })),
+  ...casesFor(
+    "posts",
+    { file: "blog.rego", source: POSTS, data: POSTS_DATA },
+    postsInput,
+    ["data.blog.allow"],
+    [["data.posts"], ["data.posts", "input.clearance"]],
+  ),
 ];
 
 /** Every case again with its package never inlined: support rules all the way down. */

@@ -4,18 +4,16 @@
  * bundles loaded from files.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PolicyEngine } from "../../src/engine.js";
 import type { BundleStatus, PluginLog } from "../../src/plugins/bundle-plugin.js";
+import type { BundleVerifier } from "../../src/plugins/bundle-verification.js";
 import { parseRuntimeConfig } from "../../src/plugins/config-file.js";
 import { PluginRuntime } from "../../src/plugins/plugin-runtime.js";
 import { PolicyStore } from "../../src/server/policy-store.js";
-import { tempTree } from "../fixtures.js";
+import { makePki } from "../test-pki.js";
 import { BundleService, bundleFromFiles, simpleBundle, waitFor } from "./bundle-service.js";
 
 const quiet: PluginLog = { info() {}, warn() {}, error() {} };
@@ -50,6 +48,27 @@ async function statusOf(runtime: PluginRuntime, want: (s: BundleStatus) => boole
 
 const FAST = { min_delay_seconds: 0.02, max_delay_seconds: 0.05 };
 
+/**
+ * Runs `test` with a started runtime that polls bundle `app` from the service configured
+ * as `service`, and stops the runtime afterwards.
+ */
+async function withAppBundle(
+  store: PolicyStore,
+  service: Record<string, unknown>,
+  test: (runtime: PluginRuntime) => Promise<void>,
+): Promise<void> {
+  const runtime = runtimeFor(store, {
+    services: { s: service },
+    bundles: { app: { polling: FAST } },
+  });
+  runtime.start();
+  try {
+    await test(runtime);
+  } finally {
+    await runtime.stop();
+  }
+}
+
 describe("bundle plugin", () => {
   let service: BundleService;
   before(async () => {
@@ -63,6 +82,13 @@ describe("bundle plugin", () => {
     const store = storeWith();
     const seen: string[] = [];
     let accept = false;
+    const verify: BundleVerifier = (bundle, verification) => {
+      const names = bundle.files.map((f) => f.name).join(",");
+      const { keyId, exclude, publicKeys } = verification ?? {};
+      const key = publicKeys?.get("k")?.key;
+      seen.push(`${bundle.name}:${keyId}:${JSON.stringify(exclude)}:${key}:${names}`);
+      if (!accept) throw new Error("signature verification failed");
+    };
     const runtime = runtimeFor(
       store,
       {
@@ -71,15 +97,7 @@ describe("bundle plugin", () => {
         bundles: { app: { signing: { keyid: "k", exclude_files: ["x"] }, polling: FAST } },
       },
       {
-        verify: (
-          bundle: { name: string; files: readonly { name: string }[] },
-          signing: Record<string, unknown> | undefined,
-          keys: Record<string, { key?: string }>,
-        ) => {
-          const names = bundle.files.map((f) => f.name).join(",");
-          seen.push(`${bundle.name}:${JSON.stringify(signing)}:${keys.k?.key}:${names}`);
-          if (!accept) throw new Error("signature verification failed");
-        },
+        verify,
       },
     );
     runtime.start();
@@ -88,10 +106,7 @@ describe("bundle plugin", () => {
       assert.equal(refused.message, "bundle app: signature verification failed");
       assert.equal(store.engine.evalRef(["app", "allow"]), undefined);
       assert.equal(runtime.manager.state("bundle"), "NOT_READY");
-      assert.equal(
-        seen[0],
-        'app:{"keyid":"k","exclude_files":["x"]}:PUBLIC KEY:data.json,policy.rego,.manifest',
-      );
+      assert.equal(seen[0], 'app:k:["x"]:PUBLIC KEY:data.json,policy.rego,.manifest');
       accept = true;
       await statusOf(runtime, (s) => s.active_revision === "signed");
       assert.equal(store.engine.evalRef(["app", "allow"]), true);
@@ -110,29 +125,17 @@ describe("bundle plugin", () => {
       }),
     );
     const store = storeWith();
-    const runtime = runtimeFor(store, {
-      services: { s: { url: service.url } },
-      bundles: { app: { polling: FAST } },
-    });
-    runtime.start();
-    try {
+    await withAppBundle(store, { url: service.url }, async (runtime) => {
       const s = await statusOf(runtime, (st) => st.code !== undefined);
       assert.equal(s.message, "bundle app: verification key not provided");
       assert.equal(store.engine.evalRef(["p", "x"]), undefined);
-    } finally {
-      await runtime.stop();
-    }
+    });
   });
 
   it("refuses a delta bundle rather than reading it as a snapshot", async () => {
     service.set("/bundles/app", simpleBundle("snap", "package app\n\nallow := true\n"));
     const store = storeWith();
-    const runtime = runtimeFor(store, {
-      services: { s: { url: service.url } },
-      bundles: { app: { polling: FAST } },
-    });
-    runtime.start();
-    try {
+    await withAppBundle(store, { url: service.url }, async (runtime) => {
       await statusOf(runtime, (st) => st.active_revision === "snap");
       service.set(
         "/bundles/app",
@@ -145,9 +148,7 @@ describe("bundle plugin", () => {
       assert.equal(s.message, "bundle app: delta bundles (patch.json) are not supported");
       assert.equal(s.active_revision, "snap");
       assert.equal(store.engine.evalRef(["app", "allow"]), true);
-    } finally {
-      await runtime.stop();
-    }
+    });
   });
 
   it("refuses a bundle whose roots overlap a bundle loaded from files", async () => {
@@ -156,20 +157,13 @@ describe("bundle plugin", () => {
       bundleFromFiles({ "a/p.rego": "package a\n\nx := 1\n" }, { roots: ["a"] }),
     );
     const store = storeWith({}, [{ name: "local.tar.gz", roots: ["a/b"] }]);
-    const runtime = runtimeFor(store, {
-      services: { s: { url: service.url } },
-      bundles: { app: { polling: FAST } },
-    });
-    runtime.start();
-    try {
+    await withAppBundle(store, { url: service.url }, async (runtime) => {
       const s = await statusOf(runtime, (st) => st.code !== undefined);
       assert.equal(
         s.message,
         "detected overlapping roots in bundle manifest with: [app local.tar.gz]",
       );
-    } finally {
-      await runtime.stop();
-    }
+    });
   });
 
   it("refuses a bundle whose rules conflict with policies already loaded, keeping them", async () => {
@@ -181,12 +175,7 @@ describe("bundle plugin", () => {
       ),
     );
     const store = storeWith({ "local.rego": "package local\n\ny := 1\n" });
-    const runtime = runtimeFor(store, {
-      services: { s: { url: service.url } },
-      bundles: { app: { polling: FAST } },
-    });
-    runtime.start();
-    try {
+    await withAppBundle(store, { url: service.url }, async (runtime) => {
       // Depends on a policy from files: compiles together with it.
       await waitFor("activation", () =>
         store.engine.evalRef(["b", "x"]) === 1 ? true : undefined,
@@ -203,80 +192,27 @@ describe("bundle plugin", () => {
       assert.equal(s.errors?.[0]?.code, "rego_type_error");
       assert.equal(store.engine.evalRef(["b", "x"]), 1);
       assert.equal(store.engine.evalRef(["local", "y"]), 1);
-    } finally {
-      await runtime.stop();
-    }
+    });
   });
 });
 
 describe("bundle plugin over HTTPS", () => {
-  const tree = tempTree({});
+  const pki = makePki();
   let url = "";
   let server: ReturnType<typeof createServer> | undefined;
   before(async () => {
-    const dir = tree.dir;
-    const ssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
-    ssl(
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      "ca.key",
-      "-out",
-      "ca.pem",
-      "-days",
-      "2",
-      "-subj",
-      "/CN=test-ca",
-    );
-    ssl(
-      "req",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      "server.key",
-      "-out",
-      "server.csr",
-      "-subj",
-      "/CN=127.0.0.1",
-    );
-    // Node checks the subjectAltName, not the CN.
-    writeFileSync(join(dir, "san.ext"), "subjectAltName=IP:127.0.0.1\n");
-    ssl(
-      "x509",
-      "-req",
-      "-in",
-      "server.csr",
-      "-CA",
-      "ca.pem",
-      "-CAkey",
-      "ca.key",
-      "-CAcreateserial",
-      "-out",
-      "server.pem",
-      "-days",
-      "2",
-      "-extfile",
-      "san.ext",
-    );
     const bundle = simpleBundle("tls", "package app\n\nallow := true\n");
-    server = createServer(
-      { key: readFileSync(join(dir, "server.key")), cert: readFileSync(join(dir, "server.pem")) },
-      (_req, res) => {
-        res.writeHead(200, { etag: '"t"' });
-        res.end(bundle);
-      },
-    );
+    server = createServer({ key: pki.serverKey, cert: pki.serverCert }, (_req, res) => {
+      res.writeHead(200, { etag: '"t"' });
+      res.end(bundle);
+    });
     await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
     url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(async () => {
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
-    tree.remove();
+    pki.remove();
   });
 
   for (const [name, tls, works] of [
@@ -286,15 +222,10 @@ describe("bundle plugin over HTTPS", () => {
   ] as const) {
     it(name, async () => {
       const settings = JSON.parse(
-        JSON.stringify(tls).replace('"CA"', JSON.stringify(join(tree.dir, "ca.pem"))),
+        JSON.stringify(tls).replace('"CA"', JSON.stringify(pki.files.ca)),
       );
       const store = storeWith();
-      const runtime = runtimeFor(store, {
-        services: { s: { url, ...settings } },
-        bundles: { app: { polling: FAST } },
-      });
-      runtime.start();
-      try {
+      await withAppBundle(store, { url, ...settings }, async (runtime) => {
         const s = await statusOf(
           runtime,
           (st) => st.active_revision !== undefined || st.code !== undefined,
@@ -306,9 +237,7 @@ describe("bundle plugin over HTTPS", () => {
           assert.match(s.message ?? "", /certificate/);
           assert.equal(store.engine.evalRef(["app", "allow"]), undefined);
         }
-      } finally {
-        await runtime.stop();
-      }
+      });
     });
   }
 });

@@ -12,6 +12,7 @@ import { main } from "../../src/cli/main.js";
 import { writeBundle } from "../../src/loader/bundle.js";
 import { writeTar } from "../../src/loader/tar.js";
 import { fromJSON } from "../../src/value/value.js";
+import { listeningUrl, startRun } from "../cli/cli-harness.js";
 
 /** A bundle with one policy and data (OPA's layout, roots [""]). */
 export function simpleBundle(revision: string, source: string, data: unknown = {}): Buffer {
@@ -160,37 +161,13 @@ export interface RunningRego {
 
 /** Starts `rego run --server --addr 127.0.0.1:0 <args>`; rejects with stderr if it exits. */
 export async function startServer(args: string[]): Promise<RunningRego> {
-  const controller = new AbortController();
-  const out = { stdout: "", stderr: "" };
-  let listening: (url: string) => void = () => {};
-  const url = new Promise<string>((resolve) => {
-    listening = resolve;
-  });
-  const io: CliIO = {
-    stdout: (t) => {
-      out.stdout += t;
-    },
-    stderr: (t) => {
-      out.stderr += t;
-    },
-    env: { LOG_FORMAT: "json" },
-    readStdin: async () => "",
-    signal: controller.signal,
-    onListening: (u) => listening(u),
-  };
-  const done = main(["run", "--server", "--addr", "127.0.0.1:0", ...args], io);
-  const started = await Promise.race([
-    url,
-    done.then((code) => {
-      throw new Error(`rego run exited ${code}: ${out.stderr}`);
-    }),
-  ]);
+  const run = startRun(["--server", "--addr", "127.0.0.1:0", ...args], { LOG_FORMAT: "json" });
   return {
-    url: started,
-    out,
+    url: await listeningUrl(run),
+    out: run.out,
     stop: () => {
-      controller.abort();
-      return done;
+      run.stop();
+      return run.done;
     },
   };
 }

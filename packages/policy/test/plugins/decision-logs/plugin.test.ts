@@ -19,8 +19,8 @@ import {
 } from "../../../src/plugins/decision-logs/decision-logs-plugin.js";
 import { RateLimiter } from "../../../src/plugins/decision-logs/rate-limiter.js";
 import { startPolicyServer } from "../../../src/server/app.js";
+import { makePki } from "../../test-pki.js";
 import { type LogReceiver, startLogReceiver } from "./log-receiver.js";
-import { makeTestCertificates } from "./test-ca.js";
 
 const SHORT = { minDelayMs: 5, maxDelayMs: 20, minRetryDelayMs: 5, flushRetryDelayMs: 5 };
 /** Periodic uploads that never come during a test: only explicit uploads and stop send. */
@@ -301,10 +301,11 @@ describe("decision logs plugin: failures, limits and stopping", () => {
   });
 
   it("uploads over https to a service whose CA the agent trusts", async () => {
-    const certs = makeTestCertificates();
-    const receiver = await startLogReceiver(0, certs);
+    const pki = makePki();
+    cleanups.push(async () => pki.remove());
+    const receiver = await startLogReceiver(0, { key: pki.serverKey, cert: pki.serverCert });
     cleanups.push(() => receiver.close());
-    const agent = new Agent({ ca: certs.ca });
+    const agent = new Agent({ ca: pki.ca });
     const { plugin } = await setup({}, { service: { name: "logs", url: receiver.url, agent } });
     plugin.record(decision(1));
     assert.equal(await plugin.upload(), true);
