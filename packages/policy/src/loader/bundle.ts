@@ -59,6 +59,22 @@ function stringRecord<T>(
   return value as Record<string, T>;
 }
 
+/**
+ * A manifest as OPA stores it at `data.system.bundles.<name>.manifest` (its Go struct's JSON
+ * after defaults: `revision` always, `roots` defaulted to `[""]`, the rest when set). A bundle
+ * without a `.manifest` stores `{"revision": "", "roots": [""]}`.
+ */
+export function storedManifest(manifest: BundleManifest | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    revision: manifest?.revision ?? "",
+    roots: manifest?.roots ?? [""],
+  };
+  if (manifest?.regoVersion !== undefined) out.rego_version = manifest.regoVersion;
+  if (manifest?.fileRegoVersions !== undefined) out.file_rego_versions = manifest.fileRegoVersions;
+  if (manifest?.metadata !== undefined) out.metadata = manifest.metadata;
+  return out;
+}
+
 /** Reads a `.manifest`; OPA defaults missing roots to `[""]`. */
 export function parseManifest(text: string): BundleManifest {
   let raw: Record<string, unknown>;

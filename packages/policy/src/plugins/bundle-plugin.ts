@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { RegoError } from "../errors.js";
-import { readBundle } from "../loader/bundle.js";
+import { readBundle, storedManifest } from "../loader/bundle.js";
 import { readTar, type TarEntry } from "../loader/tar.js";
 import {
   BundleActivationError,
@@ -56,15 +56,6 @@ export const ZERO_TIME = "0001-01-01T00:00:00Z";
 /** A time as Go's RFC3339Nano prints it in UTC (trailing zeros of the fraction dropped). */
 export function goTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.?0*Z$/, "Z");
-}
-
-/** The `revision` of a bundle's `.manifest` (empty when absent). */
-function manifestRevision(files: readonly TarEntry[]): string {
-  const manifest = files.find((f) => f.name === ".manifest");
-  if (!manifest) return "";
-  const revision = (JSON.parse(manifest.content.toString("utf8")) as { revision?: unknown })
-    .revision;
-  return typeof revision === "string" ? revision : "";
 }
 
 function errorItems(errors: readonly RegoError[]): BundleStatus["errors"] {
@@ -313,8 +304,8 @@ export class BundlePlugin {
         return true;
       }
       b.status.last_successful_download = answered;
-      this.activate(b, res.body);
       const etag = res.headers.etag;
+      this.activate(b, res.body, typeof etag === "string" && etag !== "" ? etag : undefined);
       b.etag = typeof etag === "string" && etag !== "" ? etag : undefined;
       if (b.config.persist) this.persist(b, res.body);
       this.options.log.info(
@@ -336,7 +327,8 @@ export class BundlePlugin {
   }
 
   /** Reads, verifies and activates an archive; throws (state unchanged) when it is not good. */
-  private activate(b: BundleState, gzipped: Buffer): void {
+  /** Activates `gzipped` for `b`; `etag` is the download's (recorded at data.system.bundles). */
+  private activate(b: BundleState, gzipped: Buffer, etag = b.etag): void {
     let files: TarEntry[];
     try {
       files = readTar(gunzipSync(gzipped)).map((f) => ({
@@ -352,20 +344,21 @@ export class BundlePlugin {
     } catch (e) {
       throw new BundleReadError(`bundle ${b.config.name}: ${(e as Error).message}`);
     }
-    let revision: string;
     let contents: ReturnType<typeof readBundle>;
     try {
-      revision = manifestRevision(files);
       contents = readBundle(b.config.name, gzipped);
     } catch (e) {
       throw new BundleReadError(`bundle ${b.config.name}: ${(e as Error).message}`);
     }
+    const revision = contents.manifest?.revision ?? "";
     this.options.store.activateBundle({
       name: b.config.name,
       roots: contents.roots,
       modules: contents.modules,
       documents: contents.documents,
       revision,
+      manifest: storedManifest(contents.manifest),
+      etag,
     });
     b.activated = true;
     b.lastGood = gzipped;

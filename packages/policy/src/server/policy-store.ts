@@ -12,7 +12,7 @@ import { RegoError, RegoErrorList } from "../errors.js";
 import { mergeAt } from "../loader/data-document.js";
 import type { PolicySource } from "../loader/load-paths.js";
 import { parseModule } from "../syntax/module-parser.js";
-import { RegoObject, type Value } from "../value/value.js";
+import { fromJSON, RegoObject, type Value } from "../value/value.js";
 import { type ApiError, badRequest, invalidOperation, resourceNotFound } from "./api-error.js";
 import { type BundleScope, checkPathScope } from "./bundle-scope.js";
 import { applyPatch, nonEmpty, readPath } from "./document-patch.js";
@@ -78,6 +78,23 @@ export interface ActivatedBundle {
   readonly documents: readonly { readonly path: readonly string[]; readonly value: Value }[];
   /** The manifest's `revision` ("" when none). */
   readonly revision?: string;
+  /**
+   * What OPA writes at `data.system.bundles.<name>`: the manifest as OPA stores it
+   * (`revision`, `roots`, `metadata`, ...) and the download's `etag`.
+   */
+  readonly manifest?: Readonly<Record<string, unknown>>;
+  readonly etag?: string;
+}
+
+/** `data.system.bundles`: each activated bundle's manifest and etag, as OPA keeps them. */
+function withBundleRecords(data: Value, records: ReadonlyMap<string, Value>): Value {
+  let out = data;
+  for (const [name, record] of records) {
+    const path = ["system", "bundles", name];
+    if (readPath(out, path) !== undefined) out = applyPatch(out, "remove", path);
+    if (out instanceof RegoObject) out = mergeAt(out, path, record);
+  }
+  return out;
 }
 
 /** Why a bundle was not activated; `errors` holds parse and compile errors, if any. */
@@ -125,6 +142,8 @@ export class PolicyStore {
   private state: StoreState;
   /** The policy ids each downloaded bundle activated, so the next activation replaces them. */
   private readonly bundleFiles = new Map<string, readonly string[]>();
+  /** What each downloaded bundle put at `data.system.bundles.<name>`, kept across activations. */
+  private readonly bundleRecords = new Map<string, Value>();
 
   private readonly listeners = new Set<StoreListener>();
 
@@ -190,6 +209,7 @@ export class PolicyStore {
   ): void {
     this.bundles = bundles;
     this.bundleFiles.clear(); // Downloaded bundles are activated again by their plugin.
+    this.bundleRecords.clear();
     this.swap({ engine, policies }, true);
   }
 
@@ -299,6 +319,10 @@ export class PolicyStore {
         throw new BundleActivationError((e as Error).message);
       }
     }
+    const records = new Map(this.bundleRecords);
+    const manifest = bundle.manifest ?? { revision: bundle.revision ?? "", roots: [...roots] };
+    records.set(name, fromJSON({ manifest, etag: bundle.etag ?? "" }));
+    data = withBundleRecords(data, records);
     const oldFiles = new Set(this.bundleFiles.get(name) ?? []);
     const policies = [
       ...this.state.policies.filter((p) => !oldFiles.has(p.file)),
@@ -315,6 +339,7 @@ export class PolicyStore {
       name,
       bundle.modules.map((m) => m.file),
     );
+    this.bundleRecords.set(name, records.get(name) as Value);
     this.swap(next, true);
   }
 

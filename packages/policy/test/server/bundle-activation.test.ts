@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PolicyEngine } from "../../src/engine.js";
 import { BundleActivationError, PolicyStore } from "../../src/server/policy-store.js";
-import { fromJSON, toJSON } from "../../src/value/value.js";
+import { fromJSON, toJSON, type Value } from "../../src/value/value.js";
 
 function store(data: unknown = {}) {
   const engine = new PolicyEngine();
@@ -13,7 +13,13 @@ function store(data: unknown = {}) {
   return new PolicyStore(engine, [{ file: "local.rego", source: "package local\n\nv := 1\n" }]);
 }
 
-const data = (s: PolicyStore) => toJSON(s.engine.baseData());
+/** The base document without `system.bundles` (what activation records there is tested apart). */
+const data = (s: PolicyStore) => {
+  const all = toJSON(s.engine.baseData()) as Record<string, unknown>;
+  const { system, ...rest } = all;
+  return rest;
+};
+const records = (s: PolicyStore) => toJSON(s.engine.evalRef(["system", "bundles"]) as Value);
 
 describe("PolicyStore.activateBundle", () => {
   it("replaces the bundle's policies and the data under its old and new roots only", () => {
@@ -36,6 +42,8 @@ describe("PolicyStore.activateBundle", () => {
     });
     // Old roots' data and the old module are gone; files and other data stay.
     assert.deepEqual(data(s), { keep: 1, c: { d: { m: 2 } } });
+    // Without a manifest, the record holds the revision and roots the activation was given.
+    assert.deepEqual(records(s), { b: { manifest: { revision: "r2", roots: ["c"] }, etag: "" } });
     assert.deepEqual(
       s.policies.map((p) => p.file),
       ["local.rego", "b/c/q.rego"],
@@ -86,5 +94,6 @@ describe("PolicyStore.activateBundle", () => {
     );
     assert.equal(s.engine, before);
     assert.deepEqual(data(s), { keep: 1 });
+    assert.deepEqual(Object.keys(records(s) as object), ["one"]);
   });
 });

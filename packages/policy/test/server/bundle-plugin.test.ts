@@ -13,6 +13,7 @@ import type { BundleVerifier } from "../../src/plugins/bundle-verification.js";
 import { parseRuntimeConfig } from "../../src/plugins/config-file.js";
 import { PluginRuntime } from "../../src/plugins/plugin-runtime.js";
 import { PolicyStore } from "../../src/server/policy-store.js";
+import { toJSON, type Value } from "../../src/value/value.js";
 import { makePki } from "../test-pki.js";
 import { BundleService, bundleFromFiles, simpleBundle, waitFor } from "./bundle-service.js";
 
@@ -129,6 +130,34 @@ describe("bundle plugin", () => {
       const s = await statusOf(runtime, (st) => st.code !== undefined);
       assert.equal(s.message, "bundle app: verification key not provided");
       assert.equal(store.engine.evalRef(["p", "x"]), undefined);
+    });
+  });
+
+  it("records each bundle's manifest and etag at data.system.bundles, as OPA does", async () => {
+    service.set(
+      "/bundles/app",
+      bundleFromFiles(
+        {
+          "app/p.rego": "package app\n\nrevision := data.system.bundles.app.manifest.revision\n",
+        },
+        { revision: "r1", roots: ["app"], metadata: { team: "a" } },
+      ),
+    );
+    const store = storeWith();
+    await withAppBundle(store, { url: service.url }, async (runtime) => {
+      await statusOf(runtime, (st) => st.active_revision === "r1");
+      const record = toJSON(store.engine.evalRef(["system", "bundles", "app"]) as Value);
+      assert.deepEqual(record, {
+        manifest: { revision: "r1", roots: ["app"], metadata: { team: "a" } },
+        etag: service.etagOf("/bundles/app"),
+      });
+      assert.equal(store.engine.evalRef(["app", "revision"]), "r1");
+      service.set("/bundles/app", simpleBundle("r2", "package app\n\nallow := true\n"));
+      await statusOf(runtime, (st) => st.active_revision === "r2");
+      assert.deepEqual(
+        toJSON(store.engine.evalRef(["system", "bundles", "app", "manifest"]) as Value),
+        { revision: "r2", roots: [""], rego_version: 1 },
+      );
     });
   });
 

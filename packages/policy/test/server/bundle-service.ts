@@ -63,6 +63,11 @@ export class BundleService {
   private readonly hanging = new Set<() => void>();
   port = 0;
 
+  /** The ETag `path` is served with now. */
+  etagOf(path: string): string | undefined {
+    return this.served.get(path)?.etag;
+  }
+
   set(path: string, body: Buffer): void {
     this.version++;
     this.served.set(path, { body, etag: `"v${this.version}"` });
