@@ -32,7 +32,7 @@ function rootsText(roots: readonly string[]): string {
 }
 
 /** A package path as Rego prints it (`package a.b`, `package a["x-y"]`). */
-function packageText(pkg: readonly string[]): string {
+export function packageText(pkg: readonly string[]): string {
   const [head, ...rest] = pkg;
   const parts = rest.map((p) =>
     /^[A-Za-z_][A-Za-z0-9_]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`,

@@ -9,6 +9,7 @@
 import type { Loc } from "../ast/nodes.js";
 import { PolicyEngine } from "../engine.js";
 import { RegoError, RegoErrorList } from "../errors.js";
+import { packageText, rootPathsContain, rootPathsOverlap } from "../loader/bundle-roots.js";
 import { mergeAt } from "../loader/data-document.js";
 import type { PolicySource } from "../loader/load-paths.js";
 import { parseModule } from "../syntax/module-parser.js";
@@ -106,25 +107,6 @@ export class BundleActivationError extends Error {
     super(message);
     this.name = "BundleActivationError";
   }
-}
-
-/** True when one slash path is a prefix of the other, segment-wise. */
-function rootsOverlap(a: string, b: string): boolean {
-  if (a === "" || b === "") return true;
-  const x = a.split("/");
-  const y = b.split("/");
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return false;
-  return true;
-}
-
-/** True when `path` lies at or below one of `roots`. */
-function underRoots(roots: readonly string[], path: readonly string[]): boolean {
-  return roots.some((root) => {
-    if (root === "") return true;
-    const r = root.split("/");
-    return r.length <= path.length && r.every((seg, i) => seg === path[i]);
-  });
 }
 
 /**
@@ -275,7 +257,7 @@ export class PolicyStore {
     for (const other of this.bundles) {
       if (other.name === name) continue;
       for (const root of roots) {
-        if (other.roots.some((r) => rootsOverlap(r, root))) {
+        if (other.roots.some((r) => rootPathsOverlap(r, root))) {
           throw new BundleActivationError(
             `detected overlapping roots in bundle manifest with: [${name} ${other.name}]`,
           );
@@ -290,14 +272,14 @@ export class PolicyStore {
       } catch {
         continue; // Reported with its position by the compile step.
       }
-      if (!underRoots(roots, pkg)) {
+      if (!rootPathsContain(roots, pkg.join("/"))) {
         throw new BundleActivationError(
-          `manifest roots ${shown} do not permit 'data.${pkg.join(".")}' in module '${m.file}'`,
+          `manifest roots ${shown} do not permit '${packageText(pkg)}' in module '${m.file}'`,
         );
       }
     }
     for (const d of bundle.documents) {
-      if (!underRoots(roots, d.path)) {
+      if (!rootPathsContain(roots, d.path.join("/"))) {
         throw new BundleActivationError(
           `manifest roots ${shown} do not permit data at path '/${d.path.join("/")}' (hint: check bundle directory structure)`,
         );

@@ -75,7 +75,7 @@ describe("PolicyStore.activateBundle", () => {
         modules: [{ file: "two/q.rego", source: "package q\n\nz := 1\n" }],
         documents: [],
       },
-      "manifest roots [p] do not permit 'data.q' in module 'two/q.rego'",
+      "manifest roots [p] do not permit 'package q' in module 'two/q.rego'",
     );
     refuse(
       { name: "two", roots: ["p"], modules: [], documents: [{ path: ["q"], value: fromJSON(1) }] },
