@@ -5,8 +5,7 @@
  *
  * Ordering: every state change and every job goes through one ordered queue per worker;
  * the queue is posted as one message per turn of the event loop (many requests arrive in
- * one turn under load, so one message carries many), and jobs queued while the worker has
- * posted jobs still unanswered wait for its answers. A job queued after a change is
+ * one turn under load, so one message carries many). A job queued after a change is
  * evaluated after the worker applied it; one queued before, before.
  *
  * Failures: a worker that dies (a crash, running out of memory) fails its pending jobs with
@@ -85,12 +84,6 @@ interface Slot {
   readonly worker: Worker;
   readonly pending: Map<number, Pending>;
   outbox: ToWorker[];
-  /** Jobs in `outbox`: queued here, not posted yet (the rest of `pending` is posted). */
-  held: number;
-  /** Whether a flush is scheduled for this turn. */
-  flushing: boolean;
-  /** performance.now() when the worker last answered, or was sent jobs while it had none. */
-  progressAt: number;
   /** Set when the pool stopped it on purpose (its exit is not a crash). */
   retired: boolean;
   /**
@@ -106,9 +99,6 @@ interface Slot {
 
 /** Time past the evaluation limit before a job's worker is deemed stuck. */
 export const WATCHDOG_GRACE_MS = 2_000;
-
-/** A worker with jobs in hand that has not answered for this long is passed over. */
-const STALLED_MS = 1;
 
 const WORKER_URL = new URL("./eval-worker.js", import.meta.url);
 
@@ -170,26 +160,10 @@ export class EvalPool implements Evaluations {
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
-  /**
-   * Queues a job on the first worker that is answering (each message wakes a sleeping thread,
-   * which costs more than an evaluation, so one busy worker beats two half-busy ones); when
-   * every worker has had a job in hand for a while without answering (a slow decision), on
-   * the one with the fewest jobs.
-   */
+  /** Queues a job on the worker with the fewest jobs in hand. */
   private dispatch(p: Pending): void {
-    const now = performance.now();
-    let best: Slot | undefined;
-    for (const slot of this.slots) {
-      const waiting = slot.pending.size > slot.held && now - slot.progressAt > STALLED_MS;
-      if (!waiting) {
-        best = slot;
-        break;
-      }
-    }
-    if (!best) {
-      best = this.slots[0] as Slot;
-      for (const slot of this.slots) if (slot.pending.size < best.pending.size) best = slot;
-    }
+    let best = this.slots[0] as Slot;
+    for (const slot of this.slots) if (slot.pending.size < best.pending.size) best = slot;
     const id = this.nextId++;
     // A worker keeps the process alive only while it holds jobs (an idle pool never does).
     if (best.pending.size === 0) {
@@ -197,23 +171,13 @@ export class EvalPool implements Evaluations {
       best.headSince = Date.now();
     }
     best.pending.set(id, p);
-    best.outbox.push({ type: "job", id, job: p.job });
-    best.held++;
-    // While the worker still has posted jobs to answer, new ones wait for its answers and
-    // go together: each message wakes a sleeping thread, which costs more than evaluating.
-    if (best.pending.size === best.held) this.scheduleFlush(best);
+    this.enqueue(best, { type: "job", id, job: p.job });
   }
 
   private enqueue(slot: Slot, message: ToWorker): void {
+    // One postMessage per turn of the loop carries everything queued during it.
+    if (slot.outbox.length === 0) setImmediate(() => this.flush(slot));
     slot.outbox.push(message);
-    this.scheduleFlush(slot);
-  }
-
-  /** One postMessage per turn of the loop carries everything queued during it. */
-  private scheduleFlush(slot: Slot): void {
-    if (slot.flushing) return;
-    slot.flushing = true;
-    setImmediate(() => this.flush(slot));
   }
 
   /**
@@ -223,9 +187,6 @@ export class EvalPool implements Evaluations {
   private flush(slot: Slot): void {
     const batch = slot.outbox;
     slot.outbox = [];
-    if (slot.pending.size === slot.held) slot.progressAt = performance.now();
-    slot.held = 0;
-    slot.flushing = false;
     if (slot.retired || batch.length === 0) return;
     let jobs: JobMessage[] = [];
     for (const message of batch) {
@@ -247,9 +208,6 @@ export class EvalPool implements Evaluations {
       worker,
       pending: new Map(),
       outbox: [],
-      held: 0,
-      flushing: false,
-      progressAt: 0,
       retired: false,
       headSince: 0,
       ready: false,
@@ -277,7 +235,6 @@ export class EvalPool implements Evaluations {
   private settle(slot: Slot, answers: FromWorker[]): void {
     const onEvaluated = this.options.onEvaluated;
     const now = Date.now();
-    slot.progressAt = performance.now();
     const head = slot.pending.keys().next().value;
     for (const answer of answers) {
       const p = slot.pending.get(answer.id);
@@ -292,7 +249,6 @@ export class EvalPool implements Evaluations {
         p.reject(fromWire(answer.error));
       }
     }
-    if (slot.held > 0 && slot.pending.size === slot.held) this.scheduleFlush(slot);
     if (slot.pending.size === 0) slot.worker.unref();
     else if (slot.pending.keys().next().value !== head) slot.headSince = now;
   }
