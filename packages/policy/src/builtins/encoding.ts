@@ -7,6 +7,7 @@
 import { BuiltinError, BuiltinTypeError, isStackOverflow } from "../errors.js";
 import { MAX_VALUE_DEPTH } from "../value/depth.js";
 import { formatValue } from "../value/format.js";
+import { indentJsonWith } from "../value/indent-json.js";
 import { RegoObject, stringifyJSON, typeName, type Value } from "../value/value.js";
 import { asString, operandError } from "./args.js";
 import { encodingBytesBuiltins } from "./encoding-bytes.js";
@@ -21,45 +22,6 @@ export function marshalJSON(v: Value): string {
     /[<>&\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-}
-
-/**
- * Go's json.Indent applied to compact JSON, with OPA's leading prefix: every element on its
- * own line starting with `prefix` and one `indent` per nesting level; empty containers stay `[]`/`{}`.
- */
-function indentJSON(compact: string, prefix: string, indent: string): string {
-  let out = prefix;
-  let depth = 0;
-  let inString = false;
-  const newline = (): string => `\n${prefix}${indent.repeat(depth)}`;
-  for (let i = 0; i < compact.length; i++) {
-    const c = compact[i] as string;
-    if (inString) {
-      out += c;
-      if (c === "\\") out += compact[++i] ?? "";
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') {
-      inString = true;
-      out += c;
-    } else if (c === "[" || c === "{") {
-      const close = c === "[" ? "]" : "}";
-      if (compact[i + 1] === close) {
-        out += c + close;
-        i++;
-        continue;
-      }
-      depth++;
-      out += c + newline();
-    } else if (c === "]" || c === "}") {
-      depth--;
-      out += newline() + c;
-    } else if (c === ",") out += c + newline();
-    else if (c === ":") out += ": ";
-    else out += c;
-  }
-  return out;
 }
 
 interface MarshalOptions {
@@ -100,7 +62,7 @@ function marshalWithOptions(args: Value[]): Value {
   const compact = marshalJSON(args[0] as Value);
   const pretty = opts.pretty ?? (opts.prefix !== undefined || opts.indent !== undefined);
   if (!pretty) return compact;
-  return indentJSON(compact, opts.prefix ?? "", opts.indent ?? "\t");
+  return indentJsonWith(compact, opts.prefix ?? "", opts.indent ?? "\t");
 }
 
 function unmarshalJSON(args: Value[]): Value {

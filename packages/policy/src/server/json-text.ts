@@ -4,6 +4,7 @@
  */
 
 import { unmarkNumberTexts } from "../value/decimal-number.js";
+import { indentJsonWith } from "../value/indent-json.js";
 
 function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === "bigint" ? `\u0000big:${value}` : value;
@@ -28,49 +29,5 @@ export function jsonText(data: unknown, pretty = false): string {
  * order. Adds the final newline.
  */
 export function indentJsonText(compact: string): string {
-  let out = "";
-  let depth = 0;
-  let inString = false;
-  const newline = () => `\n${"  ".repeat(depth)}`;
-  for (let i = 0; i < compact.length; i++) {
-    const c = compact[i] as string;
-    if (inString) {
-      out += c;
-      if (c === "\\") out += compact[++i] ?? "";
-      else if (c === '"') inString = false;
-      continue;
-    }
-    switch (c) {
-      case '"':
-        inString = true;
-        out += c;
-        break;
-      case "{":
-      case "[": {
-        const close = c === "{" ? "}" : "]";
-        if (compact[i + 1] === close) {
-          out += c + close;
-          i++;
-        } else {
-          depth++;
-          out += c + newline();
-        }
-        break;
-      }
-      case "}":
-      case "]":
-        depth--;
-        out += newline() + c;
-        break;
-      case ",":
-        out += `,${newline()}`;
-        break;
-      case ":":
-        out += ": ";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return `${out}\n`;
+  return `${indentJsonWith(compact, "", "  ")}\n`;
 }
