@@ -48,7 +48,7 @@ export async function pullHandler(ctx: RequestContext): Promise<void> {
 export async function pushHandler(ctx: RequestContext): Promise<void> {
   const body = await ctx.body();
   const text = body.model ?? body.name;
-  const name = requireModelName(text);
+  requireModelName(text); // A missing or malformed name is Ollama's 400 before any lookup.
   const settings = settingsFor(ctx, optionalBool(body, "insecure") ?? false);
   const stream = optionalBool(body, "stream") ?? true;
   const model = await ctx.deps.store.get(String(text));
