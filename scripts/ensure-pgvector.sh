@@ -34,7 +34,12 @@ fi
 major="$(sql "SHOW server_version_num")"
 major="$((major / 10000))"
 pg_config="/usr/lib/postgresql/$major/bin/pg_config"
-if ! [ -x "$pg_config" ]; then
+# The server package ships pg_config too; building needs the server headers (postgres.h),
+# which only postgresql-server-dev-<major> installs.
+has_headers() {
+  [ -x "$pg_config" ] && [ -f "$("$pg_config" --includedir-server)/postgres.h" ]
+}
+if ! has_headers; then
   if [ "$(id -u)" != 0 ]; then
     say "building pgvector needs postgresql-server-dev-$major; run this script as root"
     exit 1
