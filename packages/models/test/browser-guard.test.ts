@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -6,11 +7,16 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { startTestServer, type TestServer } from "./harness.js";
 
 const CHROMIUM = "/usr/bin/chromium";
-const skip = existsSync(CHROMIUM) ? undefined : `Chromium is absent at ${CHROMIUM}`;
+/** Installs Debian's Chromium when missing and root (the script the notes tests use too). */
+const ENSURE = fileURLToPath(new URL("../../../../scripts/ensure-chromium.sh", import.meta.url));
+const ensured =
+  existsSync(CHROMIUM) || spawnSync("bash", [ENSURE], { timeout: 15 * 60_000 }).status === 0;
+const skip = ensured ? undefined : `Chromium is absent at ${CHROMIUM} and could not be installed`;
 
 /**
  * Pages of other sites, all served by one local server: Chromium resolves the test names

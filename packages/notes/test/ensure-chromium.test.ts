@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
-const SCRIPT = fileURLToPath(new URL("../../scripts/ensure-chromium.sh", import.meta.url));
+const SCRIPT = fileURLToPath(new URL("../../../../scripts/ensure-chromium.sh", import.meta.url));
 
 function run(env: Record<string, string>, asNobody = false) {
   const command = asNobody

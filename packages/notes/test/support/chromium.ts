@@ -1,5 +1,5 @@
 /**
- * Debian's Chromium for the browser tests: installed on demand by `scripts/ensure-chromium.sh`
+ * Debian's Chromium for the browser tests: installed on demand by the repository's `scripts/ensure-chromium.sh`
  * (apt-get, when root), launched through playwright-core with a fresh profile directory.
  */
 import { spawnSync } from "node:child_process";
@@ -25,7 +25,7 @@ const CHROMIUM_FLAGS = [
 ];
 
 const ENSURE_SCRIPT = fileURLToPath(
-  new URL("../../../scripts/ensure-chromium.sh", import.meta.url),
+  new URL("../../../../../scripts/ensure-chromium.sh", import.meta.url),
 );
 
 /**
