@@ -1,7 +1,7 @@
 /**
- * Decision logging: with it on, each decision gets a UUIDv4 `decision_id` (returned to the
- * client) and one JSON line on the sink (stdout in `rego run`), shaped like OPA's console
- * decision logger so that existing log pipelines can read it.
+ * What the server hands a decision logger: each logged decision gets a `decision_id`
+ * (returned to the client). The logger is OPA's decision_logs plugin
+ * (src/plugins/decision-logs/): console lines and uploads.
  */
 import type { IncomingHttpHeaders } from "node:http";
 

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { buildEngine } from "../../src/loader/build-engine.js";
+import type { ValueJob } from "../../src/server/eval-job.js";
 import { EvalPool } from "../../src/server/eval-pool.js";
 import { engineState } from "../../src/server/eval-pool-setup.js";
 import { policyDir } from "./policy-dir.js";
@@ -222,43 +223,28 @@ small := 1 + 1
   });
 
   const limits = { maxInputDepth: 100, strict: false, maxCollectionSize: 100_000_000 };
+  /** `POST /`-style job for `data.p.<rule>`. */
+  const valueJob = (rule: string): ValueJob => ({
+    kind: "value",
+    path: ["p", rule],
+    body: "",
+    yaml: false,
+    undefinedStyle: "default",
+    limits,
+  });
 
   it("fails its job with internal_error and is replaced by a worker that answers", async () => {
-    const small = await pool.run({
-      kind: "value",
-      path: ["p", "small"],
-      body: "",
-      yaml: false,
-      undefinedStyle: "default",
-      limits,
-    });
+    const small = await pool.run(valueJob("small"));
     assert.equal(small.resultText, "2");
-    await assert.rejects(
-      pool.run({
-        kind: "value",
-        path: ["p", "big"],
-        body: "",
-        yaml: false,
-        undefinedStyle: "default",
-        limits,
-      }),
-      (e: Error & { code?: string }) => {
-        assert.equal(e.code, "internal_error");
-        assert.match(e.message, /evaluation worker/);
-        return true;
-      },
-    );
+    await assert.rejects(pool.run(valueJob("big")), (e: Error & { code?: string }) => {
+      assert.equal(e.code, "internal_error");
+      assert.match(e.message, /evaluation worker/);
+      return true;
+    });
     assert.equal(lost.length, 1);
     assert.equal(pool.size, 1);
     assert.ok(pool.alive());
-    const again = await pool.run({
-      kind: "value",
-      path: ["p", "small"],
-      body: "",
-      yaml: false,
-      undefinedStyle: "default",
-      limits,
-    });
+    const again = await pool.run(valueJob("small"));
     assert.equal(again.resultText, "2");
   });
 

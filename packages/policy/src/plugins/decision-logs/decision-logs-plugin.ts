@@ -25,9 +25,6 @@ import {
 } from "./upload-buffer.js";
 import { UploadHTTPError, uploadChunk } from "./upload-chunk.js";
 
-/** A decision as the server reports it (its headers feed `request_context`). */
-export type LoggedDecision = Decision;
-
 /** Evaluates `data.<path>` with an input: the engine's evalRefAsync. */
 export interface RuleEvaluator {
   evalRefAsync(
@@ -161,7 +158,7 @@ export class DecisionLogsPlugin implements DecisionLogger {
     return { ...this.lastStatus };
   }
 
-  record(decision: LoggedDecision): string {
+  record(decision: Decision): string {
     const at = nowMs();
     const event: DecisionEvent = {
       labels: this.labels,

@@ -3,7 +3,6 @@ export {
   DecisionLogsPlugin,
   type DecisionLogsPluginOptions,
   type DecisionLogsStatus,
-  type LoggedDecision,
   type PluginLog,
   type RuleEvaluator,
   type UploadTiming,

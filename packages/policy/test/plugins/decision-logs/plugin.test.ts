@@ -14,11 +14,11 @@ import { rfc3339 } from "../../../src/plugins/decision-logs/decision-event.js";
 import {
   DecisionLogsPlugin,
   type DecisionLogsPluginOptions,
-  type LoggedDecision,
   type RuleEvaluator,
 } from "../../../src/plugins/decision-logs/decision-logs-plugin.js";
 import { RateLimiter } from "../../../src/plugins/decision-logs/rate-limiter.js";
 import { startPolicyServer } from "../../../src/server/app.js";
+import type { Decision } from "../../../src/server/decision-log.js";
 import { makePki } from "../../test-pki.js";
 import { type LogReceiver, startLogReceiver } from "./log-receiver.js";
 
@@ -34,7 +34,7 @@ function engineWith(modules: Record<string, string> = {}): PolicyEngine {
   return engine;
 }
 
-function decision(n: number, extra: Partial<LoggedDecision> = {}): LoggedDecision {
+function decision(n: number, extra: Partial<Decision> = {}): Decision {
   return {
     path: "app/allow",
     input: { n },
