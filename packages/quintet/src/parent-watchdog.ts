@@ -3,19 +3,17 @@
  * when the launcher is gone, however it went (kill -9 included). The launcher hands the
  * child one end of a pipe on the descriptor named by QUINTET_PARENT_FD and never writes to
  * it; end-of-file on it means the launcher's end was closed by the kernel, that is, the
- * launcher died. A worker thread watches the pipe so that a child whose main thread is busy
- * still stops: SIGTERM first so its graceful shutdown runs, SIGKILL after the grace period.
+ * launcher died; a thread of its own watches the pipe (parent-watch-thread.ts).
+ *
+ * Node runs `--import` preloads in every worker thread too (a policy server's evaluation
+ * workers, the notes app's hash workers): there the preload does nothing, as only the main
+ * thread holds the link and the variables that name it.
  */
 import { fstatSync } from "node:fs";
-import { Socket } from "node:net";
-import { isMainThread, Worker, workerData } from "node:worker_threads";
+import { isMainThread, Worker } from "node:worker_threads";
 import { readWholeNumber } from "@quintet/kit";
 import { orphanGraceVar, parentFdVar } from "./parent-link.js";
-
-interface WatchData {
-  fd: number;
-  graceMs: number;
-}
+import type { WatchData } from "./parent-watch-thread.js";
 
 /** Main thread: read (and drop) the link variables, then start the watching thread. */
 function startWatching(): void {
@@ -33,7 +31,10 @@ function startWatching(): void {
     return;
   }
   const data: WatchData = { fd, graceMs };
-  const worker = new Worker(new URL(import.meta.url), { workerData: data, execArgv: [] });
+  const worker = new Worker(new URL("./parent-watch-thread.js", import.meta.url), {
+    workerData: data,
+    execArgv: [],
+  });
   worker.on("error", (error) =>
     process.stderr.write(`quintet watchdog: stopped watching: ${error.message}\n`),
   );
@@ -50,22 +51,4 @@ function isPipe(fd: number): boolean {
   }
 }
 
-/** Watching thread: wait for end-of-file on the pipe, then stop the whole process. */
-function watch({ fd, graceMs }: WatchData): void {
-  const pipe = new Socket({ fd, readable: true, writable: false });
-  let gone = false;
-  const parentGone = () => {
-    if (gone) return;
-    gone = true;
-    process.kill(process.pid, "SIGTERM");
-    setTimeout(() => process.kill(process.pid, "SIGKILL"), graceMs);
-  };
-  // The launcher writes nothing; reading is how the end of the pipe becomes visible.
-  pipe.on("data", () => undefined);
-  pipe.once("end", parentGone);
-  pipe.once("close", parentGone);
-  pipe.once("error", parentGone);
-}
-
 if (isMainThread) startWatching();
-else watch(workerData as WatchData);
