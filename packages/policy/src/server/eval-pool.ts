@@ -178,9 +178,9 @@ export class EvalPool implements Evaluations {
   }
 
   /**
-   * Queues a job on the started worker with the fewest jobs in hand; while none has started,
-   * on the starting one with the fewest (it evaluates them once started); with no worker at
-   * all, until one starts or the main thread takes over.
+   * Queues a job on the worker with the fewest jobs in hand (a starting one evaluates them
+   * once started; if it fails to start, they come back here); with no worker at all, holds
+   * it until one starts or the main thread takes over.
    */
   private dispatch(p: Pending): void {
     if (this.fallback) {
@@ -191,14 +191,8 @@ export class EvalPool implements Evaluations {
       this.waiting.push(p);
       return;
     }
-    let started: Slot | undefined;
-    let starting: Slot | undefined;
-    for (const slot of this.slots) {
-      if (!slot.ready) {
-        if (!starting || slot.pending.size < starting.pending.size) starting = slot;
-      } else if (!started || slot.pending.size < started.pending.size) started = slot;
-    }
-    const best = (started ?? starting) as Slot;
+    let best = this.slots[0] as Slot;
+    for (const slot of this.slots) if (slot.pending.size < best.pending.size) best = slot;
     const id = this.nextId++;
     // A worker keeps the process alive only while it holds jobs (an idle pool never does).
     if (best.pending.size === 0) {
@@ -248,7 +242,8 @@ export class EvalPool implements Evaluations {
       this.startFailed(e instanceof Error ? e.message : String(e), streak + 1);
       return;
     }
-    worker.unref();
+    // A starting worker keeps the process alive (whoever awaits started() is owed an answer);
+    // once started, only while it holds jobs.
     const slot: Slot = {
       worker,
       pending: new Map(),
@@ -282,6 +277,7 @@ export class EvalPool implements Evaluations {
   private workerStarted(slot: Slot): void {
     slot.ready = true;
     slot.headSince = Date.now();
+    if (slot.pending.size === 0) slot.worker.unref();
     this.startFailures.started();
     this.markStarted();
   }

@@ -16,7 +16,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildEngine } from "../../src/loader/build-engine.js";
 import { createRequestListener, startPolicyServer } from "../../src/server/app.js";
 import type { ValueJob } from "../../src/server/eval-job.js";
-import { startEvaluations } from "../../src/server/eval-pool-setup.js";
+import { EvalPool } from "../../src/server/eval-pool.js";
+import { engineState, startEvaluations } from "../../src/server/eval-pool-setup.js";
 import type { Evaluations } from "../../src/server/evaluations.js";
 import { PolicyStore } from "../../src/server/policy-store.js";
 import { START_FAILURES_BEFORE_FALLBACK } from "../../src/server/worker-restarts.js";
@@ -216,6 +217,41 @@ describe("evaluation workers that cannot start (the server's own timers)", () =>
       );
     } finally {
       await running.close(1000);
+    }
+  });
+});
+
+describe("evaluation workers that cannot build their first engine", () => {
+  const files = policyDir({ "p.rego": POLICY, "data.json": '{"users": ["alice"]}' });
+  after(() => files.remove());
+
+  it("count as start failures: the pool falls back instead of starting forever", async () => {
+    const { engine } = buildEngine([files.dir]);
+    const fallbacks: string[] = [];
+    let states = 0;
+    const pool = new EvalPool({
+      size: 1,
+      // A state the workers cannot compile (the server never sends one: this is a bug's case).
+      state: () => {
+        states++;
+        return {
+          ...engineState(engine),
+          modules: [{ file: "bad.rego", source: "package", v0: false }],
+        };
+      },
+      mainThread: () => engine,
+      evalTimeoutMs: 0,
+      onFallback: (reason) => fallbacks.push(reason),
+    });
+    try {
+      await pool.started();
+      assert.equal(pool.onMainThread, true);
+      assert.equal((await pool.run(allowJob("alice"))).resultText, "true");
+      assert.equal(states, START_FAILURES_BEFORE_FALLBACK);
+      assert.equal(fallbacks.length, 1);
+      assert.match(fallbacks[0] ?? "", /cannot start \(5 tries in a row\): .*bad\.rego/);
+    } finally {
+      await pool.close();
     }
   });
 });
