@@ -11,8 +11,8 @@ import { handleData } from "./data-handler.js";
 import { handleDataWrite } from "./data-write-handler.js";
 import { handleDefaultDecision } from "./default-decision-handler.js";
 import { toHttpError } from "./error-response.js";
-import type { EvalOutcome } from "./eval-pool.js";
 import { startEvaluations } from "./eval-pool-setup.js";
+import type { EvalOutcome, Evaluations } from "./evaluations.js";
 import { handleHealth } from "./health-handler.js";
 import { type EngineView, withMetrics } from "./metrics.js";
 import { handlePolicies } from "./policies-handler.js";
@@ -104,6 +104,8 @@ export interface PolicyServerOptions extends ServerContext {
   onEvaluated?: (outcome: EvalOutcome, seconds: number) => void;
   /** Told when an evaluation worker is lost and replaced (the server log). */
   onWorkerLost?: (reason: string) => void;
+  /** Told once when evaluation workers cannot start and the main thread evaluates instead. */
+  onEvaluationFallback?: (reason: string) => void;
 }
 
 /**
@@ -124,6 +126,7 @@ function withStore(options: PolicyServerOptions): ServerContext {
       evalTimeoutMs: options.evalTimeoutMs,
       onEvaluated: options.onEvaluated,
       onWorkerLost: options.onWorkerLost,
+      onFallback: options.onEvaluationFallback,
     });
   return {
     maxBodyBytes: options.maxBodyBytes,
@@ -202,17 +205,21 @@ export function splitAddr(addr: string): { host: string | undefined; port: numbe
   return { host: host === "" ? undefined : host, port: Number(addr.slice(i + 1)) };
 }
 
-/** Starts the policy server on `addr` (host:port). */
+/**
+ * Starts the policy server on `addr` (host:port); settles once it listens and decisions can
+ * be evaluated (the first evaluation worker started, or the main thread took over). In
+ * between, `/health` answers 500.
+ */
 export function startPolicyServer(
   options: PolicyServerOptions,
   addr: string,
 ): Promise<RunningServer> {
-  let stopEvaluations: () => Promise<void> = async () => {};
+  let evaluations: Evaluations | undefined;
   const server = createServer(
     { keepAliveTimeout: 5_000 },
     withMetrics(options, (o) => {
       const ctx = withStore(o);
-      stopEvaluations = () => evaluationsOf(ctx).close();
+      evaluations = evaluationsOf(ctx);
       return requestListener(ctx, o.onInternalError);
     }),
   );
@@ -223,14 +230,15 @@ export function startPolicyServer(
       server.off("error", reject);
       const a = server.address() as AddressInfo;
       const shown = a.family === "IPv6" ? `[${a.address}]` : a.address;
-      resolve({
+      const running: RunningServer = {
         server,
         url: `http://${shown}:${a.port}`,
         close: async (graceMs = 10_000) => {
           await closeServer(server, graceMs);
-          await stopEvaluations();
+          await evaluations?.close();
         },
-      });
+      };
+      void (evaluations?.started() ?? Promise.resolve()).then(() => resolve(running));
     });
   });
 }

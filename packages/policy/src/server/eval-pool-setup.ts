@@ -1,13 +1,14 @@
 /**
  * Makes the server's `Evaluations`: the main thread when `workers` is 0, otherwise an
  * `EvalPool` kept in step with the store (every data or policy change is sent to every
- * worker in the turn it is made).
+ * worker in the turn it is made), which moves to the main thread if workers cannot start.
  */
 import type { PolicyEngine } from "../engine.js";
 import { RegoObject, toJSON, type Value } from "../value/value.js";
 import { valueText } from "./eval-job.js";
-import { type EvalOutcome, EvalPool, type Evaluations, InlineEvaluations } from "./eval-pool.js";
+import { EvalPool, type EvalPoolOptions } from "./eval-pool.js";
 import type { DataPatchMessage, EngineState } from "./eval-wire.js";
+import { type EvalOutcome, type Evaluations, InlineEvaluations } from "./evaluations.js";
 import { jsonText } from "./json-text.js";
 import type { PolicyStore } from "./policy-store.js";
 
@@ -50,6 +51,10 @@ export interface EvaluationSettings {
   readonly evalTimeoutMs: number;
   readonly onEvaluated?: (outcome: EvalOutcome, seconds: number) => void;
   readonly onWorkerLost?: (reason: string) => void;
+  /** Told once when workers cannot start and decisions move to the main thread. */
+  readonly onFallback?: (reason: string) => void;
+  /** Worker start-up settings a test changes to make workers fail (see EvalPoolOptions). */
+  readonly workerHooks?: Pick<EvalPoolOptions, "execArgv" | "schedule">;
 }
 
 /** The evaluations of a server, and how to stop them. */
@@ -62,6 +67,9 @@ export function startEvaluations(settings: EvaluationSettings): Evaluations {
     evalTimeoutMs: settings.evalTimeoutMs,
     onEvaluated: settings.onEvaluated,
     onWorkerLost: settings.onWorkerLost,
+    mainThread: settings.current,
+    onFallback: settings.onFallback,
+    ...settings.workerHooks,
   });
   const unsubscribe = store.onChange((engine, policiesChanged, written) => {
     const patch = policiesChanged || !written ? undefined : dataPatch(engine.baseData(), written);
@@ -70,7 +78,8 @@ export function startEvaluations(settings: EvaluationSettings): Evaluations {
   });
   return {
     run: (job) => pool.run(job),
-    alive: () => pool.alive(),
+    ready: () => pool.ready(),
+    started: () => pool.started(),
     close: () => {
       unsubscribe();
       return pool.close();

@@ -110,6 +110,9 @@ port.on("message", (message: string | ToWorker) => {
           port?.postMessage(READY);
         }
       } catch (e) {
+        // Without a first engine the worker cannot start: dying says so to the pool, which
+        // counts it as a start failure (and in the end evaluates on the main thread).
+        if (!announced) throw e;
         // The server compiled this state before sending it; failing here is a bug. Jobs
         // answer 500 until the next state rather than the worker dying on every restart.
         engine = undefined;

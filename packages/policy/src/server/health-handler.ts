@@ -1,7 +1,8 @@
 /**
  * The Health API: `GET /health` answers 200 `{}` once a trivial query evaluates (on the
- * main thread: it must answer at once even while workers run slow decisions) and the
- * evaluation workers are there; with `?bundles` (or the legacy `?bundle`) every configured
+ * main thread: it must answer at once even while workers run slow decisions) and decisions
+ * can be evaluated (an evaluation worker has started, or the main thread evaluates them;
+ * 500 while workers are starting or failing to); with `?bundles` (or the legacy `?bundle`) every configured
  * bundle must also have activated, and with `?plugins` every plugin must be OK
  * (`exclude-plugin=<name>` skips some). `GET /health/<path>` evaluates
  * `data.system.health.<path>` where decisions are evaluated, with the plugins' states as
@@ -53,7 +54,7 @@ export async function handleHealth(
   if (sub.length === 0) {
     try {
       ctx.engine.query("x = 1");
-      if (!evaluationsOf(ctx).alive()) throw new Error("evaluations stopped");
+      if (!evaluationsOf(ctx).ready()) throw new Error("decisions cannot be evaluated now");
     } catch {
       sendJson(res, 500, { error: "unable to perform evaluation" }, pretty);
       return;
@@ -64,6 +65,10 @@ export async function handleHealth(
     return;
   }
   const name = `data.system.health.${sub.join(".")}`;
+  if (!evaluationsOf(ctx).ready()) {
+    sendJson(res, 500, { error: "unable to perform evaluation" }, pretty);
+    return;
+  }
   let result: JobResult;
   try {
     result = await evaluationsOf(ctx).run({ kind: "health", path: sub, input: healthInput(ctx) });

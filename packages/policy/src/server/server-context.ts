@@ -5,7 +5,7 @@ import type { PolicyEngine } from "../engine.js";
 import type { ManagementView } from "../plugins/plugin-runtime.js";
 import type { BundleScope } from "./bundle-scope.js";
 import type { DecisionLogger } from "./decision-log.js";
-import type { Evaluations } from "./eval-pool.js";
+import type { Evaluations } from "./evaluations.js";
 import type { PolicyStore } from "./policy-store.js";
 
 export interface ServerContext {

@@ -211,6 +211,7 @@ small := 1 + 1
     pool = new EvalPool({
       size: 1,
       state: () => engineState(engine),
+      mainThread: () => engine,
       evalTimeoutMs: 0,
       // Small enough that the big comprehension cannot fit: the worker runs out of memory.
       resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 8 },
@@ -243,9 +244,10 @@ small := 1 + 1
     });
     assert.equal(lost.length, 1);
     assert.equal(pool.size, 1);
-    assert.ok(pool.alive());
     const again = await pool.run(valueJob("small"));
     assert.equal(again.resultText, "2");
+    assert.ok(pool.ready());
+    assert.equal(pool.onMainThread, false, "one crash is no reason to leave the workers");
   });
 
   it("is replaced when its job runs past the time limit without stopping", {
@@ -254,6 +256,7 @@ small := 1 + 1
     const stuck = new EvalPool({
       size: 1,
       state: () => engineState(buildEngine([files.dir]).engine),
+      mainThread: () => buildEngine([files.dir]).engine,
       // The jobs below carry no limit of their own: only the watchdog can stop them.
       evalTimeoutMs: 200,
       watchdogGraceMs: 100,
@@ -292,10 +295,11 @@ small := 1 + 1
     const closed = new EvalPool({
       size: 1,
       state: () => engineState(buildEngine([files.dir]).engine),
+      mainThread: () => buildEngine([files.dir]).engine,
       evalTimeoutMs: 0,
     });
     await closed.close();
-    assert.equal(closed.alive(), false);
+    assert.equal(closed.ready(), false);
     await assert.rejects(closed.run({ kind: "health", path: ["x"] }), /shutting down/);
   });
 });

@@ -227,6 +227,8 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
       maxCollectionSize: settings.maxCollectionSize,
       workers: settings.workers,
       onWorkerLost: (reason) => log.error({ reason }, "Evaluation worker replaced."),
+      onEvaluationFallback: (reason) =>
+        log.error({ reason }, "Evaluation workers cannot start; evaluating on the main thread."),
       decisionLogger: plugins.decisionLogs,
       onInternalError: (error) => log.error({ err: error }, "request failed"),
     },
