@@ -1,8 +1,9 @@
 /**
  * One `notes serve` per embedded data directory. PGlite has no server process to arbitrate, so
  * two processes on one directory would each write their own copy and one's data would be lost.
- * The first server creates `notes-serve.lock` (O_EXCL) holding its pid; a later one refuses to
- * start while that pid is alive, and takes over a lock whose process is gone (a crash).
+ * The first server takes `notes-serve.lock` (kit's pid lock: pid, start time, boot id); a later
+ * one refuses to start while that process lives, and takes over a lock whose process is gone
+ * (a crash, kill -9, a zombie, a reused pid).
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";

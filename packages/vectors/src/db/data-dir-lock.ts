@@ -1,9 +1,9 @@
 /**
  * One process at a time per embedded data directory. PGlite is PostgreSQL without its
  * postmaster: two processes opening one directory each run their own copy over the same files,
- * which mixes their writes and can corrupt the directory. The first process creates
- * `vectors.lock` in it (O_EXCL) holding its pid; another refuses while that pid is alive, and
- * takes over a lock whose process is gone (killed or crashed).
+ * which mixes their writes and can corrupt the directory. The first process takes
+ * `vectors.lock` in it (kit's pid lock: pid, start time, boot id); another refuses while that
+ * process lives, and takes over a lock whose process is gone (killed, crashed, a zombie).
  */
 import { join, resolve } from "node:path";
 import { type PidLock, takePidLock } from "@quintet/kit";
