@@ -45,7 +45,8 @@ const implemented: Command[] = [
 const commands = new Map<string, Command>(implemented.map((c) => [c.name, c]));
 
 function overview(): string {
-  const names = [...commands.values(), helpCommand].sort((a, b) => a.name.localeCompare(b.name));
+  // `help` is in the table once it is registered below; each command is listed once.
+  const names = [...commands.values()].sort((a, b) => a.name.localeCompare(b.name));
   const width = Math.max(...names.map((c) => c.name.length));
   const env = configTable.map(
     ([name, meaning, def]) => `  ${name.padEnd(24)} ${meaning} (default: ${def})`,
