@@ -184,14 +184,19 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
   });
 
   it("keeps the previous rows and says why when the embedding service is down", async () => {
+    const dead = await deadEndpointUrl();
     const down = await runVectors(
       ["load"],
-      envFor("main", { EMBED_BASE_URL: await deadEndpointUrl(), EMBED_RETRIES: "1" }),
+      envFor("main", { EMBED_BASE_URL: dead, EMBED_RETRIES: "1" }),
     );
     assert.equal(down.code, 1);
-    assert.match(
+    assert.ok(
+      down.stderr.includes(
+        "load aborted: the embeddings endpoint failed 3 batch(es) in a row (EMBED_MAX_FAILED_BATCHES=3); " +
+          `last: embeddings request failed after 2 attempts: cannot connect to ${dead}/embeddings ` +
+          "(ECONNREFUSED; is the server at EMBED_BASE_URL running?)",
+      ),
       down.stderr,
-      /load aborted: the embeddings endpoint failed 3 batch\(es\) in a row \(EMBED_MAX_FAILED_BATCHES=3\); last: embeddings request failed after 2 attempts: cannot connect \(ECONNREFUSED\)/,
     );
     assert.match(down.stderr, /docs_vector was not changed: it holds its 6 previous row\(s\)/);
     assert.equal((await tableRows("main")).length, 6);
@@ -300,6 +305,22 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
         ["13", "Three"],
         ["14", "Four"],
       ],
+    );
+  });
+
+  it("names the embeddings URL it tried when the model server is down for a query", async () => {
+    const dead = await deadEndpointUrl();
+    const query = await runVectors(
+      ["query", "one one"],
+      envFor("main", { EMBED_BASE_URL: dead, EMBED_RETRIES: "0" }),
+    );
+    assert.equal(query.code, 1);
+    assert.equal(query.stdout, "");
+    assert.ok(
+      query.stderr.includes(
+        `vectors query: embeddings request failed: cannot connect to ${dead}/embeddings (ECONNREFUSED`,
+      ),
+      query.stderr,
     );
   });
 
