@@ -330,7 +330,12 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
     assert.equal(dropped.stdout, "dropped table docs_vector\n");
     const query = await runVectors(["query", "one one"], envFor("main"));
     assert.equal(query.code, 1);
-    assert.match(query.stderr, /table docs_vector does not exist; run `vectors load` first/);
+    assert.ok(
+      query.stderr.includes(
+        `table docs_vector does not exist in embedded PGlite at ${join(work, "main")}; run \`vectors load\` first`,
+      ),
+      query.stderr,
+    );
     assert.equal(
       (await runVectors(["cleanup"], envFor("main"))).stdout,
       "table docs_vector did not exist\n",

@@ -70,6 +70,7 @@ export async function openPgClient(url: string, options: PgClientOptions = {}): 
   }
   return {
     driver: "pg",
+    location: `PostgreSQL at ${redactUrl(url)}`,
     async query<R extends object>(text: string, params: readonly unknown[] = []) {
       try {
         const result = await client.query(text, params as unknown[]);

@@ -52,6 +52,8 @@ export interface SkippedRow extends RowProblem {
 /** What a load did. */
 export interface LoadSummary {
   readonly dataset: string;
+  /** Which database the rows went to (the client's location), when it says. */
+  readonly store?: string;
   /**
    * "replaced": the new rows took the old ones' place; "appended": rows were added to them;
    * "unchanged": nothing could be stored, so the previous rows were left as they were.
@@ -303,6 +305,7 @@ export async function loadDataset(
     }
     return {
       dataset: options.dataset,
+      store: store.client.location,
       mode,
       previousRows,
       dataRows: counts.rows + counts.malformed,
