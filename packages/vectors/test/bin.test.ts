@@ -65,7 +65,7 @@ describe("the vectors binary", { timeout: 180_000 }, () => {
     assert.ok((hits[1]?.distance ?? 0) <= (hits[2]?.distance ?? 0));
   });
 
-  it("names the directory and creates nothing when a query finds no store there", async () => {
+  it("names the directory and creates nothing when query, index or cleanup find no store", async () => {
     const empty = join(cwd, "nowhere");
     const result = await runNode(vectorsBin, ["query", "a whale"], {
       cwd: elsewhere,
@@ -77,6 +77,17 @@ describe("the vectors binary", { timeout: 180_000 }, () => {
         `vectors query: table docs_vector does not exist (there is no embedded database at ${join(empty, "quintet", "vectors")}); run \`vectors load\` first`,
       ),
       result.stderr,
+    );
+    const runEmpty = (args: string[]) =>
+      runNode(vectorsBin, args, { cwd: elsewhere, env: { ...env, XDG_DATA_HOME: empty } });
+    const index = await runEmpty(["index"]);
+    assert.equal(index.code, 1);
+    assert.match(index.stderr, /there is no embedded database at/);
+    const cleanup = await runEmpty(["cleanup"]);
+    assert.equal(cleanup.code, 0, cleanup.stderr);
+    assert.match(
+      cleanup.stdout,
+      /^table docs_vector did not exist \(there is no embedded database at /,
     );
     assert.equal(existsSync(empty), false);
   });
