@@ -2,6 +2,8 @@
  * The only reader of the environment for the vector store. Every variable is validated once;
  * all problems are reported together and each names its variable.
  */
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readWholeNumber } from "@quintet/kit";
 import { ConfigError } from "./errors.js";
@@ -10,7 +12,11 @@ import { ConfigError } from "./errors.js";
 export interface VectorsConfig {
   /** `postgres://` URL of a PostgreSQL with pgvector; undefined means embedded PGlite. */
   readonly databaseUrl?: string;
-  /** Directory of the embedded PGlite database (`memory://` keeps it in memory). */
+  /**
+   * Absolute directory of the embedded PGlite database (`memory://` keeps it in memory). By
+   * default one per user (see {@link defaultDataDir}), so every command finds the same store
+   * whatever folder it runs in.
+   */
   readonly dataDir: string;
   /** Embedding dimension D of `doc_embedding vector(D)`. */
   readonly embedDim: number;
@@ -37,6 +43,13 @@ export interface VectorsConfig {
    * `connect_timeout` (seconds) wins over PG_CONNECT_TIMEOUT.
    */
   readonly connectTimeoutMs: number;
+  /**
+   * Longest wait for a table lock another session holds, in ms (PostgreSQL's `lock_timeout`;
+   * 0: no limit). A statement that waits longer fails, naming PG_LOCK_TIMEOUT.
+   */
+  readonly lockTimeoutMs: number;
+  /** Longest run of one statement, in ms (`statement_timeout`; 0: no limit). */
+  readonly statementTimeoutMs: number;
   /** Embeddings batches failing in a row after which a load stops. */
   readonly maxFailedBatches: number;
   /** `maintenance_work_mem` for HNSW builds (PostgreSQL memory text such as "1GB"). */
@@ -45,6 +58,38 @@ export interface VectorsConfig {
 
 /** The sample dataset shipped with the package (`data/books.txt`). */
 export const sampleDataset = fileURLToPath(new URL("../../data/books.txt", import.meta.url));
+
+/**
+ * The embedded database's default directory: `$XDG_DATA_HOME/quintet/vectors` (an absolute
+ * XDG_DATA_HOME, as the XDG spec requires), else `~/.local/share/quintet/vectors`
+ * (`%LOCALAPPDATA%\quintet\vectors` on Windows). It depends on the user, never on the folder
+ * a command runs in: `npm start` at the repository root and `npx vectors query` in
+ * packages/vectors must find one store.
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_DATA_HOME;
+  if (xdg && isAbsolute(xdg)) return join(xdg, "quintet", "vectors");
+  if (process.platform === "win32" && env.LOCALAPPDATA) {
+    return join(env.LOCALAPPDATA, "quintet", "vectors");
+  }
+  return join(env.HOME || homedir(), ".local", "share", "quintet", "vectors");
+}
+
+/** VECTORS_DATA_DIR made absolute (against the current folder), or the default. */
+function readDataDir(env: NodeJS.ProcessEnv, bad: string[]): string {
+  const text = env.VECTORS_DATA_DIR;
+  if (text === undefined || text === "") return defaultDataDir(env);
+  if (text.trim() === "") {
+    bad.push("VECTORS_DATA_DIR must not be blank");
+    return text;
+  }
+  if (text.startsWith("memory://")) return text;
+  if (text.includes("\0")) {
+    bad.push("VECTORS_DATA_DIR must not contain a NUL character");
+    return text;
+  }
+  return resolve(text);
+}
 
 /** Name, meaning and default of every variable, for `--help` and the README. */
 export const configTable = [
@@ -55,8 +100,8 @@ export const configTable = [
   ],
   [
     "VECTORS_DATA_DIR",
-    "data directory of the embedded PGlite database (`memory://` = in memory)",
-    "./.data/vectors",
+    "data directory of the embedded PGlite database (`memory://` = in memory; relative = to the current folder)",
+    "$XDG_DATA_HOME/quintet/vectors, else ~/.local/share/quintet/vectors",
   ],
   [
     "EMBED_BASE_URL",
@@ -85,6 +130,16 @@ export const configTable = [
     "PG_CONNECT_TIMEOUT",
     "seconds to wait for the database to accept a session (0 = no limit; connect_timeout in the URL wins)",
     "10",
+  ],
+  [
+    "PG_LOCK_TIMEOUT",
+    "seconds a statement waits for a table lock another session holds (0 = no limit)",
+    "30",
+  ],
+  [
+    "PG_STATEMENT_TIMEOUT",
+    "seconds one statement may run, index builds included (0 = no limit)",
+    "0",
   ],
   [
     "EMBED_MAX_FAILED_BATCHES",
@@ -180,7 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VectorsConfig 
   const connectTimeout = readWholeNumber(env, "PG_CONNECT_TIMEOUT", 10, [0, 3600], bad);
   const config: VectorsConfig = {
     databaseUrl: readDatabaseUrl(env, bad),
-    dataDir: readText(env, "VECTORS_DATA_DIR", "./.data/vectors", bad),
+    dataDir: readDataDir(env, bad),
     embedDim: readWholeNumber(env, "EMBED_DIM", 2048, [1, 16000], bad),
     embedBaseUrl: readBaseUrl(env, bad),
     embedModel: readText(env, "EMBED_MODEL", "demo:latest", bad),
@@ -193,6 +248,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VectorsConfig 
     retryBaseMs: readWholeNumber(env, "EMBED_RETRY_BASE_MS", 500, [0, 600000], bad),
     efSearch: readWholeNumber(env, "VECTORS_EF_SEARCH", 100, [1, 1000], bad),
     connectTimeoutMs: (urlConnectTimeout(env.PG_VECTOR_DB, bad) ?? connectTimeout) * 1000,
+    lockTimeoutMs: readWholeNumber(env, "PG_LOCK_TIMEOUT", 30, [0, 86400], bad) * 1000,
+    statementTimeoutMs: readWholeNumber(env, "PG_STATEMENT_TIMEOUT", 0, [0, 86400], bad) * 1000,
     maxFailedBatches: readWholeNumber(env, "EMBED_MAX_FAILED_BATCHES", 3, [1, 100000], bad),
     maintenanceWorkMem: readMemory(env, "VECTORS_MAINTENANCE_WORK_MEM", "1GB", bad),
   };

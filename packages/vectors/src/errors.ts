@@ -41,8 +41,12 @@ export class DimensionMismatchError extends VectorsError {
 
 /** The `docs_vector` table does not exist (nothing was loaded yet). */
 export class TableMissingError extends VectorsError {
-  constructor() {
-    super("table_missing", "table docs_vector does not exist; run `vectors load` first");
+  /** @param where which database was looked in, e.g. "in embedded PGlite at /dir". */
+  constructor(readonly where?: string) {
+    super(
+      "table_missing",
+      `table docs_vector does not exist${where ? ` ${where}` : ""}; run \`vectors load\` first`,
+    );
     this.name = "TableMissingError";
   }
 }

@@ -184,14 +184,19 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
   });
 
   it("keeps the previous rows and says why when the embedding service is down", async () => {
+    const dead = await deadEndpointUrl();
     const down = await runVectors(
       ["load"],
-      envFor("main", { EMBED_BASE_URL: await deadEndpointUrl(), EMBED_RETRIES: "1" }),
+      envFor("main", { EMBED_BASE_URL: dead, EMBED_RETRIES: "1" }),
     );
     assert.equal(down.code, 1);
-    assert.match(
+    assert.ok(
+      down.stderr.includes(
+        "load aborted: the embeddings endpoint failed 3 batch(es) in a row (EMBED_MAX_FAILED_BATCHES=3); " +
+          `last: embeddings request failed after 2 attempts: cannot connect to ${dead}/embeddings ` +
+          "(ECONNREFUSED; is the server at EMBED_BASE_URL running?)",
+      ),
       down.stderr,
-      /load aborted: the embeddings endpoint failed 3 batch\(es\) in a row \(EMBED_MAX_FAILED_BATCHES=3\); last: embeddings request failed after 2 attempts: cannot connect \(ECONNREFUSED\)/,
     );
     assert.match(down.stderr, /docs_vector was not changed: it holds its 6 previous row\(s\)/);
     assert.equal((await tableRows("main")).length, 6);
@@ -265,13 +270,72 @@ describe("vectors CLI end to end on embedded PGlite", { timeout: 300_000 }, () =
     );
   });
 
+  it("skips a line with a NUL byte or bad UTF-8 by its number and loads the rest, also with --append", async () => {
+    const lines = (extra: Buffer[]) =>
+      Buffer.concat([
+        Buffer.from("title|author|summary\nOne|a|first clean\nNul|b|has a \u0000 inside\n"),
+        Buffer.from("Two|c|second clean\nLatin|d|caf"),
+        Buffer.from([0xe9]),
+        Buffer.from("\nThree|e|third clean\n"),
+        ...extra,
+      ]);
+    const path = join(work, "nul.txt");
+    await writeFile(path, lines([]));
+    const fresh = await runVectors(["load", "--dataset", path], envFor("nul"));
+    assert.equal(fresh.code, 0, fresh.stderr);
+    assert.match(fresh.stdout, /stored: 3 of 5 data row\(s\)/);
+    assert.match(fresh.stdout, /line 3: malformed: the summary holds a NUL byte/);
+    assert.match(
+      fresh.stdout,
+      /line 5: malformed: not valid UTF-8 text \(byte 0xe9 at byte 12 of the line\)/,
+    );
+    await writeFile(path, lines([Buffer.from("Four|f|fourth clean\nNul2|g|\u0000\n")]));
+    const more = await runVectors(["load", "--append", "--dataset", path], envFor("nul"));
+    assert.equal(more.code, 0, more.stderr);
+    assert.match(more.stdout, /stored: 1 of 7 data row\(s\)\nalready stored: 3/);
+    assert.match(
+      more.stdout,
+      /skipped: 3\n {2}line 3: .*NUL.*\n {2}line 5: .*UTF-8.*\n {2}line 8: .*NUL/,
+    );
+    assert.deepEqual(
+      (await tableRows("nul")).map((r) => [r.doc_id, r.doc_source]),
+      [
+        ["11", "One"],
+        ["12", "Two"],
+        ["13", "Three"],
+        ["14", "Four"],
+      ],
+    );
+  });
+
+  it("names the embeddings URL it tried when the model server is down for a query", async () => {
+    const dead = await deadEndpointUrl();
+    const query = await runVectors(
+      ["query", "one one"],
+      envFor("main", { EMBED_BASE_URL: dead, EMBED_RETRIES: "0" }),
+    );
+    assert.equal(query.code, 1);
+    assert.equal(query.stdout, "");
+    assert.ok(
+      query.stderr.includes(
+        `vectors query: embeddings request failed: cannot connect to ${dead}/embeddings (ECONNREFUSED`,
+      ),
+      query.stderr,
+    );
+  });
+
   it("drops the table on cleanup, after which a query says to run vectors load first", async () => {
     const dropped = await runVectors(["cleanup"], envFor("main"));
     assert.equal(dropped.code, 0);
     assert.equal(dropped.stdout, "dropped table docs_vector\n");
     const query = await runVectors(["query", "one one"], envFor("main"));
     assert.equal(query.code, 1);
-    assert.match(query.stderr, /table docs_vector does not exist; run `vectors load` first/);
+    assert.ok(
+      query.stderr.includes(
+        `table docs_vector does not exist in embedded PGlite at ${join(work, "main")}; run \`vectors load\` first`,
+      ),
+      query.stderr,
+    );
     assert.equal(
       (await runVectors(["cleanup"], envFor("main"))).stdout,
       "table docs_vector did not exist\n",

@@ -86,10 +86,19 @@ describe("vectors CLI over the PostgreSQL wire protocol", { timeout: 120_000 }, 
     assert.equal(existsSync(env.VECTORS_DATA_DIR as string), false, "embedded database untouched");
   });
 
-  it("fails with a clear message when the database cannot be reached", async () => {
-    const result = await runVectors(["cleanup"], { PG_VECTOR_DB: "postgres://u:p@127.0.0.1:1/db" });
+  it("names the database URL (without its password) when the database cannot be reached", async () => {
+    const result = await runVectors(["cleanup"], {
+      PG_VECTOR_DB: "postgres://u:secret@127.0.0.1:1/db",
+    });
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /vectors cleanup: .*ECONNREFUSED/);
+    assert.ok(
+      result.stderr.startsWith(
+        "vectors cleanup: cannot connect to PostgreSQL at postgres://u:***@127.0.0.1:1/db (PG_VECTOR_DB): ",
+      ),
+      result.stderr,
+    );
+    assert.match(result.stderr, /ECONNREFUSED/);
+    assert.doesNotMatch(result.stderr, /secret/);
   });
 
   it("gives up on a database that accepts and never answers (PG_CONNECT_TIMEOUT, connect_timeout)", {
@@ -107,7 +116,10 @@ describe("vectors CLI over the PostgreSQL wire protocol", { timeout: 120_000 }, 
         PG_CONNECT_TIMEOUT: "1",
       });
       assert.equal(byEnv.code, 1);
-      assert.match(byEnv.stderr, /the database did not accept a session within 1 s/);
+      assert.match(
+        byEnv.stderr,
+        /PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:\d+\/db \(PG_VECTOR_DB\) did not accept a session within 1 s/,
+      );
       const byUrl = await runVectors(["cleanup"], {
         PG_VECTOR_DB: `postgres://u:p@127.0.0.1:${port}/db?connect_timeout=2`,
         PG_CONNECT_TIMEOUT: "0",

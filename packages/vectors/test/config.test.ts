@@ -1,14 +1,16 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
-import { configTable, loadConfig, sampleDataset } from "../src/config.js";
+import { configTable, defaultDataDir, loadConfig, sampleDataset } from "../src/config.js";
 import { ConfigError } from "../src/errors.js";
 
 describe("configuration", () => {
   it("uses the documented defaults when nothing is set", () => {
     const config = loadConfig({});
     assert.equal(config.databaseUrl, undefined);
-    assert.equal(config.dataDir, "./.data/vectors");
+    assert.equal(config.dataDir, join(homedir(), ".local", "share", "quintet", "vectors"));
     assert.equal(config.embedDim, 2048);
     assert.equal(config.embedBaseUrl, "http://127.0.0.1:11434/v1");
     assert.equal(config.embedModel, "demo:latest");
@@ -113,5 +115,49 @@ describe("configuration", () => {
       );
     }
     assert.throws(() => loadConfig({ EMBED_MAX_FAILED_BATCHES: "0" }), /EMBED_MAX_FAILED_BATCHES/);
+  });
+
+  it("keeps the embedded store in one per-user directory, whatever the current folder", () => {
+    const home = "/home/someone";
+    assert.equal(loadConfig({ HOME: home }).dataDir, "/home/someone/.local/share/quintet/vectors");
+    assert.equal(
+      loadConfig({ HOME: home, XDG_DATA_HOME: "/data/xdg" }).dataDir,
+      "/data/xdg/quintet/vectors",
+    );
+    // The XDG spec says a relative XDG_DATA_HOME is to be ignored.
+    assert.equal(
+      defaultDataDir({ HOME: home, XDG_DATA_HOME: "rel/xdg" }),
+      loadConfig({ HOME: home }).dataDir,
+    );
+    const cwd = process.cwd();
+    try {
+      process.chdir("/");
+      const fromRoot = loadConfig({ HOME: home }).dataDir;
+      process.chdir(homedir());
+      assert.equal(loadConfig({ HOME: home }).dataDir, fromRoot);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it("makes a relative VECTORS_DATA_DIR absolute and refuses a blank one", () => {
+    assert.equal(loadConfig({ VECTORS_DATA_DIR: "store" }).dataDir, resolve("store"));
+    assert.equal(loadConfig({ VECTORS_DATA_DIR: "/abs/store" }).dataDir, "/abs/store");
+    assert.equal(loadConfig({ VECTORS_DATA_DIR: "memory://" }).dataDir, "memory://");
+    assert.throws(
+      () => loadConfig({ VECTORS_DATA_DIR: "  " }),
+      /VECTORS_DATA_DIR must not be blank/,
+    );
+  });
+
+  it("reads the lock and statement limits in seconds, 0 meaning none", () => {
+    const config = loadConfig({});
+    assert.equal(config.lockTimeoutMs, 30_000);
+    assert.equal(config.statementTimeoutMs, 0);
+    const set = loadConfig({ PG_LOCK_TIMEOUT: "0", PG_STATEMENT_TIMEOUT: "600" });
+    assert.equal(set.lockTimeoutMs, 0);
+    assert.equal(set.statementTimeoutMs, 600_000);
+    assert.throws(() => loadConfig({ PG_LOCK_TIMEOUT: "1.5" }), /PG_LOCK_TIMEOUT must be/);
+    assert.throws(() => loadConfig({ PG_STATEMENT_TIMEOUT: "-3" }), /PG_STATEMENT_TIMEOUT/);
   });
 });

@@ -6,6 +6,15 @@ import { describe, it } from "node:test";
 import { sampleDataset } from "../src/config.js";
 import { DatasetError } from "../src/errors.js";
 import { parseDataset, readDataset } from "../src/loader/dataset.js";
+import { byteLines } from "../src/loader/text-lines.js";
+
+/** Writes `bytes` to a new file and returns its path. */
+async function fileOf(bytes: Buffer): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "vectors-ds-"));
+  const path = join(dir, "data.txt");
+  await writeFile(path, bytes);
+  return path;
+}
 
 describe("dataset parsing", () => {
   it("skips the header row and keeps title, author and summary of each line", () => {
@@ -57,5 +66,52 @@ describe("dataset parsing", () => {
       assert.match(error.message, /absent\.txt/);
       return true;
     });
+  });
+
+  it("skips a line holding a NUL byte with its line number and keeps the other lines", async () => {
+    const path = await fileOf(
+      Buffer.from("title|author|summary\nA|a|one\nB|b|t\u0000wo\nC|c|three\n"),
+    );
+    const { rows, malformed } = await readDataset(path);
+    assert.deepEqual(
+      rows.map((r) => [r.line, r.title]),
+      [
+        [2, "A"],
+        [4, "C"],
+      ],
+    );
+    assert.deepEqual(malformed, [
+      { line: 3, reason: "the summary holds a NUL byte, which text cannot store" },
+    ]);
+  });
+
+  it("skips a line that is not valid UTF-8, naming the byte, and decodes its neighbours", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from("title|author|summary\nCafé|a|crème brûlée \u{1F370}\nBad|b|ab"),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from("\nLiteral|c|a real \uFFFD replacement character\r\n"),
+    ]);
+    const { rows, malformed } = await readDataset(await fileOf(bytes));
+    assert.deepEqual(
+      rows.map((r) => [r.line, r.summary]),
+      [
+        [2, "crème brûlée \u{1F370}"],
+        [4, "a real \uFFFD replacement character"],
+      ],
+    );
+    assert.deepEqual(malformed, [
+      { line: 3, reason: "not valid UTF-8 text (byte 0xc3 at byte 9 of the line)" },
+    ]);
+  });
+
+  it("splits lines that span chunks, and a last line without a newline", async () => {
+    async function* chunks() {
+      yield Buffer.from("ab");
+      yield Buffer.from("c\r\nd");
+      yield Buffer.from("e\n\nf");
+    }
+    const lines: string[] = [];
+    for await (const line of byteLines(chunks())) lines.push(line.toString());
+    assert.deepEqual(lines, ["abc", "de", "", "f"]);
   });
 });

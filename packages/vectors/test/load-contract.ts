@@ -230,4 +230,34 @@ export function runLoadContract(open: () => Promise<SqlClient>): void {
       await store.close();
     }
   });
+  it("counts only committed rows when an append stops inside a batch", async () => {
+    const store = await freshStore();
+    try {
+      const path = await generation("commit", 20);
+      await store.setup();
+      // The database refuses row 12, in the second batch of eight, after rows 8-11 of that
+      // batch were inserted: the batch rolls back and only the first batch stays.
+      await store.client.query(
+        "CREATE OR REPLACE FUNCTION refuse_row() RETURNS trigger LANGUAGE plpgsql AS $$ " +
+          "BEGIN IF NEW.doc_content = 'commit summary 12' THEN " +
+          "RAISE EXCEPTION 'row refused by the test trigger'; END IF; RETURN NEW; END $$",
+      );
+      await store.client.query(
+        "CREATE TRIGGER refuse BEFORE INSERT ON docs_vector FOR EACH ROW EXECUTE FUNCTION refuse_row()",
+      );
+      await assert.rejects(load(store, path, true), (error: unknown) => {
+        assert.ok(error instanceof LoadAbortedError);
+        assert.match(error.message, /row refused by the test trigger/);
+        assert.match(
+          error.message,
+          /docs_vector now holds 8 row\(s\), 8 of them added by this run/,
+        );
+        return true;
+      });
+      assert.equal(await store.count(), 8);
+    } finally {
+      await store.client.query("DROP FUNCTION IF EXISTS refuse_row() CASCADE");
+      await store.close();
+    }
+  });
 }

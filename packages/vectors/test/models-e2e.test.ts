@@ -38,6 +38,8 @@ describe("vectors with the real model server (llmsrv demo model)", { timeout: 60
     server = started.child;
     const env = {
       PATH: process.env.PATH,
+      // The per-user default store, moved under the test's folder so no real home is touched.
+      XDG_DATA_HOME: join(work, "xdg"),
       EMBED_BASE_URL: `${started.match[1]}/v1`,
       EMBED_MODEL: "demo:latest",
       EMBED_API_KEY: "quintet",
@@ -46,11 +48,10 @@ describe("vectors with the real model server (llmsrv demo model)", { timeout: 60
     assert.equal(load.code, 0, load.stderr);
     assert.match(load.stdout, /stored: 68 of 68 data row\(s\)\nids: 11\.\.78/);
 
-    const dataDir = join(work, ".data", "vectors");
-    const queryEnv = { ...env, VECTORS_DATA_DIR: dataDir };
+    // In this process, whose folder is another: the same per-user store answers.
     const summary =
       "A fireman whose job is to burn books begins to read them in secret and turns against the society he serves.";
-    const result = await runVectors(["query", summary, "--json"], queryEnv);
+    const result = await runVectors(["query", summary, "--json"], env);
     assert.equal(result.code, 0, result.stderr);
     const hits = JSON.parse(result.stdout) as Array<{ doc_source: string; distance: number }>;
     assert.equal(hits.length, 3);

@@ -34,6 +34,7 @@ export function formatNeighbourTable(rows: readonly Neighbour[]): string {
 /** The summary printed after `vectors load`. */
 export function formatLoadSummary(s: LoadSummary): string {
   const lines = [`dataset: ${s.dataset}`];
+  if (s.store) lines.push(`store: ${s.store}`);
   if (s.mode === "appended")
     lines.push(`mode: appended to ${s.previousRows} existing row(s) (--append)`);
   else if (s.mode === "replaced")

@@ -3,7 +3,8 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configTable } from "../config.js";
-import { LoadAbortedError, messageOf, UsageError, VectorsError } from "../errors.js";
+import { lockNotAvailable } from "../db/session-timeouts.js";
+import { DatabaseError, LoadAbortedError, messageOf, UsageError, VectorsError } from "../errors.js";
 import { indexCommand } from "./commands/build-index.js";
 import { cleanupCommand } from "./commands/cleanup.js";
 import { loadCommand } from "./commands/load.js";
@@ -40,6 +41,8 @@ export function helpText(): string {
 /** Exit status for a failure: usage and configuration 2, busy 4, interrupted 130, else 1. */
 function exitCodeOf(error: unknown): number {
   if (error instanceof LoadAbortedError && error.interrupted) return exitCodes.interrupted;
+  // A table lock another session held past PG_LOCK_TIMEOUT: busy, like a held writer lock.
+  if (error instanceof DatabaseError && error.sqlState === lockNotAvailable) return exitCodes.busy;
   if (!(error instanceof VectorsError)) return exitCodes.failure;
   if (error.code === "usage" || error.code === "invalid_config") return exitCodes.usage;
   return error.code === "busy" ? exitCodes.busy : exitCodes.failure;

@@ -13,6 +13,17 @@ export interface PgClientOptions {
   readonly onNotice?: NoticeListener;
 }
 
+/** The URL with its password replaced by `***`, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.href;
+  } catch {
+    return "(an unreadable URL)";
+  }
+}
+
 /** `connect_timeout` of the URL in ms, when it has one. */
 function urlTimeoutMs(url: string): number | undefined {
   try {
@@ -35,19 +46,31 @@ export async function openPgClient(url: string, options: PgClientOptions = {}): 
   try {
     await client.connect();
   } catch (error) {
+    // Name the server tried: a bare ECONNREFUSED does not say which setting to fix.
+    const where = `PostgreSQL at ${redactUrl(url)} (PG_VECTOR_DB)`;
     const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown }).code;
+    const detail =
+      typeof code === "string" && !message.includes(code) ? `${code} ${message}` : message;
     if (timeoutMs > 0 && /timeout/i.test(message)) {
       throw new DatabaseError(
-        `the database did not accept a session within ${timeoutMs / 1000} s ` +
+        `${where} did not accept a session within ${timeoutMs / 1000} s ` +
           `(PG_CONNECT_TIMEOUT, or connect_timeout in the URL): ${message}`,
         undefined,
         { cause: error },
       );
     }
-    throw toDatabaseError(error);
+    throw new DatabaseError(
+      `cannot connect to ${where}: ${detail}`,
+      typeof code === "string" ? code : undefined,
+      {
+        cause: error,
+      },
+    );
   }
   return {
     driver: "pg",
+    location: `PostgreSQL at ${redactUrl(url)}`,
     async query<R extends object>(text: string, params: readonly unknown[] = []) {
       try {
         const result = await client.query(text, params as unknown[]);

@@ -13,6 +13,11 @@ export type NoticeListener = (message: string) => void;
 /** A single database session that runs parameterised statements. */
 export interface SqlClient {
   readonly driver: DriverKind;
+  /**
+   * Which database this is, for messages: "embedded PGlite at /abs/dir" or "PostgreSQL at
+   * postgres://user:***@host:5432/db" (never a password).
+   */
+  readonly location?: string;
   /** Runs one statement with `$n` parameters and returns its rows. Autocommits. */
   query<R extends object>(text: string, params?: readonly unknown[]): Promise<R[]>;
   /** Ends the session (and shuts the embedded database down). */

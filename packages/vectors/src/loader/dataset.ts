@@ -1,10 +1,11 @@
 /**
  * The `|`-delimited dataset: a header row (skipped), then one document per line with the
- * columns title, author, summary. Bad lines are reported with their line number, never fatal.
+ * columns title, author, summary. Bad lines (wrong field count, empty summary, a NUL byte,
+ * text that is not UTF-8) are reported with their line number, never fatal.
  */
-import { open, readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
+import { open } from "node:fs/promises";
 import { DatasetError, messageOf } from "../errors.js";
+import { textLines } from "./text-lines.js";
 
 /** One well-formed data row. */
 export interface DatasetRow {
@@ -28,6 +29,7 @@ export interface Dataset {
 }
 
 const columns = 3;
+const fieldNames = ["title", "author", "summary"] as const;
 
 /** Parses one line (1-based `line`): a row, a problem, or undefined for the header or a blank. */
 export function parseLine(raw: string, line: number): DatasetRow | RowProblem | undefined {
@@ -38,6 +40,11 @@ export function parseLine(raw: string, line: number): DatasetRow | RowProblem | 
       line,
       reason: `expected ${columns} fields (title|author|summary), found ${fields.length}`,
     };
+  }
+  // PostgreSQL text cannot hold NUL; one such line would fail its whole batch's transaction.
+  const withNul = fields.findIndex((field) => field.includes("\0"));
+  if (withNul >= 0) {
+    return { line, reason: `the ${fieldNames[withNul]} holds a NUL byte, which text cannot store` };
   }
   const [title, author, summary] = fields as [string, string, string];
   if (summary === "") return { line, reason: "the summary is empty" };
@@ -65,7 +72,7 @@ export function parseDataset(text: string): Dataset {
 
 /**
  * Streams a dataset file line by line, so memory does not grow with its size.
- * @throws DatasetError when the file cannot be opened (before anything is yielded).
+ * @throws DatasetError when the file cannot be opened (before anything is yielded) or read.
  */
 export async function* streamDataset(path: string): AsyncGenerator<DatasetRow | RowProblem> {
   let handle: Awaited<ReturnType<typeof open>>;
@@ -74,21 +81,21 @@ export async function* streamDataset(path: string): AsyncGenerator<DatasetRow | 
   } catch (error) {
     throw new DatasetError(`cannot read dataset ${path}: ${messageOf(error)}`, { cause: error });
   }
-  const lines = createInterface({
-    input: handle.createReadStream({ encoding: "utf8" }),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  let line = 0;
+  const stream = handle.createReadStream();
   try {
-    for await (const raw of lines) {
-      line++;
-      const item = parseLine(line === 1 ? raw.replace(/^\uFEFF/, "") : raw, line);
-      if (item) yield item;
+    for await (const item of textLines(stream)) {
+      if ("problem" in item) {
+        if (item.line > 1) yield { line: item.line, reason: item.problem };
+        continue;
+      }
+      const raw = item.line === 1 ? item.text.replace(/^\uFEFF/, "") : item.text;
+      const parsed = parseLine(raw, item.line);
+      if (parsed) yield parsed;
     }
   } catch (error) {
     throw new DatasetError(`cannot read dataset ${path}: ${messageOf(error)}`, { cause: error });
   } finally {
-    lines.close();
+    stream.destroy();
     await handle.close().catch(() => {});
   }
 }
@@ -105,11 +112,11 @@ export async function countDataset(path: string): Promise<{ rows: number; malfor
 
 /** Reads and parses a dataset file. @throws DatasetError when the file cannot be read. */
 export async function readDataset(path: string): Promise<Dataset> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new DatasetError(`cannot read dataset ${path}: ${messageOf(error)}`, { cause: error });
+  const rows: DatasetRow[] = [];
+  const malformed: RowProblem[] = [];
+  for await (const item of streamDataset(path)) {
+    if (isProblem(item)) malformed.push(item);
+    else rows.push(item);
   }
-  return parseDataset(text);
+  return { rows, malformed };
 }

@@ -55,10 +55,18 @@ function rootCode(error: Error): string {
   return code ?? error.message;
 }
 
-/** A short human reason for a failed request. */
-function describe(error: unknown, timeoutMs: number): string {
-  if (error instanceof APIConnectionTimeoutError) return `timed out after ${timeoutMs} ms`;
-  if (error instanceof APIConnectionError) return `cannot connect (${rootCode(error)})`;
+/**
+ * A short human reason for a failed request. Network failures name the URL they tried, since
+ * a bare ECONNREFUSED does not say which server is down (EMBED_BASE_URL).
+ */
+function describe(error: unknown, options: EmbedderOptions): string {
+  const where = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
+  if (error instanceof APIConnectionTimeoutError) {
+    return `no answer from ${where} within ${options.timeoutMs} ms (EMBED_TIMEOUT_MS)`;
+  }
+  if (error instanceof APIConnectionError) {
+    return `cannot connect to ${where} (${rootCode(error)}; is the server at EMBED_BASE_URL running?)`;
+  }
   if (error instanceof APIError && typeof error.status === "number") {
     return `HTTP ${error.status} (${error.message})`;
   }
@@ -135,7 +143,7 @@ export class Embedder {
           const status = error instanceof APIError ? error.status : undefined;
           const tries = attempt > 1 ? ` after ${attempt} attempts` : "";
           throw new EmbeddingError(
-            `embeddings request failed${tries}: ${describe(error, this.options.timeoutMs)}`,
+            `embeddings request failed${tries}: ${describe(error, this.options)}`,
             status,
             { cause: error },
           );

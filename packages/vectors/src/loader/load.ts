@@ -52,6 +52,8 @@ export interface SkippedRow extends RowProblem {
 /** What a load did. */
 export interface LoadSummary {
   readonly dataset: string;
+  /** Which database the rows went to (the client's location), when it says. */
+  readonly store?: string;
   /**
    * "replaced": the new rows took the old ones' place; "appended": rows were added to them;
    * "unchanged": nothing could be stored, so the previous rows were left as they were.
@@ -73,16 +75,20 @@ export interface LoadSummary {
   readonly elapsedMs: number;
 }
 
-/** Mutable state of one run, shared by the steps below. */
-interface Run {
-  readonly store: VectorStore;
-  readonly table: sql.TableName;
+/** What is stored so far (by the run, or by one batch until it commits). */
+interface Tally {
   nextId: bigint;
   stored: number;
   alreadyStored: number;
-  embeddingFailures: number;
   firstId?: string;
   lastId?: string;
+}
+
+/** Mutable state of one run, shared by the steps below. */
+interface Run extends Tally {
+  readonly store: VectorStore;
+  readonly table: sql.TableName;
+  embeddingFailures: number;
   readonly skipped: SkippedRow[];
 }
 
@@ -112,20 +118,28 @@ async function storeBatch(
     ready.push({ row, embedding });
   });
   if (ready.length === 0) return;
+  // Counted apart and applied only after COMMIT: a batch that rolls back added nothing, so a
+  // stopped load reports only the rows that are really in the table.
+  const batchRun: Tally = { nextId: run.nextId, stored: 0, alreadyStored: 0 };
   await withTransaction(run.store.client, async () => {
     for (const { row, embedding } of ready) {
-      const id = String(run.nextId);
+      const id = String(batchRun.nextId);
       const doc = { id, source: row.title, content: row.summary, embedding };
       if (!(await run.store.add(doc, run.table))) {
-        run.alreadyStored++;
+        batchRun.alreadyStored++;
         continue;
       }
-      run.firstId ??= id;
-      run.lastId = id;
-      run.stored++;
-      run.nextId++;
+      batchRun.firstId ??= id;
+      batchRun.lastId = id;
+      batchRun.stored++;
+      batchRun.nextId++;
     }
   });
+  run.nextId = batchRun.nextId;
+  run.stored += batchRun.stored;
+  run.alreadyStored += batchRun.alreadyStored;
+  run.firstId ??= batchRun.firstId;
+  run.lastId = batchRun.lastId ?? run.lastId;
 }
 
 /** Reads the stream into batches of well-formed rows; problem lines are recorded as skipped. */
@@ -291,6 +305,7 @@ export async function loadDataset(
     }
     return {
       dataset: options.dataset,
+      store: store.client.location,
       mode,
       previousRows,
       dataRows: counts.rows + counts.malformed,

@@ -112,6 +112,11 @@ export class VectorStore {
     };
   }
 
+  /** "in <the client's location>", for messages. */
+  private where(): string | undefined {
+    return this.client.location ? `in ${this.client.location}` : undefined;
+  }
+
   /** Whether the table exists and its declared dimension. */
   async shape(table: sql.TableName = sql.mainTable): Promise<{ present: boolean; dim?: number }> {
     const [row] = await this.client.query<{ present: boolean; dim: number | null }>(
@@ -165,7 +170,7 @@ export class VectorStore {
   /** Throws {@link TableMissingError} unless the table exists with dimension D. */
   async requireTable(): Promise<void> {
     const shape = await this.shape();
-    if (!shape.present) throw new TableMissingError();
+    if (!shape.present) throw new TableMissingError(this.where());
     if (shape.dim !== this.dim) {
       throw new DimensionMismatchError(this.dim, shape.dim ?? -1, "existing table docs_vector");
     }
@@ -298,7 +303,7 @@ export class VectorStore {
     } catch (error) {
       // One round trip per query: a missing table shows up as the query's own failure.
       if (error instanceof DatabaseError && error.sqlState === undefinedTable)
-        throw new TableMissingError();
+        throw new TableMissingError(this.where());
       throw error;
     }
     // The index orders by the halfvec distance; the exact distances settle ties among the hits.

@@ -40,7 +40,7 @@ export const indexCommand: Command = {
       throw new UsageError(`--distance must be one of ${distances.join(", ")}, got "${distance}"`);
     }
     const config = loadConfig(io.env);
-    const store = await openStore(config, io);
+    const store = await openStore(config, io, { create: false });
     try {
       await lockTable(store.client, "build the index");
       const started = Date.now();

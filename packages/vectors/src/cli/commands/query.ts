@@ -55,7 +55,7 @@ export const queryCommand: Command = {
     const k = intOption("k", values.k, 1, maxK) ?? 3;
     const distance = distanceOption(values.distance);
     const config = loadConfig(io.env);
-    const store = await openStore(config, io);
+    const store = await openStore(config, io, { create: false });
     try {
       // Checked before embedding so a missing table is reported even with the model server down.
       await store.requireTable();
