@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs every compiled test file (dist/**/*.test.js) of the given packages, or of all
-// packages, through Node's built-in runner so CI reads one summary.
+// packages, through Node's built-in runner so CI reads one summary, then says how many tests
+// were skipped and why (a skip is not a pass; see QUINTET_REQUIRE_ALL in .ci/run).
 // Usage: node scripts/run-tests.mjs [packages/<name> ...] [-- extra node --test flags]
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -36,15 +37,39 @@ if (files.length === 0) {
   console.error("run-tests: no compiled test files found; run `npm run build` first");
   process.exit(1);
 }
+const skipDir = mkdtempSync(join(tmpdir(), "run-tests-"));
+const skipFile = join(skipDir, "skips.jsonl");
 const result = spawnSync(
   process.execPath,
   [
     "--test",
     "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    `--test-reporter=${join(root, "scripts", "skip-reporter.mjs")}`,
+    `--test-reporter-destination=${skipFile}`,
     `--test-concurrency=${concurrency}`,
     ...extra,
     ...files.map((f) => relative(root, f)),
   ],
   { cwd: root, stdio: "inherit" },
 );
+reportSkips(existsSync(skipFile) ? readFileSync(skipFile, "utf8") : "");
+rmSync(skipDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);
+
+/** Prints how many tests and suites were skipped, grouped by reason, each with its tests. */
+function reportSkips(lines) {
+  const byReason = new Map();
+  for (const line of lines.split("\n")) {
+    if (!line) continue;
+    const { file, name, reason } = JSON.parse(line);
+    const where = file ? `${relative(root, file)}: ${name}` : name;
+    byReason.set(reason, [...(byReason.get(reason) ?? []), where]);
+  }
+  const total = [...byReason.values()].reduce((sum, tests) => sum + tests.length, 0);
+  console.log(`\nrun-tests: ${total} skipped (a skipped suite counts once)`);
+  for (const [reason, tests] of byReason) {
+    console.log(`  ${tests.length} x ${reason}`);
+    for (const test of tests) console.log(`      ${test}`);
+  }
+}

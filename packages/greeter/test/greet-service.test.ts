@@ -62,9 +62,9 @@ describe("GreetService over a real gRPC connection", () => {
   });
 
   it("gives DEADLINE_EXCEEDED when the deadline passes before the reply", async () => {
-    const running = await startGreeter({
-      beforeReply: () => new Promise((resolve) => setTimeout(resolve, 1500)),
-    });
+    // The reply is held until the client has given up, so the deadline decides, not a race.
+    const gate = latch();
+    const running = await startGreeter({ beforeReply: () => gate.opened });
     try {
       await assert.rejects(running.client().greet("Ann", { deadlineMs: 100 }), (error: unknown) => {
         assert.ok(error instanceof GreetCallError);
@@ -72,6 +72,7 @@ describe("GreetService over a real gRPC connection", () => {
         return true;
       });
     } finally {
+      gate.open();
       await running.stop();
     }
   });
@@ -107,18 +108,51 @@ describe("bearer-token authentication", () => {
 });
 
 describe("graceful shutdown", () => {
-  it("lets an in-flight call finish", async () => {
+  it("lets an in-flight call finish, refusing new calls meanwhile", async () => {
+    const arrived = latch();
+    const reply = latch();
     const running = await startGreeter({
       clock: clockAt(22, 0),
-      beforeReply: () => new Promise((resolve) => setTimeout(resolve, 400)),
+      beforeReply: () => {
+        arrived.open();
+        return reply.opened;
+      },
     });
-    const client = running.client();
-    const inFlight = client.greet("Ann");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const stopped = running.server.shutdown(5000);
+    const events: string[] = [];
+    const inFlight = running
+      .client()
+      .greet("Ann")
+      .then((greeting) => {
+        events.push("answered");
+        return greeting;
+      });
+    await arrived.opened;
+    const stopped = running.server.shutdown(60_000).then((result) => {
+      events.push("stopped");
+      return result;
+    });
+    // A call made after the shutdown began is refused while the first one is still held.
+    await assert.rejects(running.client().greet("Bob"), (error: unknown) => {
+      assert.ok(error instanceof GreetCallError);
+      assert.equal(error.statusName, "UNAVAILABLE");
+      return true;
+    });
+    events.push("refused");
+    reply.open();
     const greeting = await inFlight;
     assert.equal(greeting.phrase, "Good Night");
-    await stopped;
-    client.close();
+    assert.deepEqual(await stopped, { forced: false });
+    assert.deepEqual(events.slice(0, 1), ["refused"], "nothing ended before the reply was let go");
+    assert.deepEqual([...events].sort(), ["answered", "refused", "stopped"]);
+    await running.stop();
   });
 });
+
+/** A promise the test resolves when it chooses: an event to wait for or to release. */
+function latch(): { opened: Promise<void>; open(): void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { skipUnlessProvided } from "@quintet/kit/testing";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { startTestServer, type TestServer } from "./harness.js";
 
@@ -16,7 +17,9 @@ const CHROMIUM = "/usr/bin/chromium";
 const ENSURE = fileURLToPath(new URL("../../../../scripts/ensure-chromium.sh", import.meta.url));
 const ensured =
   existsSync(CHROMIUM) || spawnSync("bash", [ENSURE], { timeout: 15 * 60_000 }).status === 0;
-const skip = ensured ? undefined : `Chromium is absent at ${CHROMIUM} and could not be installed`;
+const skip = skipUnlessProvided(
+  ensured ? undefined : `Chromium is absent at ${CHROMIUM} and could not be installed`,
+);
 
 /**
  * Pages of other sites, all served by one local server: Chromium resolves the test names

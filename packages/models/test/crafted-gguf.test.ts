@@ -304,7 +304,7 @@ describe("crafted GGUF files at /api/create", { timeout: 300_000 }, () => {
     assert.equal(r.status, 200, r.text);
   });
 
-  it("the shared stories260K model is accepted", { skip: storiesSkip }, async () => {
+  it("the shared stories260K model is accepted", { skip: storiesSkip() }, async () => {
     const r = await uploadAndCreate(server.url, "stories-crafted", await readFile(STORIES_PATH));
     assert.equal(r.status, 200, r.text);
   });

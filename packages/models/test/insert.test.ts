@@ -79,7 +79,7 @@ describe("suffix (fill in the middle) with fill-in-the-middle tokens", { timeout
 });
 
 describe("suffix through a template that uses .Suffix (stories260K)", {
-  skip: storiesSkip,
+  skip: storiesSkip(),
   timeout: 120_000,
 }, () => {
   let server: TestServer;

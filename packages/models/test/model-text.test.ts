@@ -12,7 +12,10 @@ const GREEDY = { temperature: 0, num_predict: 12 };
 
 type Json = Record<string, unknown>;
 
-describe("the model's text, exactly (stories260K)", { skip: storiesSkip, timeout: 300_000 }, () => {
+describe("the model's text, exactly (stories260K)", {
+  skip: storiesSkip(),
+  timeout: 300_000,
+}, () => {
   let server: TestServer;
   let url: string;
 

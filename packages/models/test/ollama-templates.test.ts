@@ -2,14 +2,17 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { skipUnlessProvided } from "@quintet/kit/testing";
 import type { PromptMessage } from "../src/prompt/ollama-template.js";
 import { OllamaTemplate } from "../src/prompt/ollama-template.js";
 import { checkGoTemplate } from "../src/prompt/template-check.js";
 import { OLLAMA_TEMPLATES_DIR } from "./harness.js";
 
-const skip = existsSync(OLLAMA_TEMPLATES_DIR)
-  ? undefined
-  : `Ollama's templates absent at ${OLLAMA_TEMPLATES_DIR}`;
+const skip = skipUnlessProvided(
+  existsSync(OLLAMA_TEMPLATES_DIR)
+    ? undefined
+    : `Ollama's templates absent at ${OLLAMA_TEMPLATES_DIR}`,
+);
 
 const user = (content: string): PromptMessage => ({ role: "user", content });
 const assistant = (content: string): PromptMessage => ({ role: "assistant", content });

@@ -8,7 +8,7 @@ const LONG = `${"Lily liked to play with her ball in the park. ".repeat(30)}Once
 const CTX = { num_ctx: 64, num_predict: 8, temperature: 0 };
 
 describe("prompts longer than the context (stories260K)", {
-  skip: storiesSkip,
+  skip: storiesSkip(),
   timeout: 300_000,
 }, () => {
   let server: TestServer;

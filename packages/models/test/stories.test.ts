@@ -31,7 +31,7 @@ const COMMON = [
   "play",
 ];
 
-describe("a real model (stories260K) end to end", { skip: storiesSkip, timeout: 300_000 }, () => {
+describe("a real model (stories260K) end to end", { skip: storiesSkip(), timeout: 300_000 }, () => {
   let server: TestServer;
   let ollama: Ollama;
 

@@ -3,13 +3,16 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { skipUnlessProvided } from "@quintet/kit/testing";
 import { loadConfig } from "../src/config.js";
 import { baseModel, encodeCrafted, gguf, withMeta } from "./crafted-gguf.js";
 import { OLLAMA_TEMPLATES_DIR, postJson, startTestServer, type TestServer } from "./harness.js";
 
-const skip = existsSync(join(OLLAMA_TEMPLATES_DIR, "index.json"))
-  ? undefined
-  : `Ollama's template index absent at ${OLLAMA_TEMPLATES_DIR}`;
+const skip = skipUnlessProvided(
+  existsSync(join(OLLAMA_TEMPLATES_DIR, "index.json"))
+    ? undefined
+    : `Ollama's template index absent at ${OLLAMA_TEMPLATES_DIR}`,
+);
 
 interface IndexEntry {
   template: string;

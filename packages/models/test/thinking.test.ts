@@ -12,7 +12,7 @@ const PROMPT = "Once upon a time, there was a";
 const OPTS = { temperature: 0, num_predict: 10 };
 
 describe("think (stories260K with a thinking template)", {
-  skip: storiesSkip,
+  skip: storiesSkip(),
   timeout: 300_000,
 }, () => {
   let server: TestServer;

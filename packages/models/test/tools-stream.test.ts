@@ -21,7 +21,7 @@ const body = {
   options: { temperature: 0, num_predict: 20 },
 };
 
-describe("streaming with tools (stories260K)", { skip: storiesSkip, timeout: 300_000 }, () => {
+describe("streaming with tools (stories260K)", { skip: storiesSkip(), timeout: 300_000 }, () => {
   let server: TestServer;
   let url: string;
   before(async () => {

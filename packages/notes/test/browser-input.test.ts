@@ -3,12 +3,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { skipUnlessProvided } from "@quintet/kit/testing";
 import type { Page } from "playwright-core";
 import { loadConfig } from "../src/config.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import { ensureChromium, type LaunchedBrowser, launchChromium } from "./support/chromium.js";
 
-const skip = ensureChromium();
+const skip = skipUnlessProvided(ensureChromium());
 const EMAIL = "typist@example.com";
 const PASSWORD = "typist-password";
 

@@ -4,13 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { skipUnlessProvided } from "@quintet/kit/testing";
 import type { Page } from "playwright-core";
 import { loadConfig } from "../src/config.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import { ensureChromium, type LaunchedBrowser, launchChromium } from "./support/chromium.js";
 
 const SCREENSHOTS = fileURLToPath(new URL("../../screenshots/", import.meta.url));
-const skip = ensureChromium();
+const skip = skipUnlessProvided(ensureChromium());
 const EMAIL = "browser@example.com";
 const PASSWORD = "browser-pass";
 

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { skipUnlessProvided } from "@quintet/kit/testing";
 
 const SCRIPT = fileURLToPath(new URL("../../../../scripts/ensure-chromium.sh", import.meta.url));
 
@@ -26,7 +27,9 @@ describe("scripts/ensure-chromium.sh", () => {
   });
 
   it("exits 1 with the reason when the browser is missing and it is not root", {
-    skip: canDropRoot ? undefined : "needs root and setpriv to run the script as nobody",
+    skip: skipUnlessProvided(
+      canDropRoot ? undefined : "needs root and setpriv to run the script as nobody",
+    ),
   }, () => {
     const result = run({ NOTES_CHROMIUM: "/nonexistent/chromium" }, true);
     assert.equal(result.status, 1);

@@ -1,7 +1,8 @@
 /**
  * End to end with this project's model server (component C, `llmsrv`) and its demo model:
  * the launcher's exact invocation of `vectors load`, then queries with real embeddings.
- * Skips with the reason when the llmsrv binary is absent or does not start.
+ * Skips with the reason only when the llmsrv binary is absent (not built); a server that does
+ * not start is a failure, as that is what this test is here to catch.
  */
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
@@ -10,8 +11,13 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { skipUnlessProvided } from "@quintet/kit/testing";
 import { llmsrvBin, runNode, startNode, vectorsBin } from "./child-process.js";
 import { runVectors } from "./cli-harness.js";
+
+const llmsrvAbsent = existsSync(llmsrvBin)
+  ? undefined
+  : `llmsrv is not built (${llmsrvBin} is absent)`;
 
 describe("vectors with the real model server (llmsrv demo model)", { timeout: 600_000 }, () => {
   let server: ChildProcess | undefined;
@@ -19,11 +25,9 @@ describe("vectors with the real model server (llmsrv demo model)", { timeout: 60
     server?.kill();
   });
 
-  it("loads the sample through llmsrv embeddings and finds a book from its own summary", async (t) => {
-    if (!existsSync(llmsrvBin)) {
-      t.skip(`llmsrv is not built (${llmsrvBin} is absent)`);
-      return;
-    }
+  it("loads the sample through llmsrv embeddings and finds a book from its own summary", {
+    skip: skipUnlessProvided(llmsrvAbsent),
+  }, async () => {
     const work = await mkdtemp(join(tmpdir(), "vectors-llmsrv-"));
     const started = await startNode(llmsrvBin, ["serve", "--ensure-demo"], {
       cwd: work,
@@ -31,10 +35,7 @@ describe("vectors with the real model server (llmsrv demo model)", { timeout: 60
       ready: /listening on (http:\/\/[^\s]+)/,
       timeoutMs: 300_000,
     });
-    if ("failure" in started) {
-      t.skip(`llmsrv did not start: ${started.failure}`);
-      return;
-    }
+    if ("failure" in started) assert.fail(`llmsrv did not start: ${started.failure}`);
     server = started.child;
     const env = {
       PATH: process.env.PATH,

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { skipUnlessProvided } from "@quintet/kit/testing";
 import { formatSource } from "../../src/format/format.js";
 import { parseModule } from "../../src/syntax/module-parser.js";
 import { loadCases } from "../compliance/cases.js";
@@ -32,7 +33,9 @@ function suiteModules(): { note: string; source: string }[] {
 }
 
 test("formatting every compliance module is idempotent and keeps its tree", {
-  skip: existsSync(suiteDir) ? false : `compliance suite not found at ${suiteDir}`,
+  skip: skipUnlessProvided(
+    existsSync(suiteDir) ? undefined : `compliance suite not found at ${suiteDir}`,
+  ),
   timeout: 300_000,
 }, () => {
   const modules = suiteModules();
@@ -68,7 +71,9 @@ function commented(source: string, where: "after" | "above"): string {
 
 for (const where of ["after", "above"] as const) {
   test(`formatting keeps every comment written ${where} each line of the compliance modules`, {
-    skip: existsSync(suiteDir) ? false : `compliance suite not found at ${suiteDir}`,
+    skip: skipUnlessProvided(
+      existsSync(suiteDir) ? undefined : `compliance suite not found at ${suiteDir}`,
+    ),
     timeout: 300_000,
   }, () => {
     const failures: string[] = [];

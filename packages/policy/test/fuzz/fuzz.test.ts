@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { skipUnlessProvided } from "@quintet/kit/testing";
 import { loadCases } from "../compliance/cases.js";
 import { buildInput } from "./fuzz-input.js";
 import { type FuzzSettings, type InputReport, runCampaign } from "./fuzz-run.js";
@@ -64,7 +65,9 @@ function describeFailure(report: InputReport): string {
 }
 
 test("mutated compliance cases never crash the engine", {
-  skip: existsSync(suiteDir) ? false : `compliance suite not found at ${suiteDir}: fuzz skipped`,
+  skip: skipUnlessProvided(
+    existsSync(suiteDir) ? undefined : `compliance suite not found at ${suiteDir}: fuzz skipped`,
+  ),
   timeout: 15 * 60_000,
 }, async (t) => {
   const { reports, stoppedEarly } = await runCampaign(settings);

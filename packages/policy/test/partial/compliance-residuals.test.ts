@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { skipUnlessProvided } from "@quintet/kit/testing";
 import { PolicyEngine } from "../../src/engine.js";
 import { RegoError, RegoErrorList } from "../../src/errors.js";
 import type { PartialResult } from "../../src/partial/partial-query.js";
@@ -88,7 +89,9 @@ function check(c: ComplianceCase, disableInlining: boolean, tally: Tally): void 
 }
 
 describe("residuals of the OPA compliance cases", {
-  skip: existsSync(suiteDir) ? false : `compliance suite not found at ${suiteDir}`,
+  skip: skipUnlessProvided(
+    existsSync(suiteDir) ? undefined : `compliance suite not found at ${suiteDir}`,
+  ),
 }, () => {
   const cases = existsSync(suiteDir)
     ? loadCases([suiteDir])
