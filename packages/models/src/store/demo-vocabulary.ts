@@ -7,8 +7,8 @@ export const SPACE_PIECE = "\u2581";
 export const TokenType = { Normal: 1, Unknown: 2, Control: 3, Byte: 6 } as const;
 
 /**
- * What a token's embedding holds: a `word` has a vector of its own (shared by every token
- * with the same stem); every other kind has none (only the small bias every token carries).
+ * What a token's embedding holds: a `word` has a full-weight vector (shared by every token
+ * with the same stem); every other kind a tiny one that barely moves a text's mean.
  */
 export type TokenRole =
   | { kind: "control" | "byte" | "space" | "piece" | "stop" }
