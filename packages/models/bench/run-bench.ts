@@ -73,7 +73,7 @@ async function models(work: string): Promise<Array<{ path: string; label: string
   const demo = join(work, "demo.gguf");
   await writeDemoModel(demo);
   const list = [
-    { path: demo, label: "Demo model (generated; llama, 1 layer, embedding 2048, F16, 29 MB)" },
+    { path: demo, label: "Demo model (generated; llama, 1 layer, embedding 2048, Q8_0, 54 MB)" },
   ];
   if (existsSync(STORIES))
     list.unshift({

@@ -53,7 +53,7 @@ describe("llmsrv CLI as ollama's: pull, push, ls, show, run", { timeout: 240_000
     const p = pull.stderr.trim().split("\n");
     assert.equal(p[0], "pulling manifest");
     assert.ok(
-      p.some((l) => /^pulling [0-9a-f]{12}: 100% ▕█{25}▏ 29 MB$/.test(l)),
+      p.some((l) => /^pulling [0-9a-f]{12}: 100% ▕█{25}▏ 54 MB$/.test(l)),
       pull.stderr,
     );
     assert.deepEqual(p.slice(-3), ["verifying sha256 digest", "writing manifest", "success"]);

@@ -18,7 +18,7 @@ describe("llmsrv CLI against a running server", { timeout: 180_000 }, () => {
     assert.equal(r.code, 0, r.stderr);
     const [header, row] = r.stdout.split("\n");
     assert.match(header ?? "", /^NAME\s{4,}ID\s{4,}SIZE\s{4,}MODIFIED$/);
-    assert.match(row ?? "", /^demo:latest\s+[0-9a-f]{12}\s+29 MB\s+Less than a minute ago$/);
+    assert.match(row ?? "", /^demo:latest\s+[0-9a-f]{12}\s+54 MB\s+Less than a minute ago$/);
   });
 
   it("show prints the model section and capabilities; --license prints only the license", async () => {

@@ -52,6 +52,7 @@ export function baseModel(): CraftedGguf {
     feedForwardLength: 128,
     contextLength: 256,
     seed: 99,
+    vocabulary: "bytes",
   });
   return {
     magic: GGUF_MAGIC,

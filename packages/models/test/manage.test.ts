@@ -138,10 +138,17 @@ describe("model management: blobs, create, copy, delete", { timeout: 180_000 }, 
     assert.match(show.modelfile, /SYSTEM """You are terse\."""/);
     const r = await ollama.generate({ model: "custom:v1", prompt: "hi", stream: false });
     assert.equal(r.eval_count, 3, "num_predict from the model's parameters applies");
+    const rendered = await ollama.generate({
+      model: "demo",
+      prompt: "You are terse. Q: hi A:",
+      raw: true,
+      stream: false,
+      options: { num_predict: 1 },
+    });
     assert.equal(
       r.prompt_eval_count,
-      "You are terse. Q: hi A:".length + 2,
-      "the Modelfile template rendered the prompt (+ BOS and the leading space marker)",
+      rendered.prompt_eval_count,
+      "the Modelfile template rendered the prompt: as many tokens as that text sent raw",
     );
     const entry = (await ollama.list()).models.find((m) => m.name === "custom:v1");
     assert.equal(entry?.details.parent_model, "demo:latest");

@@ -1,16 +1,37 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type DemoModelShape, writeDemoModel } from "./demo-model.js";
+import {
+  DEMO_MODEL_VERSION,
+  DEMO_VERSION_KEY,
+  type DemoModelShape,
+  writeDemoModel,
+} from "./demo-model.js";
 import { parseModelName } from "./model-name.js";
 import type { ModelStore, StoredModel } from "./model-store.js";
 
 /** The name the demo model is registered under. */
 export const DEMO_MODEL_NAME = "demo:latest";
 
+/** `general.license` of the first generated demo model, which had no version key. */
+const FIRST_DEMO_LICENSE = "Unlicense (generated noise weights)";
+
 /**
- * Registers the demo model in the store unless a model of that name exists already:
- * writes the GGUF to a temporary file, moves it into the blobs, writes the manifest.
- * Returns the stored model.
+ * True for a model the demo generator wrote in another version than this one's: the first
+ * (byte vocabulary, noise embeddings) is known by its license, later ones by their version
+ * key. A model the user stored under the demo's name is none of these.
+ */
+export function isOutdatedDemo(model: StoredModel): boolean {
+  const info = model.facts.modelInfo;
+  const version = info[DEMO_VERSION_KEY];
+  if (version !== undefined) return version !== DEMO_MODEL_VERSION;
+  return info["general.license"] === FIRST_DEMO_LICENSE;
+}
+
+/**
+ * Registers the demo model in the store: writes the GGUF to a temporary file, moves it into
+ * the blobs, writes the manifest. A model of that name is kept unless it is a demo model of
+ * another generator version (isOutdatedDemo), which is deleted (its blobs too, when nothing
+ * else uses them) and written anew. Returns the stored model.
  */
 export async function ensureDemoModel(
   store: ModelStore,
@@ -19,15 +40,23 @@ export async function ensureDemoModel(
 ): Promise<StoredModel> {
   const parsed = parseModelName(name);
   if (!parsed) throw new RangeError(`invalid demo model name ${name}`);
-  if (await store.exists(parsed)) return store.get(name);
+  let outdated: StoredModel | undefined;
+  if (await store.exists(parsed)) {
+    const stored = await store.get(name);
+    if (!isOutdatedDemo(stored)) return stored;
+    outdated = stored;
+  }
   await mkdir(store.root, { recursive: true });
   const tmp = join(store.root, `demo-${process.pid}-${Date.now()}.gguf`);
   try {
     await writeDemoModel(tmp, shape);
     const digest = await store.blobs.putFile(tmp);
+    if (outdated) await store.delete(outdated);
     return await store.create(parsed, {
       modelDigest: digest,
-      license: ["The demo model's weights are seeded random numbers; its text is noise."],
+      license: [
+        "The demo model's weights are generated: its embeddings average word vectors; its text is noise.",
+      ],
       parameters: { stop: ["<|im_end|>"] },
     });
   } finally {

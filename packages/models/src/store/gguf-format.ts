@@ -34,6 +34,7 @@ export enum GgufValueType {
 export enum GgmlTensorType {
   F32 = 0,
   F16 = 1,
+  Q8_0 = 8,
 }
 
 /** Names of ggml tensor types by id, for display (quantization level). */

@@ -3,10 +3,11 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rename } from "node:fs/promises";
 import {
+  GGML_TYPE_TRAITS,
   GGUF_DEFAULT_ALIGNMENT,
   GGUF_MAGIC,
   GGUF_VERSION,
-  GgmlTensorType,
+  type GgmlTensorType,
   GgufValueType,
 } from "./gguf-format.js";
 
@@ -29,7 +30,7 @@ export interface GgufTensorSpec {
   /** Dimensions, innermost first (ggml's `ne` order). */
   dims: readonly number[];
   type: GgmlTensorType;
-  /** Produces exactly `elementCount * bytesPerElement` bytes. */
+  /** Produces exactly `tensorByteSize` bytes (ggml's block layout for quantised types). */
   data: () => Buffer;
 }
 
@@ -56,14 +57,17 @@ export const gguf = {
   }),
 };
 
-/** Bytes per element of a tensor type this writer supports. */
-export function bytesPerElement(type: GgmlTensorType): number {
-  return type === GgmlTensorType.F32 ? 4 : 2;
-}
-
-/** Number of bytes a tensor's data occupies. */
+/** Number of bytes a tensor's data occupies (whole blocks of its type along the first dimension). */
 export function tensorByteSize(t: Pick<GgufTensorSpec, "dims" | "type">): number {
-  return t.dims.reduce((a, b) => a * b, 1) * bytesPerElement(t.type);
+  const traits = GGML_TYPE_TRAITS[t.type];
+  if (!traits) throw new RangeError(`gguf writer: unknown tensor type ${t.type}`);
+  if ((t.dims[0] ?? 1) % traits.blockSize !== 0) {
+    throw new RangeError(
+      `gguf writer: first dimension ${t.dims[0]} is not a multiple of the block size ${traits.blockSize}`,
+    );
+  }
+  const elements = t.dims.reduce((a, b) => a * b, 1);
+  return (elements / traits.blockSize) * traits.typeSize;
 }
 
 /** Grows a byte list as the header is serialised (tests use it to craft broken files). */
