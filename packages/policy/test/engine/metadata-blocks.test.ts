@@ -78,6 +78,14 @@ test("any comment that begins with METADATA starts a block", () => {
   ]);
 });
 
+test("a METADATA comment after code starts a block for the statement below", () => {
+  const m = parseModule("test.rego", "package t\na := 1 # METADATA\n# title: b\nb := 1\n");
+  assert.deepEqual(ruleTitles(m), [
+    [2, []],
+    [4, ["b"]],
+  ]);
+});
+
 test("a block belongs to the statement below its METADATA line, blank rows and comments between", () => {
   const m = parseModule(
     "test.rego",
