@@ -41,11 +41,17 @@ function entry(path: string[], annotation?: Annotation): Value {
   return o;
 }
 
+/** The rule-scope annotations of `rule`, the block nearest the rule first, as OPA orders them. */
+function ruleScope(rule: Rule): Annotation[] {
+  const own = (rule.annotations ?? []).filter((a) => a.scope === "rule");
+  return own.sort((a, b) => b.loc.row - a.loc.row || b.loc.col - a.loc.col);
+}
+
 /** The annotation chain of `rule`: rule, document, package and subpackages scopes. */
 export function metadataChain(rule: Rule, rulesAtPath: Rule[], modules: Module[]): Value {
   const path = rulePath(rule);
-  const own = rule.annotations?.find((a) => a.scope === "rule");
-  const chain: Value[] = [entry(path, own)];
+  const own = ruleScope(rule);
+  const chain: Value[] = own.length > 0 ? own.map((a) => entry(path, a)) : [entry(path)];
   for (const r of rulesAtPath) {
     for (const a of r.annotations ?? []) if (a.scope === "document") chain.push(entry(path, a));
   }
@@ -64,8 +70,8 @@ export function metadataChain(rule: Rule, rulesAtPath: Rule[], modules: Module[]
   return chain;
 }
 
-/** The rule-scope annotation of `rule`, or an empty object. */
+/** The rule-scope annotation nearest `rule`, or an empty object. */
 export function metadataRule(rule: Rule): Value {
-  const own = rule.annotations?.find((a) => a.scope === "rule");
+  const own = ruleScope(rule)[0];
   return own ? annotationValue(own) : new RegoObject();
 }

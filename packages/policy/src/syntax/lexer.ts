@@ -30,6 +30,8 @@ export interface Comment {
   text: string;
   row: number;
   col: number;
+  /** Source offset of the `#`. */
+  start: number;
 }
 
 const symbols3 = new Set<string>();
@@ -106,7 +108,7 @@ function lex(
       const s = i;
       while (i < end && src[i] !== "\n") i++;
       const { row, col } = map.position(s);
-      comments.push({ text: src.slice(s + 1, i), row, col });
+      comments.push({ text: src.slice(s + 1, i), row, col, start: s });
     } else if (c === '"') {
       const s = i;
       const text = readString(map, i, end);

@@ -48,7 +48,7 @@ class ModuleParser extends ExprParser {
       if (this.mayNestTooDeep) for (const r of rules) this.checkNesting(ruleTooDeep(r));
       module.rules.push(...rules);
     }
-    attachAnnotations(module, this.comments, this.map);
+    attachAnnotations(module, this.comments);
     return module;
   }
 
