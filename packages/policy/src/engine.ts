@@ -8,6 +8,7 @@ import { InterQueryCache } from "./builtins/http-send-cache.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
 import { dataConflicts } from "./compile/data-conflicts.js";
 import { capturedExpression } from "./compile/query-capture.js";
+import type { CheckOptions } from "./compile/strict/index.js";
 import type { RuleNode } from "./compile/tree.js";
 import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
 import { collectionTooLarge, internalError, RegoError, RegoErrorList } from "./errors.js";
@@ -39,6 +40,8 @@ export interface EngineOptions {
    * share one. Default: a cache of this engine (and of the engines `withData` makes).
    */
   interQueryCache?: InterQueryCache;
+  /** Strict mode and capabilities for the compiler (`rego check`). */
+  compileChecks?: CheckOptions;
 }
 
 /** Options of one evaluation. */
@@ -259,7 +262,7 @@ export class PolicyEngine {
   compile(): void {
     // Modules are re-parsed so that compiling twice never sees already-rewritten rules.
     const modules = this.sources.map((s) => parseModule(s.file, s.source, s.v0));
-    const compiler = new Compiler();
+    const compiler = new Compiler(this.options.compileChecks);
     const policy = compiler.compile(modules);
     if (this.options.checkDataConflicts !== false) {
       const conflicts = dataConflicts(policy.root, this.data);

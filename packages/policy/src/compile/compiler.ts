@@ -15,6 +15,7 @@ import { buildIndex } from "./indexing.js";
 import { checkRecursion } from "./recursion.js";
 import { importAliases, Resolver } from "./resolve.js";
 import { SafetyChecker } from "./safety.js";
+import { type CheckOptions, earlyChecks, lateChecks } from "./strict/index.js";
 import { type CompiledRule, descendants, RuleNode, splitHead } from "./tree.js";
 import { checkTypes, ruleKinds } from "./types.js";
 
@@ -63,11 +64,25 @@ function sortErrors(errors: RegoError[]): RegoError[] {
   });
 }
 
+/** Errors without repeats (the resolver and the strict checks may say the same thing). */
+function uniqueErrors(errors: RegoError[]): RegoError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const key = `${e.location?.file}:${e.location?.row}:${e.location?.col}:${e.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Compiles modules into a rule tree and checks queries against it. */
 export class Compiler {
   readonly errors: RegoError[] = [];
   readonly root = new RuleNode([], "data");
   private readonly counter = { n: 0 };
+
+  /** `checks`: strict mode and capabilities, as `rego check` asks. */
+  constructor(private readonly checks: CheckOptions = {}) {}
 
   /** The arity of a user function (`data.x.f`) or builtin. */
   readonly arity = (name: string): number | undefined => {
@@ -78,10 +93,13 @@ export class Compiler {
       return node?.isFunction ? node.arity : undefined;
     }
     const b = lookupBuiltin(name);
+    if (this.checks.builtins && !this.checks.builtins.has(name)) return undefined;
     return b ? b.args.length : undefined;
   };
 
   compile(modules: Module[]): CompiledPolicy {
+    // Strict-mode and Rego v1 checks read rules as written, so before names are resolved.
+    const early = earlyChecks(modules, this.checks);
     const names = new Map<string, Set<string>>();
     for (const m of modules) {
       const key = m.pkg.join(".");
@@ -99,6 +117,10 @@ export class Compiler {
         v0: m.v0,
       });
       for (const r of m.rules) guarded(r.loc, this.errors, () => resolver.resolveRule(r));
+    }
+    if (early.errors.length > 0) {
+      const resolver = early.localsFailed ? this.errors : [];
+      throw new RegoErrorList(sortErrors(uniqueErrors([...early.errors, ...resolver])));
     }
     for (const m of modules) {
       let n = this.root;
@@ -120,6 +142,7 @@ export class Compiler {
     }
     guarded(undefined, this.errors, () => checkRecursion(this.root, this.errors));
     this.indexRules(this.root);
+    if (this.errors.length === 0) this.errors.push(...lateChecks(modules, this.checks));
     if (this.errors.length > 0) throw new RegoErrorList(sortErrors(this.errors));
     return { root: this.root, modules };
   }

@@ -2,6 +2,7 @@
  * Builds a compiled PolicyEngine from command-line paths, all or nothing: load problems,
  * every parse error of every file, then compile errors, each thrown as one list.
  */
+import type { CheckOptions } from "../compile/strict/index.js";
 import { PolicyEngine } from "../engine.js";
 import { type RegoError, RegoErrorList } from "../errors.js";
 import { RegoObject } from "../value/value.js";
@@ -12,6 +13,8 @@ import { type LoadedFiles, readPaths } from "./load-paths.js";
 export interface BuildOptions {
   v0Compatible?: boolean;
   strictBuiltinErrors?: boolean;
+  /** Strict mode and capabilities for the compiler (`rego check`). */
+  compileChecks?: CheckOptions;
 }
 
 function byLocation(a: RegoError, b: RegoError): number {
@@ -29,6 +32,7 @@ export function engineFromFiles(files: LoadedFiles, options: BuildOptions = {}):
   const engine = new PolicyEngine({
     v0Compatible: options.v0Compatible,
     strictBuiltinErrors: options.strictBuiltinErrors,
+    compileChecks: options.compileChecks,
   });
   const parseErrors: RegoError[] = [];
   for (const m of files.modules) {

@@ -29,9 +29,11 @@ test("a rule below a base value that is not an object conflicts too", () => {
 });
 
 test("rules beside base data, or below a base object, do not conflict", () => {
-  const e = engineWith(["package t\nr := 1\ns.u := 2\ndata.t.rule1 := 9"], {
-    t: { rule1: 8, s: { v: 3 } },
-  });
+  // Rego v0: v1 refuses a rule named `data` ("rules must not shadow data"), as OPA does.
+  const e = new PolicyEngine({ v0Compatible: true });
+  e.addModule("test-0.rego", "package t\nr := 1\ns.u := 2\ndata.t.rule1 := 9");
+  e.addData([], { t: { rule1: 8, s: { v: 3 } } });
+  e.compile();
   assert.deepEqual(solutions(e, "x := data.t"), [
     { x: { data: { t: { rule1: 9 } }, r: 1, rule1: 8, s: { u: 2, v: 3 } } },
   ]);
