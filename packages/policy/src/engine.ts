@@ -334,7 +334,8 @@ export class PolicyEngine {
     query: string,
   ): ExpressionResult[] {
     // Expressions the compiler added (operands moved out of a negation) are not reported.
-    return body.filter((e) => !e.generated).map((e) => {
+    const written = body.filter((e) => !e.generated);
+    return written.map((e) => {
       let value: Value = true;
       if (e.type === "term" && !e.negated && e.with.length === 0 && hasOwnValue(e.term, compiler)) {
         ev.evalTerm(e.term, env, (v) => {

@@ -47,6 +47,16 @@ export function rewriteQueryNegations(body: Body, options: NegationRewrite): voi
   new OperandMover(options).body(body);
 }
 
+/**
+ * True when `not e` would have operands moved out of the negation: then `not e` does not
+ * say "e does not hold" (partial evaluation may not write a rule's one condition negated).
+ */
+export function negationMovesOperands(e: Expr, equalIsUnify: boolean): boolean {
+  if (e.type !== "term") return false;
+  const mover = new OperandMover({ counter: { n: 0 }, equalIsUnify });
+  return mover.negation({ ...e, negated: true }).length > 1;
+}
+
 class OperandMover {
   /** The expressions moved out of the negated expression being rewritten. */
   private moved: Expr[] = [];
@@ -66,7 +76,7 @@ class OperandMover {
     const out: Expr[] = [];
     for (const e of body) {
       this.nestedInExpr(e);
-      if (e.type === "term" && e.negated) out.push(...this.negated(e));
+      if (e.type === "term" && e.negated) out.push(...this.negation(e));
       else out.push(e);
     }
     body.length = 0;
@@ -74,7 +84,7 @@ class OperandMover {
   }
 
   /** The moved expressions, then the negated expression over their vars. */
-  private negated(e: TermExpr): Expr[] {
+  negation(e: TermExpr): Expr[] {
     this.moved = [];
     this.origin = e;
     const t = e.term;
