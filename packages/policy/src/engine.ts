@@ -336,7 +336,9 @@ export class PolicyEngine {
     env: Env,
     query: string,
   ): ExpressionResult[] {
-    return body.map((e) => {
+    // Expressions the compiler added (operands moved out of a negation) are not reported.
+    const written = body.filter((e) => !e.generated);
+    return written.map((e) => {
       let value: Value = true;
       if (e.type === "term" && !e.negated && e.with.length === 0 && hasOwnValue(e.term, compiler)) {
         ev.evalTerm(e.term, env, (v) => {
@@ -373,7 +375,8 @@ export class PolicyEngine {
     const c = this.ensureCompiled();
     const unknowns = parseUnknowns(options.unknowns ?? ["input"]);
     const disableInlining = parseUnknowns(options.disableInlining ?? []).map((p) => p.slice(1));
-    const body = c.compiler.compileQuery(parseQuery(query), options.package ?? [], this.parsed);
+    const parsed = parseQuery(query);
+    const body = c.compiler.compileQuery(parsed, options.package ?? [], this.parsed, true);
     const evaluator = this.evaluator(options);
     const maxQueries = evaluator.maxCollectionSize;
     return guardStack(() =>

@@ -130,6 +130,8 @@ interface ExprBase {
   negated: boolean;
   with: WithModifier[];
   loc: Loc;
+  /** Added by the compiler (not written by the user): a query's results leave it out. */
+  generated?: boolean;
 }
 
 /** An expression: a call (`eq`, `assign`, builtins, functions) or a term tested for truth. */

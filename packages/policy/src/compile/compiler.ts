@@ -12,6 +12,7 @@ import { isStackOverflow, nestingMessage } from "../syntax/nesting.js";
 import { equal, stringifyJSON, type Value } from "../value/value.js";
 import { checkCalls, checkWithTargets, variadic } from "./calls.js";
 import { buildIndex } from "./indexing.js";
+import { rewriteNegatedOperands, rewriteQueryNegations } from "./negated-operands.js";
 import { checkRecursion } from "./recursion.js";
 import { importAliases, Resolver } from "./resolve.js";
 import { SafetyChecker } from "./safety.js";
@@ -141,14 +142,18 @@ export class Compiler {
       }
     }
     guarded(undefined, this.errors, () => checkRecursion(this.root, this.errors));
+    guarded(undefined, this.errors, () => rewriteNegatedOperands(modules, this.counter));
     this.indexRules(this.root);
     if (this.errors.length === 0) this.errors.push(...lateChecks(modules, this.checks));
     if (this.errors.length > 0) throw new RegoErrorList(sortErrors(this.errors));
     return { root: this.root, modules };
   }
 
-  /** Resolves and checks a query body; throws RegoErrorList on errors. */
-  compileQuery(body: Body, pkg: string[] = [], modules: Module[] = []): Body {
+  /**
+   * Resolves and checks a query body; throws RegoErrorList on errors. `partial`: the body is
+   * for partial evaluation, where OPA reads `==` as `=` (its RewriteEquals stage).
+   */
+  compileQuery(body: Body, pkg: string[] = [], modules: Module[] = [], partial = false): Body {
     const ruleNames = new Set<string>();
     for (const m of modules) {
       if (m.pkg.join(".") !== pkg.join(".")) continue;
@@ -169,6 +174,8 @@ export class Compiler {
       checkCalls({ body: resolved } as Rule, this.arity, errors);
       checkTypes({ body: resolved } as Rule, errors, ruleKinds(this.root));
       checkWithTargets({ body: resolved } as Rule, this.arity, errors);
+      if (errors.length === 0)
+        rewriteQueryNegations(resolved, { counter: this.counter, equalIsUnify: partial });
     });
     if (errors.length > 0) throw new RegoErrorList(sortErrors(errors));
     return resolved;

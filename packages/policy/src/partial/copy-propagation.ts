@@ -29,7 +29,26 @@ export function propagateCopies(body: Body, keep: ReadonlySet<string>): Body {
 }
 
 function propagateAt(body: Body, i: number, keep: ReadonlySet<string>): Body | undefined {
-  return substituteAt(body, i, keep) ?? dropDeadAt(body, i, keep);
+  return substituteAt(body, i, keep) ?? dropDeadAt(body, i, keep) ?? bindingLastAt(body, i, keep);
+}
+
+/**
+ * `v = <ref>` whose var is used only by negated expressions after it (an operand the
+ * compiler moved out of a negation): OPA's copy propagation drops the binding, cannot write
+ * the ref into a negation, and so adds the binding back at the end of the query
+ * (`not startswith(v, "a"); v = input.x`). The same conjunction, in OPA's order.
+ */
+function bindingLastAt(body: Body, i: number, keep: ReadonlySet<string>): Body | undefined {
+  const pair = unification(body[i] as Expr);
+  if (!pair || i === body.length - 1) return undefined;
+  const [a, b] = pair[0].type === "var" ? pair : [pair[1], pair[0]];
+  if (!plainVar(a) || keep.has(a.name) || b.type !== "ref" || mentions(b, a.name)) return undefined;
+  const earlier = body.slice(0, i);
+  const later = body.slice(i + 1);
+  if (earlier.some((x) => exprMentions(x, a.name))) return undefined;
+  const uses = later.filter((x) => exprMentions(x, a.name));
+  if (uses.length === 0 || !uses.every((x) => x.negated)) return undefined;
+  return [...earlier, ...later, body[i] as Expr];
 }
 
 /**

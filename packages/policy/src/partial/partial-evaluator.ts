@@ -8,6 +8,7 @@
  * Everything else is evaluated by the ordinary evaluator, with the given (known) input.
  */
 import type { Body, Expr, Term } from "../ast/nodes.js";
+import { negationMovesOperands } from "../compile/negated-operands.js";
 import type { RuleNode } from "../compile/tree.js";
 import { collectionTooLarge } from "../errors.js";
 import type { Evaluator } from "../eval/evaluator.js";
@@ -436,13 +437,17 @@ export class PartialEvaluator implements SupportHost {
     const only = branches.length === 1 ? branches[0] : undefined;
     const saved = only?.length === 1 ? only[0] : undefined;
     if (!saved || saved.negated || saved.with.length > 0) return false;
+    // `==` is `=` here, as after OPA's RewriteEquals; past that, a negation whose operands
+    // would be moved out of it says something else than "the rule does not hold".
+    const negation = unifying(saved);
+    if (negationMovesOperands(negation, false)) return false;
     const ownVars = exprSome(
       saved,
       (x) =>
         x.type === "var" && x.name !== "input" && x.name !== "data" && !this.residual.has(x.name),
     );
     if (ownVars) return false;
-    this.saved.push({ ...saved, negated: true });
+    this.saved.push({ ...negation, negated: true });
     try {
       k();
     } finally {
@@ -491,6 +496,9 @@ export class PartialEvaluator implements SupportHost {
       x = { ...eqExpr(x.value, joinRef(x.domain, [key], x.loc), x.loc), with: x.with };
     } else if (x.type === "term" && x.term.type === "call" && x.term.name === "assign") {
       x = { ...x, term: { ...x.term, name: "eq", op: varTerm("eq", x.term.op.loc) } };
+    } else if (x.negated) {
+      // A residual query would read a negated `==` as a call, moving its operands out.
+      x = unifying(x);
     }
     this.simplify(x, k);
   }
@@ -650,4 +658,12 @@ interface Evaluable {
   rest: Term[];
   /** Vars bound so far only by saved expressions, which the evaluation binds to keys. */
   free?: string[];
+}
+
+/** `a == b` as `a = b`; any other expression as it is. */
+function unifying(e: Expr): Expr {
+  if (e.type !== "term" || e.term.type !== "call") return e;
+  const t = e.term;
+  if (t.name !== "equal" || t.args.length !== 2) return e;
+  return { ...e, term: { ...t, name: "eq", op: varTerm("eq", t.op.loc) } };
 }

@@ -76,7 +76,17 @@ export class ExprParser extends CollectionParser {
     if (this.isKw("some")) return this.withMods(this.parseSome(), start);
     if (this.isKw("every")) return this.withMods(this.parseEvery(), start);
     const negated = this.isKw("not") && !this.isSym(".", this.peek());
-    if (negated) this.next();
+    if (negated) {
+      this.next();
+      // OPA's parser refuses these before reading what follows the keyword.
+      for (const kw of ["some", "every"]) {
+        if (this.isKw(kw))
+          throw this.map.error(
+            this.tok.start,
+            `unexpected ${kw} keyword: illegal negation of '${kw}'`,
+          );
+      }
+    }
     const term = this.parseExpr();
     const expr: TermExpr = { type: "term", term, negated, with: [], loc: this.loc(start) };
     return this.withMods(expr, start);
