@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CONFIG_VARIABLES, loadConfig, parseHostAddress, physicalCoreCount } from "./config.js";
+import {
+  CONFIG_VARIABLES,
+  loadConfig,
+  parseByteSize,
+  parseHostAddress,
+  physicalCoreCount,
+} from "./config.js";
 import { ConfigError } from "./errors.js";
 
 describe("configuration", () => {
@@ -108,6 +114,43 @@ describe("configuration", () => {
     assert.equal(loadConfig({}).maxBodyBytes, 32 * 1024 * 1024);
     assert.equal(loadConfig({ LLMSRV_MAX_BODY_BYTES: "1024" }).maxBodyBytes, 1024);
     assert.throws(() => loadConfig({ LLMSRV_MAX_BODY_BYTES: "0" }), /LLMSRV_MAX_BODY_BYTES/);
+  });
+
+  it("reads the resource limits: caps on options, a model memory cap with units, NOPRUNE", () => {
+    const d = loadConfig({});
+    assert.deepEqual(
+      [d.maxNumCtx, d.maxNumBatch, d.maxNumPredict, d.maxModelMemory, d.noPrune],
+      [131072, 2048, 32768, undefined, false],
+    );
+    const c = loadConfig({
+      LLMSRV_MAX_NUM_CTX: "4096",
+      LLMSRV_MAX_NUM_BATCH: "256",
+      LLMSRV_MAX_NUM_PREDICT: "100",
+      LLMSRV_MAX_MODEL_MEMORY: "1.5GiB",
+      LLMSRV_NOPRUNE: "1",
+    });
+    assert.deepEqual(
+      [c.maxNumCtx, c.maxNumBatch, c.maxNumPredict, c.maxModelMemory, c.noPrune],
+      [4096, 256, 100, 1.5 * 2 ** 30, true],
+    );
+    assert.deepEqual(
+      ["8000000000", "512 MiB", "4GB", "2kib"].map((v) => parseByteSize(v)),
+      [8e9, 512 * 2 ** 20, 4e9, 2048],
+    );
+    for (const bad of ["0", "-1GiB", "8 parsecs", "lots"])
+      assert.throws(
+        () => loadConfig({ LLMSRV_MAX_MODEL_MEMORY: bad }),
+        new RegExp(`LLMSRV_MAX_MODEL_MEMORY: expected a size in bytes > 0 .*got "${bad}"`),
+      );
+    assert.throws(
+      () => loadConfig({ LLMSRV_MAX_NUM_CTX: "8" }),
+      /LLMSRV_MAX_NUM_CTX: expected an integer >= 16/,
+    );
+    assert.throws(
+      () => loadConfig({ LLMSRV_CONTEXT_LENGTH: "8192", LLMSRV_MAX_NUM_CTX: "4096" }),
+      /LLMSRV_CONTEXT_LENGTH: 8192 exceeds LLMSRV_MAX_NUM_CTX 4096/,
+    );
+    assert.throws(() => loadConfig({ LLMSRV_NOPRUNE: "maybe" }), /LLMSRV_NOPRUNE: expected 1\/0/);
   });
 
   it("documents every variable with a meaning and a default", () => {

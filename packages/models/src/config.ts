@@ -41,6 +41,16 @@ export interface LlmsrvConfig {
   readonly registryUrl: string | undefined;
   /** Bearer token sent to registries on pull and push. */
   readonly registryToken: string | undefined;
+  /** Keep unreferenced blobs: no prune at start-up, replaced layers stay (LLMSRV_NOPRUNE). */
+  readonly noPrune: boolean;
+  /** Largest `num_ctx` a request or model parameter may ask for. */
+  readonly maxNumCtx: number;
+  /** Largest `num_batch` a request or model parameter may ask for. */
+  readonly maxNumBatch: number;
+  /** Largest `num_predict`; an unbounded request (-1) generates at most this many tokens. */
+  readonly maxNumPredict: number;
+  /** Most bytes one loaded model may need (weights, KV cache, compute); undefined = no cap. */
+  readonly maxModelMemory: number | undefined;
 }
 
 /** One row of the configuration table printed by `--help` and the README. */
@@ -143,6 +153,35 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
     name: "LLMSRV_REGISTRY_TOKEN",
     meaning: "token sent as Authorization: Bearer to registries on pull and push",
     default: "unset (anonymous)",
+  },
+  {
+    name: "LLMSRV_NOPRUNE",
+    meaning:
+      "1 keeps blobs no model uses: no prune at start-up, and a model's replaced layers are not deleted (as OLLAMA_NOPRUNE)",
+    default: "off (prune)",
+  },
+  {
+    name: "LLMSRV_MAX_NUM_CTX",
+    meaning:
+      "largest num_ctx (context window in tokens) a request or model may ask for; more is a 400",
+    default: "131072",
+  },
+  {
+    name: "LLMSRV_MAX_NUM_BATCH",
+    meaning: "largest num_batch a request or model may ask for; more is a 400",
+    default: "2048",
+  },
+  {
+    name: "LLMSRV_MAX_NUM_PREDICT",
+    meaning:
+      "largest num_predict a request or model may ask for (more is a 400); an unbounded request (-1) stops after this many tokens",
+    default: "32768",
+  },
+  {
+    name: "LLMSRV_MAX_MODEL_MEMORY",
+    meaning:
+      "most memory one loaded model may need, weights + KV cache + compute buffers (bytes, or with a unit: 8GiB, 512MiB, 4GB); a load estimated above it, or above the memory available, is refused before llama.cpp allocates",
+    default: "unset (the memory available: MemAvailable + free swap)",
   },
 ]);
 
@@ -262,6 +301,39 @@ function readOrigins(env: Env, bad: string[]): string[] {
   return [...extra, ...defaultOrigins()];
 }
 
+const SIZE_UNITS: Readonly<Record<string, number>> = {
+  "": 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
+
+/** Parses a byte size: `1073741824`, `8GiB`, `512 MiB`, `4GB`, `1.5gib`. */
+export function parseByteSize(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = m ? SIZE_UNITS[(m[2] ?? "").toLowerCase()] : undefined;
+  if (!m || unit === undefined) return undefined;
+  const bytes = Math.floor(Number(m[1]) * unit);
+  return bytes > 0 && Number.isSafeInteger(bytes) ? bytes : undefined;
+}
+
+function readMaxModelMemory(env: Env, bad: string[]): number | undefined {
+  const raw = env.LLMSRV_MAX_MODEL_MEMORY?.trim();
+  if (!raw) return undefined;
+  const bytes = parseByteSize(raw);
+  if (bytes === undefined)
+    bad.push(
+      `LLMSRV_MAX_MODEL_MEMORY: expected a size in bytes > 0 such as 8GiB, 512MiB or 4000000000, got "${raw}"`,
+    );
+  return bytes;
+}
+
 function readRegistryUrl(env: Env, bad: string[]): string | undefined {
   const raw = env.LLMSRV_REGISTRY?.trim();
   if (!raw) return undefined;
@@ -316,7 +388,17 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
     origins: readOrigins(env, bad),
     registryUrl: readRegistryUrl(env, bad),
     registryToken: env.LLMSRV_REGISTRY_TOKEN?.trim() || undefined,
+    noPrune: boolVar(env, "LLMSRV_NOPRUNE", bad),
+    maxNumCtx: intVar(env, "LLMSRV_MAX_NUM_CTX", 131072, 16, bad),
+    maxNumBatch: intVar(env, "LLMSRV_MAX_NUM_BATCH", 2048, 1, bad),
+    maxNumPredict: intVar(env, "LLMSRV_MAX_NUM_PREDICT", 32768, 1, bad),
+    maxModelMemory: readMaxModelMemory(env, bad),
   };
+  if (config.contextLength > config.maxNumCtx) {
+    bad.push(
+      `LLMSRV_CONTEXT_LENGTH: ${config.contextLength} exceeds LLMSRV_MAX_NUM_CTX ${config.maxNumCtx}`,
+    );
+  }
   if (config.kvCacheType !== "f16" && !config.flashAttention) {
     bad.push(
       `LLMSRV_KV_CACHE_TYPE: ${config.kvCacheType} needs LLMSRV_FLASH_ATTENTION=1 (llama.cpp quantizes the KV cache only with flash attention)`,

@@ -11,6 +11,7 @@ import { Scheduler } from "./runtime/scheduler.js";
 import type { ServerDeps } from "./service/deps.js";
 import { ensureDemoModel } from "./store/demo-setup.js";
 import { ModelStore } from "./store/model-store.js";
+import { pruneUnreferencedBlobs } from "./store/startup-prune.js";
 
 /** A running server. */
 export interface RunningServer {
@@ -33,7 +34,13 @@ export async function startServer(
   log: Logger,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const store = new ModelStore(config.modelsDir);
+  const store = new ModelStore(config.modelsDir, { pruneReplaced: !config.noPrune });
+  if (!config.noPrune) {
+    // Before listening: no upload, create or pull of this process is in flight.
+    const pruned = await pruneUnreferencedBlobs(config.modelsDir);
+    if (pruned.skipped) log.warn({ reason: pruned.skipped }, "blob prune skipped");
+    else if (pruned.removed > 0) log.info(pruned, "unused blobs removed");
+  }
   if (options.ensureDemo) {
     const demo = await ensureDemoModel(store);
     log.info({ model: demo.display, digest: demo.digest }, "demo model ready");
@@ -51,6 +58,7 @@ export async function startServer(
       keepAliveMs: config.keepAliveMs,
       flashAttention: config.flashAttention,
       kvCacheType: config.kvCacheType,
+      maxModelMemory: config.maxModelMemory,
     },
     (event) =>
       event.type === "unloaded" && event.reason === "crashed"

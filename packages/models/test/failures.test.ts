@@ -10,12 +10,12 @@ import { postJson, startTestServer, type TestServer } from "./harness.js";
 describe("a model that does not fit in memory", { timeout: 120_000 }, () => {
   let server: TestServer;
   before(async () => {
-    // The real runtime, told that only 1 MB is free: loading must fail before llama.cpp allocates.
+    // The real runtime, told that only 1 MiB is free: loading must fail before llama.cpp allocates.
     server = await startTestServer(
       {},
       {
         ensureDemo: true,
-        runtime: new ProcessRuntime({ maxThreads: 1, availableMemory: () => 1_000_000 }),
+        runtime: new ProcessRuntime({ maxThreads: 1, availableMemory: () => 2 ** 20 }),
       },
     );
   });
@@ -58,7 +58,7 @@ describe("a model that does not fit in memory", { timeout: 120_000 }, () => {
         model: "demo",
         prompt: "x",
         stream: false,
-        options: { num_ctx: 1_000_000 },
+        options: { num_ctx: 100_000 },
       });
       assert.equal(huge.status, 500);
       assert.match(

@@ -88,8 +88,8 @@ export class ModelMetrics {
   /** The runtime with every completion of every model it loads counted. */
   countTokens(runtime: ModelRuntime): ModelRuntime {
     return {
-      load: async (spec) => {
-        const loaded = await runtime.load(spec);
+      load: async (spec, signal) => {
+        const loaded = await runtime.load(spec, signal);
         const counted = Object.create(loaded) as LoadedModel & {
           complete: LoadedModel["complete"];
         };

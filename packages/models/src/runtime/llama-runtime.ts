@@ -1,5 +1,4 @@
 import { stat } from "node:fs/promises";
-import { freemem } from "node:os";
 import {
   getLlama,
   type Llama,
@@ -13,6 +12,7 @@ import {
 } from "node-llama-cpp";
 import { LlmsrvError, messageOf } from "../errors.js";
 import { GeneratedText } from "./generated-text.js";
+import { batchSizeFor, insufficientMemory, systemAvailableMemory } from "./memory-estimate.js";
 import type {
   CompletionRequest,
   CompletionResult,
@@ -30,27 +30,11 @@ import { TokenTextDecoder } from "./token-text.js";
 export interface LlamaRuntimeOptions {
   /** Upper bound on threads any context may use (the physical core count). */
   maxThreads: number;
-  /** Bytes of memory available for a new model; defaults to the OS's free memory. */
+  /** Bytes of memory available for a new model; defaults to MemAvailable + free swap. */
   availableMemory?: () => number;
 }
 
 const KV_TYPES = { f16: "F16", q8_0: "Q8_0", q4_0: "Q4_0" } as const;
-
-function size(bytes: number): string {
-  return bytes >= 2 ** 30
-    ? `${(bytes / 2 ** 30).toFixed(1)} GiB`
-    : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
-}
-
-/** Refuses a load that would need more memory than is free (weights, then weights + KV cache). */
-function checkMemory(needed: number, available: number): void {
-  if (needed > available) {
-    throw new LlmsrvError(
-      "insufficient_memory",
-      `model requires more system memory (${size(needed)}) than is available (${size(available)})`,
-    );
-  }
-}
 
 /**
  * The node-llama-cpp runtime: prebuilt CPU binaries only (never builds or downloads),
@@ -81,27 +65,21 @@ export class LlamaRuntime implements ModelRuntime {
 
   async load(spec: LoadSpec): Promise<LoadedModel> {
     const fileSize = (await stat(spec.modelPath)).size;
-    const available = (this.options.availableMemory ?? freemem)();
-    checkMemory(fileSize, available);
+    const available = (this.options.availableMemory ?? systemAvailableMemory)();
+    // Refused before llama.cpp allocates anything (node-llama-cpp's own estimate simulates
+    // the allocation, which for an absurd num_ctx takes minutes and gigabytes).
+    const needed = spec.memoryBytes ?? fileSize;
+    if (needed > available) throw insufficientMemory(needed, available);
     const llama = await this.getLlama();
     let model: LlamaModel | undefined;
     try {
       model = await llama.loadModel({ modelPath: spec.modelPath, gpuLayers: 0, useMmap: true });
-      const batchSize = Math.min(512, spec.contextSize);
-      const estimate = await model.fileInsights.estimateContextResourceRequirementsV2({
-        contextSize: spec.contextSize,
-        sequences: spec.sequences,
-        modelGpuLayers: 0,
-        batchSize,
-        flashAttention: spec.flashAttention,
-      });
-      checkMemory(fileSize + estimate.cpuRam, available);
       const context = await model.createContext({
         contextSize: spec.contextSize,
         sequences: spec.sequences,
         threads: { ideal: spec.threads, min: 1 },
         flashAttention: spec.flashAttention,
-        batchSize,
+        batchSize: batchSizeFor(spec.contextSize),
         experimentalKvCacheKeyType: KV_TYPES[spec.kvCacheType],
         experimentalKvCacheValueType: KV_TYPES[spec.kvCacheType],
       });
@@ -282,7 +260,7 @@ class LlamaLoadedModel implements LoadedModel {
     this.embedding ??= this.model.createEmbeddingContext({
       contextSize: this.spec.contextSize,
       threads: this.spec.threads,
-      batchSize: Math.min(512, this.spec.contextSize),
+      batchSize: batchSizeFor(this.spec.contextSize),
     });
     return this.embedding;
   }

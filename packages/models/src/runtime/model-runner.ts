@@ -14,6 +14,11 @@ export interface LoadSpec {
   threads: number;
   flashAttention: boolean;
   kvCacheType: "f16" | "q8_0" | "q4_0";
+  /**
+   * Estimated bytes the load needs (weights, KV cache, compute buffers; memory-estimate.ts),
+   * checked against the memory available before llama.cpp is asked; undefined: the weights.
+   */
+  memoryBytes?: number;
 }
 
 /** Sampling settings of one request, already validated and defaulted. */
@@ -105,7 +110,8 @@ export interface LoadedModel {
 
 /** Loads models. */
 export interface ModelRuntime {
-  load(spec: LoadSpec): Promise<LoadedModel>;
+  /** Loads a model; an aborted `signal` stops a load in progress and releases its memory. */
+  load(spec: LoadSpec, signal?: AbortSignal): Promise<LoadedModel>;
   /** Releases the runtime itself (after every model is unloaded). */
   close(): Promise<void>;
 }

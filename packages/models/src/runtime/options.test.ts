@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { resolveOptions } from "./options.js";
 
-const DEFAULTS = { numCtx: 2048, numThread: 2, maxThreads: 2 };
+const DEFAULTS = {
+  numCtx: 2048,
+  numThread: 2,
+  maxThreads: 2,
+  maxNumCtx: 8192,
+  maxNumBatch: 1024,
+  maxNumPredict: 4096,
+};
 
 describe("request options", () => {
   it("applies the spec's defaults", () => {
@@ -19,7 +26,7 @@ describe("request options", () => {
       [0.8, 40, 0.9, 2048, 2, 0],
     );
     assert.ok(o.sampling.seed > 0, "seed 0 draws a random seed");
-    assert.equal(o.sampling.numPredict, undefined);
+    assert.equal(o.sampling.numPredict, 4096, "unbounded stops at LLMSRV_MAX_NUM_PREDICT");
   });
 
   it("layers model parameters under request options", () => {
@@ -56,5 +63,28 @@ describe("request options", () => {
     );
     assert.throws(() => resolveOptions({}, { num_thread: 3 }, DEFAULTS), /physical core count 2/);
     assert.throws(() => resolveOptions({}, "fast", DEFAULTS), /options must be a JSON object/);
+  });
+
+  it("refuses num_ctx, num_batch and num_predict over their configured caps, naming the variable", () => {
+    assert.throws(
+      () => resolveOptions({}, { num_ctx: 999999999 }, DEFAULTS),
+      /^LlmsrvError: option "num_ctx" must not exceed 8192 \(LLMSRV_MAX_NUM_CTX\), got 999999999$/,
+    );
+    assert.throws(
+      () => resolveOptions({}, { num_batch: 1025 }, DEFAULTS),
+      /option "num_batch" must not exceed 1024 \(LLMSRV_MAX_NUM_BATCH\), got 1025/,
+    );
+    assert.throws(
+      () => resolveOptions({ num_predict: 5000 }, undefined, DEFAULTS),
+      /option "num_predict" must not exceed 4096 \(LLMSRV_MAX_NUM_PREDICT\), got 5000/,
+    );
+    assert.throws(() => resolveOptions({}, { num_batch: 0 }, DEFAULTS), /"num_batch" must be >= 1/);
+    const atCaps = resolveOptions(
+      {},
+      { num_ctx: 8192, num_batch: 1024, num_predict: 4096 },
+      DEFAULTS,
+    );
+    assert.deepEqual([atCaps.numCtx, atCaps.sampling.numPredict], [8192, 4096]);
+    assert.equal(resolveOptions({}, { num_predict: -1 }, DEFAULTS).sampling.numPredict, 4096);
   });
 });

@@ -1,3 +1,4 @@
+import type { LlmsrvConfig } from "../config.js";
 import { LlmsrvError } from "../errors.js";
 import type { SamplingOptions } from "./model-runner.js";
 import { DEFAULT_NUM_KEEP } from "./prompt-window.js";
@@ -67,6 +68,32 @@ function checkType(key: string, value: unknown, kind: OptionKind): void {
   }
 }
 
+/** What a request may ask for at most (LLMSRV_MAX_NUM_*), and the thread bound. */
+export interface OptionLimits {
+  maxThreads: number;
+  maxNumCtx: number;
+  maxNumBatch: number;
+  maxNumPredict: number;
+}
+
+function checkCaps(o: Record<string, number>, limits: OptionLimits): void {
+  const caps: Array<[string, number, string]> = [
+    ["num_ctx", limits.maxNumCtx, "LLMSRV_MAX_NUM_CTX"],
+    ["num_batch", limits.maxNumBatch, "LLMSRV_MAX_NUM_BATCH"],
+    ["num_predict", limits.maxNumPredict, "LLMSRV_MAX_NUM_PREDICT"],
+  ];
+  for (const [key, cap, variable] of caps) {
+    const v = o[key];
+    if (v !== undefined && v > cap)
+      throw new LlmsrvError(
+        "invalid_options",
+        `option "${key}" must not exceed ${cap} (${variable}), got ${v}`,
+      );
+  }
+  if (o.num_batch !== undefined && o.num_batch < 1)
+    throw new LlmsrvError("invalid_options", `option "num_batch" must be >= 1, got ${o.num_batch}`);
+}
+
 function checkRange(o: Record<string, number>, maxThreads: number): void {
   const fail = (msg: string) => {
     throw new LlmsrvError("invalid_options", msg);
@@ -85,6 +112,20 @@ function checkRange(o: Record<string, number>, maxThreads: number): void {
   if (o.repeat_last_n < -1) fail(`option "repeat_last_n" must be >= -1, got ${o.repeat_last_n}`);
 }
 
+/** The defaults and limits of resolveOptions, from the server configuration. */
+export function optionDefaults(
+  c: LlmsrvConfig,
+): { numCtx: number; numThread: number } & OptionLimits {
+  return {
+    numCtx: c.contextLength,
+    numThread: c.numThread,
+    maxThreads: c.physicalCores,
+    maxNumCtx: c.maxNumCtx,
+    maxNumBatch: c.maxNumBatch,
+    maxNumPredict: c.maxNumPredict,
+  };
+}
+
 /**
  * Merges defaults, model parameters (Modelfile PARAMETER) and request options, in that
  * order, validating types and ranges (400 `invalid_options` naming the option).
@@ -92,7 +133,7 @@ function checkRange(o: Record<string, number>, maxThreads: number): void {
 export function resolveOptions(
   modelParams: Readonly<Record<string, unknown>>,
   requestOptions: unknown,
-  defaults: { numCtx: number; numThread: number; maxThreads: number },
+  defaults: { numCtx: number; numThread: number } & OptionLimits,
 ): ResolvedOptions {
   if (
     requestOptions !== undefined &&
@@ -117,6 +158,7 @@ export function resolveOptions(
   const n = merged as Record<string, number>;
   if (n.num_thread === 0) n.num_thread = defaults.numThread;
   checkRange(n, defaults.maxThreads);
+  checkCaps(n, defaults);
   const stop =
     merged.stop === undefined
       ? []
@@ -138,7 +180,8 @@ export function resolveOptions(
       repeatLastN: n.repeat_last_n === -1 ? n.num_ctx : n.repeat_last_n,
       presencePenalty: n.presence_penalty,
       frequencyPenalty: n.frequency_penalty,
-      numPredict: n.num_predict < 0 ? undefined : n.num_predict,
+      // Unbounded (-1) stops at the cap, or earlier when the context is full.
+      numPredict: n.num_predict < 0 ? defaults.maxNumPredict : n.num_predict,
       stop: stop.filter((s) => s !== ""),
       numKeep: typeof merged.num_keep === "number" ? n.num_keep : DEFAULT_NUM_KEEP,
     },

@@ -1,5 +1,5 @@
-import { freemem } from "node:os";
 import { requestCanceled } from "../errors.js";
+import { insufficientMemory, systemAvailableMemory } from "./memory-estimate.js";
 import type {
   CompletionRequest,
   CompletionResult,
@@ -12,8 +12,10 @@ import { type RunnerOptions, RunnerProcess } from "./runner-client.js";
 
 /** Options of the process runtime: those of its runners, and the memory check. */
 export interface ProcessRuntimeOptions extends RunnerOptions {
-  /** Bytes of memory available for a new model; defaults to the OS's free memory. */
+  /** Bytes of memory available for a new model; defaults to MemAvailable + free swap. */
   availableMemory?: () => number;
+  /** Told the process id of the runner that starts loading a model (logs, tests). */
+  onLoadStart?: (pid: number | undefined) => void;
 }
 
 /**
@@ -47,16 +49,26 @@ export class ProcessRuntime implements ModelRuntime {
     return spare && !spare.hasEnded ? spare : this.start();
   }
 
-  async load(spec: LoadSpec): Promise<LoadedModel> {
+  async load(spec: LoadSpec, signal?: AbortSignal): Promise<LoadedModel> {
+    const available = (this.options.availableMemory ?? systemAvailableMemory)();
+    // Measured after the scheduler evicted what it had to; no runner is touched when it fails.
+    if (spec.memoryBytes !== undefined && spec.memoryBytes > available)
+      throw insufficientMemory(spec.memoryBytes, available);
+    if (signal?.aborted) throw requestCanceled();
     const runner = this.takeRunner();
-    const available = (this.options.availableMemory ?? freemem)();
+    // A canceled load ends its runner: whatever llama.cpp allocated goes with the process.
+    const onAbort = () => void runner.kill();
+    signal?.addEventListener("abort", onAbort, { once: true });
     try {
+      this.options.onLoadStart?.(runner.pid);
       const sizeBytes = await runner.load(spec, available);
+      if (signal?.aborted) throw requestCanceled();
       return new ProcessLoadedModel(runner, spec, sizeBytes);
     } catch (e) {
       await runner.kill();
-      throw e;
+      throw signal?.aborted ? requestCanceled() : e;
     } finally {
+      signal?.removeEventListener("abort", onAbort);
       // Started after this load, so that the two do not compete for the CPU.
       if (!this.closed) this.spare ??= this.start();
     }

@@ -1,6 +1,8 @@
 import { LlmsrvError, requestCanceled, serverBusy } from "../errors.js";
+import { MediaType } from "../store/manifest.js";
 import type { StoredModel } from "../store/model-store.js";
 import { AsyncLock, waitOrAbort } from "./async-lock.js";
+import { estimateMemory, insufficientMemory, systemAvailableMemory } from "./memory-estimate.js";
 import type { LoadedModel, LoadSpec, ModelRuntime } from "./model-runner.js";
 
 /** Scheduler settings, from the server configuration. */
@@ -11,6 +13,10 @@ export interface SchedulerSettings {
   keepAliveMs: number;
   flashAttention: boolean;
   kvCacheType: LoadSpec["kvCacheType"];
+  /** Most bytes one model may need (LLMSRV_MAX_MODEL_MEMORY); undefined = no cap. */
+  maxModelMemory?: number;
+  /** Memory free for models now; defaults to MemAvailable + free swap. */
+  availableMemory?: () => number;
 }
 
 /** What a request asks of the scheduler. */
@@ -135,6 +141,7 @@ export class Scheduler {
     ) {
       return this.lease(ready, this.takeSlot(ready, req), started);
     }
+    if (!ready || !sameSpec(ready.loaded.spec, spec)) this.checkMemory(spec);
     if (this.pending >= this.settings.maxQueue) throw serverBusy();
     this.pending++;
     this.pendingByModel.set(key, (this.pendingByModel.get(key) ?? 0) + 1);
@@ -154,7 +161,7 @@ export class Scheduler {
   }
 
   private specFor(req: SlotRequest): LoadSpec {
-    return {
+    const spec: LoadSpec = {
       modelPath: req.model.modelPath,
       contextSize: req.numCtx,
       sequences: this.settings.numParallel,
@@ -162,6 +169,22 @@ export class Scheduler {
       flashAttention: this.settings.flashAttention,
       kvCacheType: this.settings.kvCacheType,
     };
+    const weights = req.model.manifest.layers.find((l) => l.mediaType === MediaType.model)?.size;
+    spec.memoryBytes = estimateMemory(req.model.facts.shape, weights ?? 0, spec).total;
+    return spec;
+  }
+
+  /**
+   * Refuses at once, before anything is queued, evicted or loaded, a load that cannot fit:
+   * over LLMSRV_MAX_MODEL_MEMORY, or over the memory available plus what unloading every
+   * loaded model would free. The runtime checks again after evicting.
+   */
+  private checkMemory(spec: LoadSpec): void {
+    const needed = spec.memoryBytes ?? 0;
+    const freeable = [...this.instances.values()].reduce((a, i) => a + i.loaded.sizeBytes, 0);
+    const available = (this.settings.availableMemory ?? systemAvailableMemory)() + freeable;
+    const limit = Math.min(available, this.settings.maxModelMemory ?? Number.POSITIVE_INFINITY);
+    if (needed > limit) throw insufficientMemory(needed, limit);
   }
 
   private takeSlot(inst: Instance, req: SlotRequest): number {
@@ -266,7 +289,7 @@ export class Scheduler {
       }
       if (req.signal.aborted) throw requestCanceled();
       const loadStart = Date.now();
-      const loaded = await this.runtime.load(spec);
+      const loaded = await this.runtime.load(spec, req.signal);
       this.onEvent({
         type: "loaded",
         model: req.model.display,

@@ -1,6 +1,6 @@
 import { badRequest } from "../errors.js";
 import type { CompletionResult, OutputFormat } from "../runtime/model-runner.js";
-import { resolveOptions } from "../runtime/options.js";
+import { optionDefaults, resolveOptions } from "../runtime/options.js";
 import { answerRoom } from "../runtime/prompt-window.js";
 import type { StoredModel } from "../store/model-store.js";
 import type { TokenCounter } from "./chat-window.js";
@@ -33,11 +33,7 @@ export interface CompletionOutcome {
 }
 
 function optionsFor(deps: ServerDeps, model: StoredModel, options: unknown) {
-  return resolveOptions(model.params, options, {
-    numCtx: deps.config.contextLength,
-    numThread: deps.config.numThread,
-    maxThreads: deps.config.physicalCores,
-  });
+  return resolveOptions(model.params, options, optionDefaults(deps.config));
 }
 
 /** Validates options, takes a slot (loading the model if needed), generates, releases. */

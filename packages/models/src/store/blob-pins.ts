@@ -7,6 +7,9 @@
 export class BlobPins {
   private readonly counts = new Map<string, number>();
 
+  /** `onUnpinned` hears each digest whose last pin is released (a removal it held back). */
+  constructor(private readonly onUnpinned: (digest: string) => void = () => {}) {}
+
   /** Starts a lease; pin digests on it as the operation learns them, release when done. */
   lease(): BlobLease {
     const held: string[] = [];
@@ -23,7 +26,10 @@ export class BlobPins {
         for (const d of held) {
           const n = (this.counts.get(d) ?? 1) - 1;
           if (n > 0) this.counts.set(d, n);
-          else this.counts.delete(d);
+          else {
+            this.counts.delete(d);
+            this.onUnpinned(d);
+          }
         }
       },
     };

@@ -1,6 +1,7 @@
 import { templateCapabilities } from "../prompt/ollama-template.js";
 import { FILE_TYPE_NAMES, GGML_TYPE_NAMES } from "./gguf-format.js";
 import type { GgufInfo, GgufValue } from "./gguf-reader.js";
+import { type ModelShape, shapeFromGguf } from "./model-shape.js";
 
 /** Capabilities a model may advertise (`/api/show`), per the spec plus `embedding`/`insert`. */
 export type Capability =
@@ -34,6 +35,8 @@ export interface ModelFacts {
   details: ModelDetails;
   /** Metadata minus general.name and the chat template; long arrays shown as []. */
   modelInfo: Record<string, unknown>;
+  /** Dimensions that size a context's memory; undefined when the metadata lacks them. */
+  shape: ModelShape | undefined;
 }
 
 /** Ollama-style parameter size: "3.2B", "137M", "260K". */
@@ -114,6 +117,7 @@ export function factsFromGguf(info: GgufInfo): ModelFacts {
       quantization_level: quantization,
     },
     modelInfo,
+    shape: shapeFromGguf(info),
   };
 }
 

@@ -49,6 +49,15 @@ export interface StoredModel {
   parentModel: string;
 }
 
+/** How the store treats blobs nobody references any more. */
+export interface ModelStoreOptions {
+  /**
+   * Delete a model's replaced layers when a new manifest takes its name and no manifest
+   * references them (Ollama's rule; false with LLMSRV_NOPRUNE). Default true.
+   */
+  pruneReplaced?: boolean;
+}
+
 /** Layers and settings for a new model, after Modelfile/request parsing. */
 export interface ModelRecipe {
   /** Digest of an existing GGUF blob. */
@@ -70,7 +79,10 @@ export class ModelStore {
   readonly root: string;
   readonly blobs: BlobStore;
   /** Blobs that creates in progress rely on; deletes keep them. */
-  readonly pins = new BlobPins();
+  readonly pins = new BlobPins((digest) => this.onUnpinned(digest));
+  /** Unreferenced blobs a removal skipped because they were pinned; retried on release. */
+  private readonly heldBack = new Set<string>();
+  private readonly pruneReplaced: boolean;
   /** Orders manifest writes against deletes' blob removal (both are short). */
   private readonly manifestLock = new AsyncLock();
   private readonly trialLoads = new TrialLoads(TRIAL_LOAD_TIMEOUT_MS);
@@ -81,9 +93,10 @@ export class ModelStore {
     { mtimeMs: number; size: number; model: StoredModel }
   >();
 
-  constructor(root: string) {
+  constructor(root: string, options: ModelStoreOptions = {}) {
     this.root = root;
     this.blobs = new BlobStore(root);
+    this.pruneReplaced = options.pruneReplaced ?? true;
   }
 
   private manifestPath(n: ModelName): string {
@@ -344,9 +357,19 @@ export class ModelStore {
     return { mediaType: MediaType.config, digest, size: Buffer.byteLength(text) };
   }
 
-  /** Writes a manifest atomically through a temporary name unique to this write. */
+  /**
+   * Writes a manifest atomically through a temporary name unique to this write, then
+   * removes the layers of the manifest it replaced that nothing references any more.
+   * Callers hold the manifest lock. A name differing only in case from a stored model's
+   * is refused: on a case-insensitive file system both would be one file anyway.
+   */
   private async writeManifest(name: ModelName, manifest: Manifest | Buffer): Promise<void> {
+    await this.refuseCaseVariant(name);
     const path = this.manifestPath(name);
+    const replaced = await readFile(path, "utf8").then(
+      (t) => asManifest(JSON.parse(t)),
+      () => undefined,
+    );
     await mkdir(dirname(path), { recursive: true });
     const tmp = join(dirname(path), `.${tempPathFor(basename(path))}`);
     try {
@@ -357,6 +380,44 @@ export class ModelStore {
       throw e;
     }
     this.modelCache.delete(path);
+    if (replaced && this.pruneReplaced)
+      await this.removeUnreferenced([replaced.config, ...replaced.layers].map((l) => l.digest));
+  }
+
+  /** 400 in Ollama's words when a stored model's name equals `name` but for case. */
+  async refuseCaseVariant(name: ModelName): Promise<void> {
+    const exact = manifestSegments(name).join("/");
+    const key = exact.toLowerCase();
+    for (const segments of await manifestFiles(this.root)) {
+      const other = segments.join("/");
+      if (other !== exact && other.toLowerCase() === key)
+        throw new LlmsrvError("bad_request", "a model with that name already exists");
+    }
+  }
+
+  /**
+   * Removes those of `digests` that no manifest references; a pinned one (a create or pull
+   * in progress relies on it) is held back and removed when its last pin is released,
+   * unless a manifest references it by then. Nothing is removed when a manifest cannot
+   * be parsed. Callers hold the manifest lock.
+   */
+  private async removeUnreferenced(digests: readonly string[]): Promise<void> {
+    const referenced = await referencedDigests(this.root);
+    if (!referenced) return;
+    for (const digest of new Set(digests)) {
+      if (referenced.has(digest)) continue;
+      if (this.pins.has(digest)) {
+        this.heldBack.add(digest);
+        continue;
+      }
+      await this.blobs.remove(digest);
+      this.factsCache.delete(digest);
+    }
+  }
+
+  private onUnpinned(digest: string): void {
+    if (!this.heldBack.delete(digest)) return;
+    void this.manifestLock.run(() => this.removeUnreferenced([digest])).catch(() => {});
   }
 
   /**
@@ -398,14 +459,9 @@ export class ModelStore {
       await rm(path);
       this.modelCache.delete(path);
       await removeEmptyFolders(join(this.root, "manifests"), dirname(path));
-      const referenced = await referencedDigests(this.root);
-      if (!referenced) return; // a manifest could not be read: keep every blob
-      const own = [model.manifest.config, ...model.manifest.layers].map((l) => l.digest);
-      for (const digest of new Set(own)) {
-        if (referenced.has(digest) || this.pins.has(digest)) continue;
-        await this.blobs.remove(digest);
-        this.factsCache.delete(digest);
-      }
+      await this.removeUnreferenced(
+        [model.manifest.config, ...model.manifest.layers].map((l) => l.digest),
+      );
     });
   }
 }

@@ -4,7 +4,7 @@ import { isAbsolute } from "node:path";
 import { LlmsrvError } from "../../errors.js";
 import { detectTemplate } from "../../prompt/template-autodetect.js";
 import { checkChatTemplate, checkGoTemplate } from "../../prompt/template-check.js";
-import { resolveOptions } from "../../runtime/options.js";
+import { optionDefaults, resolveOptions } from "../../runtime/options.js";
 import { parseMessages } from "../../service/chat.js";
 import type { BlobLease } from "../../store/blob-pins.js";
 import { digestOfFile, normalizeDigest } from "../../store/blob-store.js";
@@ -81,12 +81,7 @@ function parseParameters(ctx: RequestContext, value: unknown): Record<string, un
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "object" || Array.isArray(value))
     throw new LlmsrvError("bad_request", `field "parameters" must be an object`);
-  const c = ctx.deps.config;
-  resolveOptions(value as Record<string, unknown>, undefined, {
-    numCtx: c.contextLength,
-    numThread: c.numThread,
-    maxThreads: c.physicalCores,
-  });
+  resolveOptions(value as Record<string, unknown>, undefined, optionDefaults(ctx.deps.config));
   return value as Record<string, unknown>;
 }
 
@@ -182,6 +177,8 @@ export async function createHandler(ctx: RequestContext): Promise<void> {
   const name = requireModelName(body.model ?? body.name);
   const stream = optionalBool(body, "stream") ?? true;
   const store = ctx.deps.store;
+  // Checked again when the manifest is written; here so that the refusal is a 400.
+  await store.refuseCaseVariant(name);
   const lease = store.pins.lease();
   try {
     const recipe = await recipeFor(ctx, body, lease);
