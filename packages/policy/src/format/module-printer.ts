@@ -104,8 +104,9 @@ export class ModulePrinter extends ExprPrinter {
     this.w.write(" {");
     this.w.endLine();
     this.w.up();
-    // After `if {` a leading `a | b` would read as a set comprehension; an else body is a body.
-    if (usesIf && !isElse) this.unionLead = first;
+    // After `if {` a leading `a | b` would read as a set comprehension. OPA leaves it bare in
+    // an else body, which its parser reads as a body; ours reads `else if {` as `p if {`.
+    if (usesIf) this.unionLead = first;
     this.writeBody(rule.body);
     this.comments.insert(this.w, this.endRow(rule.loc));
     this.w.down();
