@@ -79,6 +79,11 @@ export class CommentQueue {
       this.next++;
   }
 
+  /** True when the next comment to print is the one on `row`. */
+  nextOnRow(row: number): boolean {
+    return this.comments[this.next]?.row === row;
+  }
+
   /** True when a comment not yet printed lies before `row`. */
   anyBefore(row: number): boolean {
     const c = this.comments[this.next];

@@ -186,6 +186,7 @@ export class ExprPrinter extends LayoutBase {
   }
 
   protected writeTermParens(t: Term, parens: boolean): void {
+    this.checkCommentClash(t.loc.row);
     this.comments.insert(this.w, t.loc.row);
     if (!this.w.inline) this.w.startLine();
     switch (t.type) {

@@ -78,6 +78,21 @@ describe("formatSource: a comment inside a collection whose elements share a lin
     assert.equal(fmtStable(src), src);
   });
 
+  it("keeps a term as written where two of its comments would share a line", () => {
+    const src = text(
+      "package p",
+      "",
+      'v := {"a":  # one',
+      '"b"} # two',
+      "",
+      "x := 1 + # one",
+      "  2 # two",
+    );
+    assert.equal(fmtStable(src), src);
+    const one = text("package p", "", 'y := {"a":  # one', '"b"}');
+    assert.equal(fmtStable(one), text("package p", "", 'y := {"a": "b"} # one'));
+  });
+
   it("lays out a collection spread over lines as before, comments and all", () => {
     const src = text("package p", "", "x := [1, # one", "  2]");
     assert.equal(fmtStable(src), text("package p", "", "x := [", "\t1, # one", "\t2,", "]"));

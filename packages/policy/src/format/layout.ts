@@ -90,6 +90,15 @@ export class LayoutBase {
     }
   }
 
+  /**
+   * A term on a row whose comment would share an output line with another comment already
+   * waiting there: OPA's printer writes the enclosing term as its source instead.
+   */
+  protected checkCommentClash(row: number): void {
+    if (this.sourceScope && this.w.hasTrailing() && this.comments.nextOnRow(row))
+      throw new WriteAsSource();
+  }
+
   /** Runs `fn` as a place of its own, where a term falls back alone (a body's expression). */
   protected ownScope(fn: () => void): void {
     const saved = this.sourceScope;

@@ -71,6 +71,11 @@ export class Writer {
     this.trailing = { ...this.trailing, display: `${this.trailing.display} ${c.display}` };
   }
 
+  /** True while a comment waits for the end of the line. */
+  hasTrailing(): boolean {
+    return this.trailing !== undefined;
+  }
+
   /** The next line end does not write the trailing comment. */
   delayTrailing(): void {
     this.delay = true;
