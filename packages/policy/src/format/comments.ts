@@ -11,7 +11,7 @@ export interface SourceComment {
   row: number;
   col: number;
   display: string;
-  /** A `# METADATA` header. */
+  /** Starts an annotation block (see isMetadataHeader). */
   metadata: boolean;
 }
 
@@ -24,9 +24,17 @@ export function readComments(map: SourceMap): SourceComment[] {
       row: c.row,
       col: c.col,
       display: `#${c.text.replace(/\s+$/, "")}`,
-      metadata: /^\s*METADATA\s*$/.test(c.text),
+      metadata: isMetadataHeader(c),
     }))
     .sort((a, b) => a.row - b.row || a.col - b.col);
+}
+
+/**
+ * A comment that starts an annotation block, as OPA's parser and printer tell one: at column
+ * 1, its text beginning with `METADATA` (so `#METADATA` and `# METADATA (x)` count too).
+ */
+export function isMetadataHeader(c: Pick<Comment, "text" | "col">): boolean {
+  return c.col === 1 && c.text.trim().startsWith("METADATA");
 }
 
 /** The comments not printed yet, consumed front to back. */
@@ -53,6 +61,29 @@ export class CommentQueue {
     return false;
   }
 
+  /** Where the queue stands, to return to when a term is written again as source. */
+  mark(): number {
+    return this.next;
+  }
+
+  reset(mark: number): void {
+    this.next = mark;
+  }
+
+  /** Consumes the comments on rows before `row`: they were written as part of source text. */
+  skipBefore(row: number): void {
+    while (
+      this.next < this.comments.length &&
+      (this.comments[this.next] as SourceComment).row < row
+    )
+      this.next++;
+  }
+
+  /** True when the next comment to print is the one on `row`. */
+  nextOnRow(row: number): boolean {
+    return this.comments[this.next]?.row === row;
+  }
+
   /** True when a comment not yet printed lies before `row`. */
   anyBefore(row: number): boolean {
     const c = this.comments[this.next];
@@ -64,6 +95,16 @@ export class CommentQueue {
    * source had any) and keeps the one on `row` for the end of its output line.
    */
   insert(w: Writer, row: number): void {
+    this.insertAbove(w, row);
+    const at = this.comments[this.next];
+    if (at && at.row === row) {
+      this.next++;
+      w.trailingComment(at);
+    }
+  }
+
+  /** Writes the comments above `row` on their own lines, as insert does. */
+  insertAbove(w: Writer, row: number): void {
     const before: SourceComment[] = [];
     while (
       this.next < this.comments.length &&
@@ -73,11 +114,6 @@ export class CommentQueue {
     writeComments(w, before);
     const last = before.at(-1);
     if (last && row - last.row > 1) w.blankLine();
-    const at = this.comments[this.next];
-    if (at && at.row === row) {
-      this.next++;
-      w.trailingComment(at);
-    }
   }
 
   /** The comments left (after the last rule), written on their own lines. */

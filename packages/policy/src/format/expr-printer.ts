@@ -6,8 +6,7 @@
  */
 import type { Body, CallTerm, Expr, Loc, Term, WithModifier } from "../ast/nodes.js";
 import { keywords } from "../ast/nodes.js";
-import type { SourceMap } from "../syntax/lexer.js";
-import type { CommentQueue } from "./comments.js";
+import { LayoutBase, type ListItem } from "./layout.js";
 import {
   infixOf,
   isMember3,
@@ -17,29 +16,16 @@ import {
   needsParens,
   unaryOperand,
 } from "./operators.js";
-import type { PrintStyle } from "./style.js";
-import type { Writer } from "./writer.js";
+import { parenSpan } from "./source-parens.js";
 
 const varLike = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export class ExprPrinter {
-  constructor(
-    protected readonly w: Writer,
-    protected readonly map: SourceMap,
-    protected readonly comments: CommentQueue,
-    protected readonly style: PrintStyle,
-  ) {}
-
-  // ---- positions ------------------------------------------------------------------------
-
-  /** The row of the last character of `loc`. */
-  protected endRow(loc: Loc): number {
-    return this.map.position(Math.max(loc.start, loc.end - 1)).row;
-  }
-
-  protected text(loc: Loc): string {
-    return this.map.source.slice(loc.start, loc.end);
-  }
+export class ExprPrinter extends LayoutBase {
+  /**
+   * The first expression of a `p if { ... }` body: a `|` union leading it is parenthesised,
+   * as the brace would otherwise read as a set comprehension's.
+   */
+  protected unionLead: Expr | undefined;
 
   // ---- bodies and expressions -------------------------------------------------------------
 
@@ -49,12 +35,14 @@ export class ExprPrinter {
       const prev = body[i - 1];
       if (prev && expr.loc.row > this.endRow(prev.loc) + 1) this.w.blankLine();
       this.w.startLine();
-      this.writeExpr(expr);
+      this.ownScope(() => this.writeExpr(expr));
       this.w.endLine();
     });
   }
 
   writeExpr(expr: Expr): void {
+    const lead = this.unionLead === expr;
+    if (lead) this.unionLead = undefined;
     this.comments.insert(this.w, expr.loc.row);
     if (!this.w.inline) this.w.startLine();
     if (expr.negated) this.w.write("not ");
@@ -76,11 +64,31 @@ export class ExprPrinter {
         this.writeEvery(expr);
         break;
       case "term":
-        if (expr.term.type === "call" && (infixOf(expr.term) || isMember3(expr.term)))
-          this.writeTopCall(expr.term);
-        else this.writeTerm(expr.term);
+        this.writeTermExpr(expr.term, lead && !expr.negated);
     }
     this.writeWiths(expr);
+  }
+
+  /**
+   * The term an expression consists of. An infix call's operands, or a plain call's
+   * arguments, are each written as their source should a comment call for it (OPA's printer).
+   */
+  private writeTermExpr(t: Term, lead: boolean): void {
+    if (t.type !== "call" || unaryOperand(t, this.map.source)) {
+      this.writeTerm(t);
+      return;
+    }
+    if (!infixOf(t) && !isMember3(t)) {
+      this.writeTermParens(t, false);
+      return;
+    }
+    if (lead && isUnion(t)) {
+      this.w.write("(");
+      this.writeTopCall(t, false);
+      this.w.write(")");
+      return;
+    }
+    this.writeTopCall(t, lead);
   }
 
   /** `with` modifiers: on the expression's line when written there, else indented below. */
@@ -100,9 +108,9 @@ export class ExprPrinter {
       } else this.w.write(" ");
       this.comments.insert(this.w, mod.loc.row);
       this.w.write("with ");
-      this.writeTerm(mod.target);
+      this.ownScope(() => this.writeTerm(mod.target));
       this.w.write(" as ");
-      this.writeTerm(mod.value);
+      this.ownScope(() => this.writeTerm(mod.value));
     }
     if (indented) this.w.down();
   }
@@ -133,9 +141,10 @@ export class ExprPrinter {
 
   /**
    * The infix call an expression consists of. Its operands go without parentheses unless
-   * the parser would group them otherwise (OPA writes them bare).
+   * the parser would group them otherwise (OPA writes them bare), or unless the left one is
+   * a union leading a rule body (`leadUnion`).
    */
-  private writeTopCall(call: CallTerm): void {
+  private writeTopCall(call: CallTerm, leadUnion: boolean): void {
     if (isMember3(call)) {
       this.writeMember3(call);
       return;
@@ -147,9 +156,9 @@ export class ExprPrinter {
       return;
     }
     const level = op?.level ?? Level.Unify;
-    this.writeTermParens(lhs, needsParens(lhs, level, false));
+    this.writeTerm(lhs, needsParens(lhs, level, false) || (leadUnion && isUnion(lhs)));
     this.w.write(` ${op?.text} `);
-    this.writeTermParens(rhs, needsParens(rhs, level, true));
+    this.writeTerm(rhs, needsParens(rhs, level, true));
   }
 
   /**
@@ -166,16 +175,18 @@ export class ExprPrinter {
 
   // ---- terms -------------------------------------------------------------------------------
 
-  writeTerm(t: Term): void {
-    this.writeTermParens(t, false);
+  /** A term, written as its source instead should a collection in it call for that. */
+  writeTerm(t: Term, parens = false): void {
+    this.writeOrSource(t, () => this.writeTermParens(t, parens));
   }
 
   /** An operand of an infix operator: infix terms in it are parenthesised, as OPA does. */
   protected writeOperand(t: Term): void {
-    this.writeTermParens(t, levelOf(t) !== undefined);
+    this.writeTerm(t, levelOf(t) !== undefined);
   }
 
   protected writeTermParens(t: Term, parens: boolean): void {
+    this.checkCommentClash(t.loc.row);
     this.comments.insert(this.w, t.loc.row);
     if (!this.w.inline) this.w.startLine();
     switch (t.type) {
@@ -190,7 +201,7 @@ export class ExprPrinter {
         break;
       case "array":
         this.w.write("[");
-        this.writeItems(t.items, t.loc, (x) => this.writeTermParens(x, isUnion(x)));
+        this.writeElements(t.items, t.loc);
         this.w.write("]");
         break;
       case "set":
@@ -199,7 +210,7 @@ export class ExprPrinter {
           break;
         }
         this.w.write("{");
-        this.writeItems(t.items, t.loc, (x) => this.writeTermParens(x, isUnion(x)));
+        this.writeElements(t.items, t.loc);
         this.w.write("}");
         break;
       case "object":
@@ -305,80 +316,49 @@ export class ExprPrinter {
     else if (t.op.type === "var") this.w.write(t.op.name);
     else this.w.write(t.name);
     this.w.write("(");
-    this.writeItems(t.args, t.loc, (x) => this.writeTerm(x));
+    // A union written in parentheses keeps them; OPA drops any other argument's.
+    const open = this.map.source.indexOf("(", t.op.loc.end);
+    const items = t.args.map((x) => {
+      const parens = isUnion(x) && parenSpan(this.map.source, x.loc, open) !== undefined;
+      return this.listItem(x, () => this.writeTerm(x, parens), open);
+    });
+    this.writeIterable(items, t.loc, "call");
     this.w.write(")");
   }
 
   // ---- collections ---------------------------------------------------------------------------
 
-  protected writeItems(items: Term[], loc: Loc, each: (t: Term) => void): void {
-    this.writeIterable(
-      items.map((t) => ({ row: t.loc.row, write: () => each(t) })),
-      loc,
-    );
+  /** Terms as a rule's arguments. */
+  protected writeArgs(args: Term[], loc: Loc): void {
+    const open = this.map.source.indexOf("(", loc.start);
+    const items = args.map((x) => this.listItem(x, () => this.writeTerm(x), open));
+    this.writeIterable(items, loc, "args");
+  }
+
+  /** Array and set elements: a union among them is parenthesised (`|` would read as a bar). */
+  private writeElements(elements: Term[], loc: Loc): void {
+    const items = elements.map((x) => this.listItem(x, () => this.writeTerm(x, isUnion(x))));
+    this.writeIterable(items, loc, "collection");
   }
 
   private writeEntries(entries: [Term, Term][], loc: Loc): void {
-    const items = entries.map(([k, v]) => ({
-      row: k.loc.row,
-      write: () => {
-        this.writeTermParens(k, isUnion(k));
+    const items: ListItem[] = entries.map(([k, v]) =>
+      this.listItem(k, () => {
+        this.writeTerm(k, isUnion(k));
         this.w.write(": ");
-        this.writeTermParens(v, isUnion(v));
-      },
-    }));
-    this.writeIterable(items, loc);
-  }
-
-  /**
-   * Elements grouped by source line. One group stays on the line; several go one group per
-   * line, indented, each line ending in a comma, the closing bracket on its own line.
-   */
-  protected writeIterable(items: { row: number; write: () => void }[], loc: Loc): void {
-    const lines: { row: number; write: () => void }[][] = [];
-    let lastRow = loc.row;
-    for (const item of items) {
-      const line = lines.at(-1);
-      if (line && item.row > lastRow) lines.push([item]);
-      else if (line) line.push(item);
-      else lines.push([item]);
-      lastRow = item.row;
-    }
-    if (lines.length === 0) return;
-    const closeRow = this.endRow(loc);
-    const first = items[0] as { row: number };
-    const multiline =
-      lines.length > 1 ||
-      first.row > loc.row ||
-      this.comments.anyBetween(lastRow, closeRow) ||
-      this.comments.anyBetween(loc.row, first.row);
-    if (multiline) {
-      this.w.delayTrailing();
-      this.w.endLine();
-      this.w.up();
-      this.w.startLine();
-    }
-    lines.forEach((line, i) => {
-      line.forEach((item, j) => {
-        if (j > 0) this.w.write(", ");
-        item.write();
-      });
-      if (i < lines.length - 1) {
-        this.w.write(",");
-        this.w.endLine();
-        this.w.startLine();
-      }
-    });
-    if (multiline) {
-      this.w.write(",");
-      this.w.endLine();
-      this.comments.insert(this.w, closeRow);
-      this.w.down();
-      this.w.startLine();
-    }
+        this.writeTerm(v, isUnion(v));
+      }),
+    );
+    this.writeIterable(items, loc, "collection");
   }
 
   // ---- comprehensions ------------------------------------------------------------------------
+
+  /** A comprehension's term or value: a union, or a call the source parenthesised, in parens. */
+  private termParens(term: Term, loc: Loc): boolean {
+    if (term.type !== "call") return false;
+    return isUnion(term) || parenSpan(this.map.source, term.loc, loc.start) !== undefined;
+  }
 
   private writeComprehension(open: string, close: string, term: Term, body: Body, loc: Loc): void {
     this.w.write(open);
@@ -386,23 +366,23 @@ export class ExprPrinter {
       this.w.endLine();
       this.w.startLine();
     }
-    this.writeTermParens(term, isUnion(term));
+    this.writeTermParens(term, this.termParens(term, loc));
     this.w.write(" |");
     this.writeComprehensionBody(body, term.loc.row, this.endRow(loc));
     this.w.write(close);
   }
 
+  /**
+   * `{k: v | body}`: the key stays after the brace wherever the source had it, and the body
+   * goes on lines of its own when it started below the brace (OPA's printer).
+   */
   private writeObjectComprehension(t: Extract<Term, { type: "objectcompr" }>): void {
     this.w.write("{");
-    if (t.key.loc.row - t.loc.row > 1) {
-      this.w.endLine();
-      this.w.startLine();
-    }
-    this.writeTermParens(t.key, isUnion(t.key));
+    this.writeTerm(t.key, isUnion(t.key));
     this.w.write(": ");
-    this.writeTermParens(t.value, isUnion(t.value));
+    this.writeTermParens(t.value, this.termParens(t.value, t.loc));
     this.w.write(" |");
-    this.writeComprehensionBody(t.body, t.key.loc.row, this.endRow(t.loc));
+    this.writeComprehensionBody(t.body, t.loc.row, this.endRow(t.loc));
     this.w.write("}");
   }
 

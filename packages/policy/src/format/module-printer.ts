@@ -89,7 +89,9 @@ export class ModulePrinter extends ExprPrinter {
       else this.w.endLine();
       return;
     }
-    if ((this.style.regoV1 || this.style.ifs) && (this.style.contains || rule.kind !== "multi")) {
+    const usesIf =
+      (this.style.regoV1 || this.style.ifs) && (this.style.contains || rule.kind !== "multi");
+    if (usesIf) {
       this.w.write(" if");
       if (rule.body.length === 1 && first.loc.row === this.headEndRow(rule) && !isSetExpr(first)) {
         this.w.write(" ");
@@ -102,6 +104,9 @@ export class ModulePrinter extends ExprPrinter {
     this.w.write(" {");
     this.w.endLine();
     this.w.up();
+    // After `if {` a leading `a | b` would read as a set comprehension. OPA leaves it bare in
+    // an else body, which its parser reads as a body; ours reads `else if {` as `p if {`.
+    if (usesIf) this.unionLead = first;
     this.writeBody(rule.body);
     this.comments.insert(this.w, this.endRow(rule.loc));
     this.w.down();
@@ -136,7 +141,7 @@ export class ModulePrinter extends ExprPrinter {
     else this.writeHeadRef(rule.ref);
     if (rule.args && !isElse) {
       this.w.write("(");
-      this.writeItems(rule.args, this.argsLoc(rule, rule.args), (t) => this.writeTerm(t));
+      this.writeArgs(rule.args, this.argsLoc(rule, rule.args));
       this.w.write(")");
     }
     if (rule.kind === "multi" && rule.key && !isElse) {

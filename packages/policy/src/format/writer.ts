@@ -4,6 +4,15 @@
  */
 import type { SourceComment } from "./comments.js";
 
+/** The writer's state at some point, to return to when a term is written again as source. */
+export interface WriterMark {
+  length: number;
+  level: number;
+  inline: boolean;
+  trailing: SourceComment | undefined;
+  delay: boolean;
+}
+
 export class Writer {
   private buf = "";
   /** Indentation level, in tabs. */
@@ -62,9 +71,34 @@ export class Writer {
     this.trailing = { ...this.trailing, display: `${this.trailing.display} ${c.display}` };
   }
 
+  /** True while a comment waits for the end of the line. */
+  hasTrailing(): boolean {
+    return this.trailing !== undefined;
+  }
+
   /** The next line end does not write the trailing comment. */
   delayTrailing(): void {
     this.delay = true;
+  }
+
+  mark(): WriterMark {
+    const { level, inline, trailing, delay } = this;
+    return { length: this.buf.length, level, inline, trailing, delay };
+  }
+
+  /** Drops what was written since `m` and returns to its state. */
+  reset(m: WriterMark): void {
+    this.buf = this.buf.slice(0, m.length);
+    this.level = m.level;
+    this.inline = m.inline;
+    this.trailing = m.trailing;
+    this.delay = m.delay;
+  }
+
+  /** Forgets the waiting trailing comment if it sits on a row in [from, to). */
+  dropTrailingWithin(from: number, to: number): void {
+    if (this.trailing && this.trailing.row >= from && this.trailing.row < to)
+      this.trailing = undefined;
   }
 
   up(): void {
