@@ -4,6 +4,7 @@
  * function arguments named `input` or `data` (always).
  */
 import type { Body, Expr, Module, Rule, Term } from "../../ast/nodes.js";
+import { forEachChild } from "../../ast/walk.js";
 import type { RegoError } from "../../errors.js";
 import {
   argVars,
@@ -69,23 +70,9 @@ class ImportUses {
       case "var":
         if (!this.ignore.has(t.name)) this.unused.delete(t.name);
         return;
-      case "ref":
-        this.term(t.head);
-        for (const p of t.path) this.term(p);
-        return;
-      case "array":
-      case "set":
-        for (const x of t.items) this.term(x);
-        return;
-      case "object":
-        for (const [k, v] of t.entries) {
-          this.term(k);
-          this.term(v);
-        }
-        return;
       case "call":
         this.term(t.op);
-        for (const a of t.args) this.term(a);
+        forEachChild(t, (c) => this.term(c));
         return;
       case "arraycompr":
       case "setcompr":
@@ -105,7 +92,7 @@ class ImportUses {
         for (const p of t.parts) if (typeof p !== "string") this.expr(p);
         return;
       default:
-        return;
+        forEachChild(t, (c) => this.term(c));
     }
   }
 }

@@ -3,6 +3,7 @@
  * assignments to them (strict mode, and always for Rego v1).
  */
 import type { Body, Expr, Module, Rule, Term } from "../../ast/nodes.js";
+import { forEachChild } from "../../ast/walk.js";
 import type { RegoError } from "../../errors.js";
 import { compileError, isAssignment } from "./names.js";
 
@@ -20,28 +21,11 @@ function terms(t: Term, f: (b: Body) => void): void {
       terms(t.value, f);
       f(t.body);
       return;
-    case "ref":
-      terms(t.head, f);
-      for (const p of t.path) terms(p, f);
-      return;
-    case "array":
-    case "set":
-      for (const x of t.items) terms(x, f);
-      return;
-    case "object":
-      for (const [k, v] of t.entries) {
-        terms(k, f);
-        terms(v, f);
-      }
-      return;
-    case "call":
-      for (const a of t.args) terms(a, f);
-      return;
     case "template":
       for (const p of t.parts) if (typeof p !== "string") f([p]);
       return;
     default:
-      return;
+      forEachChild(t, (c) => terms(c, f));
   }
 }
 

@@ -6,6 +6,7 @@
  * which the resolver reports) gets no unused-var errors, as in OPA.
  */
 import type { Body, Expr, Loc, Module, Rule, Term } from "../../ast/nodes.js";
+import { forEachChild } from "../../ast/walk.js";
 import type { RegoError } from "../../errors.js";
 import {
   argVars,
@@ -68,23 +69,6 @@ function termVars(t: Term, out: Set<string> = new Set()): Set<string> {
     case "var":
       out.add(t.name);
       break;
-    case "ref":
-      termVars(t.head, out);
-      for (const p of t.path) termVars(p, out);
-      break;
-    case "array":
-    case "set":
-      for (const x of t.items) termVars(x, out);
-      break;
-    case "object":
-      for (const [k, v] of t.entries) {
-        termVars(k, out);
-        termVars(v, out);
-      }
-      break;
-    case "call":
-      for (const a of t.args) termVars(a, out);
-      break;
     case "arraycompr":
     case "setcompr":
       termVars(t.term, out);
@@ -94,7 +78,7 @@ function termVars(t: Term, out: Set<string> = new Set()): Set<string> {
       termVars(t.value, out);
       break;
     default:
-      break;
+      forEachChild(t, (c) => termVars(c, out));
   }
   return out;
 }
@@ -220,19 +204,9 @@ class BodyWalk {
         } else this.term(t.head);
         for (const p of t.path) this.term(p);
         return;
-      case "array":
-      case "set":
-        for (const x of t.items) this.term(x);
-        return;
-      case "object":
-        for (const [k, v] of t.entries) {
-          this.term(k);
-          this.term(v);
-        }
-        return;
       case "call":
         if (t.op.type === "var" && this.shadowed(t.op.name)) this.failed = true;
-        for (const a of t.args) this.term(a);
+        forEachChild(t, (c) => this.term(c));
         return;
       case "arraycompr":
       case "setcompr":
@@ -243,7 +217,7 @@ class BodyWalk {
         for (const p of t.parts) if (typeof p !== "string") this.expr(p);
         return;
       default:
-        return;
+        forEachChild(t, (c) => this.term(c));
     }
   }
 

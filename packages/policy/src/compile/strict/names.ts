@@ -3,6 +3,7 @@
  * names, import aliases), how OPA prints an import, and which vars a body declares.
  */
 import type { Body, Expr, Import, Loc, Module, Term } from "../../ast/nodes.js";
+import { forEachChild } from "../../ast/walk.js";
 import { RegoError } from "../../errors.js";
 
 /** A compile error at `loc`, as every strict check reports it. */
@@ -80,30 +81,8 @@ export function ruleNames(module: Module): string[] {
 
 /** The vars of an assignment or iteration pattern (all of them, object keys included). */
 export function patternVars(t: Term, out: Set<string>): void {
-  switch (t.type) {
-    case "var":
-      out.add(t.name);
-      return;
-    case "ref":
-      patternVars(t.head, out);
-      for (const p of t.path) patternVars(p, out);
-      return;
-    case "array":
-    case "set":
-      for (const x of t.items) patternVars(x, out);
-      return;
-    case "object":
-      for (const [k, v] of t.entries) {
-        patternVars(k, out);
-        patternVars(v, out);
-      }
-      return;
-    case "call":
-      for (const a of t.args) patternVars(a, out);
-      return;
-    default:
-      return;
-  }
+  if (t.type === "var") out.add(t.name);
+  else forEachChild(t, (c) => patternVars(c, out));
 }
 
 /** True for `x := y`, the only expressions that assign. */
