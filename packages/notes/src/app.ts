@@ -8,6 +8,11 @@ import type { Accounts } from "./auth/accounts.js";
 import { gateHook } from "./auth/gate.js";
 import type { SessionCodec } from "./auth/session.js";
 import { NotesError } from "./errors.js";
+import {
+  type ConnectionLimits,
+  enforceConnectionLimits,
+  serverTimeoutOptions,
+} from "./http/connection-limits.js";
 import { crossSiteHook } from "./http/cross-site.js";
 import { createErrorHandler } from "./http/error-response.js";
 import { registerFormParser } from "./http/form-parser.js";
@@ -49,6 +54,8 @@ export interface AppOptions {
   readonly trustProxy?: boolean;
   /** How long a throttled (429) answer is held back, in ms; 0 answers at once. */
   readonly throttleDelayMs?: number;
+  /** Time-outs and the per-address connection cap; without them Fastify's defaults (tests). */
+  readonly connectionLimits?: ConnectionLimits;
   /** A pino logger; without one the app logs nothing (tests). */
   readonly loggerInstance?: FastifyServerOptions["loggerInstance"];
 }
@@ -61,7 +68,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: options.trustProxy ? trustOneHop : false,
     bodyLimit: BODY_LIMIT_BYTES,
+    ...(options.connectionLimits && serverTimeoutOptions(options.connectionLimits)),
   });
+  if (options.connectionLimits) {
+    enforceConnectionLimits(app.server, options.connectionLimits, app.log);
+  }
   app.decorateRequest("session", undefined);
   app.addHook("onRequest", securityHeadersHook);
   registerMetrics(app);

@@ -56,6 +56,7 @@ export async function buildAppFromConfig(
     sessionVersions: users,
     trustProxy: config.trustProxy,
     throttleDelayMs: config.throttleDelayMs,
+    connectionLimits: config.connectionLimits,
     loggerInstance,
   });
   app.addHook("onClose", () => hasher.close());
