@@ -13,6 +13,7 @@ import {
   enforceConnectionLimits,
   serverTimeoutOptions,
 } from "./http/connection-limits.js";
+import { contentEncodingHook } from "./http/content-encoding.js";
 import { crossSiteHook } from "./http/cross-site.js";
 import { createErrorHandler } from "./http/error-response.js";
 import { registerFormParser } from "./http/form-parser.js";
@@ -79,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", sessionHook(options.sessions, options.sessionVersions));
   app.addHook("onRequest", crossSiteHook);
   app.addHook("onRequest", gateHook);
+  app.addHook("onRequest", contentEncodingHook);
   app.setErrorHandler(createErrorHandler(options.throttleDelayMs ?? 0));
   app.setNotFoundHandler(async () => {
     throw new NotesError("not_found", "Page not found !!!");
