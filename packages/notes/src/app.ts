@@ -21,6 +21,7 @@ import { registerMetrics } from "./http/metrics.js";
 import { type SessionVersions, sessionHook } from "./http/request-session.js";
 import { securityHeadersHook } from "./http/security-headers.js";
 import { registerStaticAssets } from "./http/static-assets.js";
+import type { DraftStore } from "./notes/draft-store.js";
 import type { NoteRepo } from "./notes/note-repo.js";
 import { registerLoginRoutes } from "./routes/login-routes.js";
 import { registerSecureRoutes } from "./routes/secure-routes.js";
@@ -49,6 +50,8 @@ export interface AppOptions {
   readonly accounts: Accounts;
   readonly notes: NoteRepo;
   readonly sessions: SessionCodec;
+  /** Notes sent after the session ended, kept for their writer's next login. */
+  readonly drafts: DraftStore;
   /** Per-user session versions (logout ends a user's sessions server-side). */
   readonly sessionVersions: SessionVersions;
   /** One trusted reverse proxy in front: read X-Forwarded-For/-Proto/-Host as it set them. */
@@ -75,6 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     enforceConnectionLimits(app.server, options.connectionLimits, app.log);
   }
   app.decorateRequest("session", undefined);
+  app.decorateRequest("endedSessionUser", undefined);
   app.addHook("onRequest", securityHeadersHook);
   registerMetrics(app);
   app.addHook("onRequest", sessionHook(options.sessions, options.sessionVersions));
@@ -92,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     accounts: options.accounts,
     notes: options.notes,
     sessions: options.sessions,
+    drafts: options.drafts,
     sessionVersions: options.sessionVersions,
   };
   registerWelcomeRoutes(app, deps);

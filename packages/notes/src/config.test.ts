@@ -88,6 +88,9 @@ describe("loadConfig", () => {
       loadConfig({ NOTES_TRUST_PROXY: "true" }).connectionLimits.maxConnectionsPerAddress,
       0,
     );
+    const drafts = loadConfig({ NOTES_DRAFT_MAX_AGE: "120", NOTES_MAX_DRAFTS: "0" });
+    assert.deepEqual([drafts.draftMaxAgeSeconds, drafts.maxDrafts], [120, 0]);
+    assert.deepEqual([loadConfig({}).draftMaxAgeSeconds, loadConfig({}).maxDrafts], [900, 500]);
     const set = loadConfig({
       NOTES_HEADERS_TIMEOUT_MS: "200",
       NOTES_REQUEST_TIMEOUT_MS: "400",

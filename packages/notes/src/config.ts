@@ -40,6 +40,10 @@ export interface NotesConfig {
   readonly hashThreads: number;
   /** One trusted reverse proxy hop: client address is the right-most X-Forwarded-For entry. */
   readonly trustProxy: boolean;
+  /** How long a note sent after the session ended waits for its owner's next login, in seconds. */
+  readonly draftMaxAgeSeconds: number;
+  /** Such notes kept in all (one per user); 0 keeps none. */
+  readonly maxDrafts: number;
   /** Time-outs and the per-address connection cap (see `http/connection-limits.ts`). */
   readonly connectionLimits: ConnectionLimits;
   /** pino log level. */
@@ -110,6 +114,17 @@ export const configTable: readonly ConfigVariable[] = Object.freeze([
     meaning:
       "one trusted reverse proxy in front (true/false): the client is the X-Forwarded-For entry it appended (the right-most)",
     default: "false",
+  },
+  {
+    name: "NOTES_DRAFT_MAX_AGE",
+    meaning:
+      "seconds a note sent after its session ended is kept for its writer's next login in that browser (60-86400)",
+    default: "900",
+  },
+  {
+    name: "NOTES_MAX_DRAFTS",
+    meaning: "such kept notes in memory in all, one per user, oldest dropped first (0 = keep none)",
+    default: "500",
   },
   {
     name: "NOTES_HEADERS_TIMEOUT_MS",
@@ -266,6 +281,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): NotesConfig {
     throttleDelayMs: readWholeNumber(env, "NOTES_THROTTLE_DELAY_MS", 1000, [0, 10000], bad),
     hashThreads: readWholeNumber(env, "NOTES_HASH_THREADS", defaultHashThreads(), [1, 64], bad),
     trustProxy,
+    draftMaxAgeSeconds: readWholeNumber(env, "NOTES_DRAFT_MAX_AGE", 900, [60, 86400], bad),
+    maxDrafts: readWholeNumber(env, "NOTES_MAX_DRAFTS", 500, [0, 100_000], bad),
     connectionLimits: readConnectionLimits(env, trustProxy, bad),
     logLevel,
     production,
