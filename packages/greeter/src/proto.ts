@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { protoPath as healthProtoPath } from "grpc-health-check";
+import { type DecodedGreetRequest, decodeGreetRequest } from "./request-codec.js";
 
 /** proto/unary.proto, resolved from dist/src/ or src/. */
 export const unaryProtoPath = fileURLToPath(new URL("../../proto/unary.proto", import.meta.url));
@@ -31,6 +32,16 @@ export function greetServiceDefinition(): grpc.ServiceDefinition {
     unary: { GreetService: grpc.ServiceClientConstructor };
   };
   return loaded.unary.GreetService.service;
+}
+
+/**
+ * The GreetService definition for the server: requests are read by the strict decoder, which
+ * reports invalid UTF-8 and truncated messages instead of guessing (see request-codec.ts).
+ */
+export function greetServerDefinition(): grpc.ServiceDefinition {
+  const definition = greetServiceDefinition();
+  const greet = definition.greet as grpc.MethodDefinition<DecodedGreetRequest, GreetResponse>;
+  return { ...definition, greet: { ...greet, requestDeserialize: decodeGreetRequest } };
 }
 
 /** A client constructor for unary.GreetService. */

@@ -9,12 +9,9 @@ import { HealthImplementation } from "grpc-health-check";
 import { greetingFor } from "./greeting.js";
 import { addHealthService, type HealthWatches } from "./health-watches.js";
 import { nameProblem } from "./name-check.js";
-import {
-  type GreetRequest,
-  type GreetResponse,
-  greetServiceDefinition,
-  loadServicePackages,
-} from "./proto.js";
+import { type GreetResponse, greetServerDefinition, loadServicePackages } from "./proto.js";
+import type { DecodedGreetRequest } from "./request-codec.js";
+import { requireRequestMessage } from "./request-framing.js";
 
 export const GREET_SERVICE_NAME = "unary.GreetService";
 
@@ -44,7 +41,7 @@ function authorized(metadata: grpc.Metadata, token: string): boolean {
 }
 
 export class GreeterServer {
-  private readonly server = new grpc.Server();
+  private readonly server = new grpc.Server({ interceptors: [requireRequestMessage] });
   private readonly health = new HealthImplementation({
     "": "NOT_SERVING",
     [GREET_SERVICE_NAME]: "NOT_SERVING",
@@ -53,14 +50,14 @@ export class GreeterServer {
   private readonly healthWatches: HealthWatches;
 
   constructor(private readonly options: GreeterServerOptions = {}) {
-    this.server.addService(greetServiceDefinition(), { greet: this.greet });
+    this.server.addService(greetServerDefinition(), { greet: this.greet });
     this.healthWatches = addHealthService(this.server, this.health);
     new ReflectionService(loadServicePackages()).addToServer(this.server);
   }
 
   /** Handles unary.GreetService/greet. Never throws: every failure becomes a status. */
   private readonly greet = (
-    call: grpc.ServerUnaryCall<GreetRequest, GreetResponse>,
+    call: grpc.ServerUnaryCall<DecodedGreetRequest, GreetResponse>,
     callback: grpc.sendUnaryData<GreetResponse>,
   ): void => {
     const { token, beforeReply, clock = () => new Date() } = this.options;
@@ -71,7 +68,7 @@ export class GreeterServer {
       });
       return;
     }
-    const problem = nameProblem(call.request?.name);
+    const problem = call.request?.problem ?? nameProblem(call.request?.name);
     if (problem) {
       callback({ code: grpc.status.INVALID_ARGUMENT, details: problem });
       return;

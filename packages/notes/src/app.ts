@@ -8,6 +8,12 @@ import type { Accounts } from "./auth/accounts.js";
 import { gateHook } from "./auth/gate.js";
 import type { SessionCodec } from "./auth/session.js";
 import { NotesError } from "./errors.js";
+import {
+  type ConnectionLimits,
+  enforceConnectionLimits,
+  serverTimeoutOptions,
+} from "./http/connection-limits.js";
+import { contentEncodingHook } from "./http/content-encoding.js";
 import { crossSiteHook } from "./http/cross-site.js";
 import { createErrorHandler } from "./http/error-response.js";
 import { registerFormParser } from "./http/form-parser.js";
@@ -15,6 +21,7 @@ import { registerMetrics } from "./http/metrics.js";
 import { type SessionVersions, sessionHook } from "./http/request-session.js";
 import { securityHeadersHook } from "./http/security-headers.js";
 import { registerStaticAssets } from "./http/static-assets.js";
+import type { DraftStore } from "./notes/draft-store.js";
 import type { NoteRepo } from "./notes/note-repo.js";
 import { registerLoginRoutes } from "./routes/login-routes.js";
 import { registerSecureRoutes } from "./routes/secure-routes.js";
@@ -43,12 +50,16 @@ export interface AppOptions {
   readonly accounts: Accounts;
   readonly notes: NoteRepo;
   readonly sessions: SessionCodec;
+  /** Notes sent after the session ended, kept for their writer's next login. */
+  readonly drafts: DraftStore;
   /** Per-user session versions (logout ends a user's sessions server-side). */
   readonly sessionVersions: SessionVersions;
   /** One trusted reverse proxy in front: read X-Forwarded-For/-Proto/-Host as it set them. */
   readonly trustProxy?: boolean;
   /** How long a throttled (429) answer is held back, in ms; 0 answers at once. */
   readonly throttleDelayMs?: number;
+  /** Time-outs and the per-address connection cap; without them Fastify's defaults (tests). */
+  readonly connectionLimits?: ConnectionLimits;
   /** A pino logger; without one the app logs nothing (tests). */
   readonly loggerInstance?: FastifyServerOptions["loggerInstance"];
 }
@@ -61,13 +72,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: options.trustProxy ? trustOneHop : false,
     bodyLimit: BODY_LIMIT_BYTES,
+    ...(options.connectionLimits && serverTimeoutOptions(options.connectionLimits)),
   });
+  if (options.connectionLimits) {
+    enforceConnectionLimits(app.server, options.connectionLimits, app.log);
+  }
   app.decorateRequest("session", undefined);
+  app.decorateRequest("endedSessionUser", undefined);
   app.addHook("onRequest", securityHeadersHook);
   registerMetrics(app);
   app.addHook("onRequest", sessionHook(options.sessions, options.sessionVersions));
   app.addHook("onRequest", crossSiteHook);
   app.addHook("onRequest", gateHook);
+  app.addHook("onRequest", contentEncodingHook);
   app.setErrorHandler(createErrorHandler(options.throttleDelayMs ?? 0));
   app.setNotFoundHandler(async () => {
     throw new NotesError("not_found", "Page not found !!!");
@@ -79,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     accounts: options.accounts,
     notes: options.notes,
     sessions: options.sessions,
+    drafts: options.drafts,
     sessionVersions: options.sessionVersions,
   };
   registerWelcomeRoutes(app, deps);

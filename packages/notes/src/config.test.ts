@@ -73,6 +73,58 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads the time-outs and the connection cap, off by default behind a proxy", () => {
+    assert.deepEqual(
+      { ...loadConfig({}).connectionLimits },
+      {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        bodyIdleTimeoutMs: 10_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnectionsPerAddress: 32,
+      },
+    );
+    assert.equal(
+      loadConfig({ NOTES_TRUST_PROXY: "true" }).connectionLimits.maxConnectionsPerAddress,
+      0,
+    );
+    const drafts = loadConfig({ NOTES_DRAFT_MAX_AGE: "120", NOTES_MAX_DRAFTS: "0" });
+    assert.deepEqual([drafts.draftMaxAgeSeconds, drafts.maxDrafts], [120, 0]);
+    assert.deepEqual([loadConfig({}).draftMaxAgeSeconds, loadConfig({}).maxDrafts], [900, 500]);
+    const set = loadConfig({
+      NOTES_HEADERS_TIMEOUT_MS: "200",
+      NOTES_REQUEST_TIMEOUT_MS: "400",
+      NOTES_BODY_IDLE_TIMEOUT_MS: "300",
+      NOTES_KEEP_ALIVE_TIMEOUT_MS: "100",
+      NOTES_MAX_CONNECTIONS_PER_ADDRESS: "3",
+      NOTES_TRUST_PROXY: "true",
+    }).connectionLimits;
+    assert.deepEqual(Object.values(set), [200, 400, 300, 100, 3]);
+    assert.throws(
+      () =>
+        loadConfig({
+          NOTES_HEADERS_TIMEOUT_MS: "40000",
+          NOTES_KEEP_ALIVE_TIMEOUT_MS: "0",
+          NOTES_MAX_CONNECTIONS_PER_ADDRESS: "-1",
+        }),
+      (error: ConfigError) => {
+        assert.match(
+          error.message,
+          /NOTES_HEADERS_TIMEOUT_MS \(40000\) must not exceed NOTES_REQUEST_TIMEOUT_MS \(30000\)/,
+        );
+        assert.match(
+          error.message,
+          /NOTES_KEEP_ALIVE_TIMEOUT_MS must be a whole number from 100 to 600000/,
+        );
+        assert.match(
+          error.message,
+          /NOTES_MAX_CONNECTIONS_PER_ADDRESS must be a whole number from 0/,
+        );
+        return true;
+      },
+    );
+  });
+
   it("refuses to start in production without SESSION_SECRET, naming the variable", () => {
     assert.throws(
       () => loadConfig({ NODE_ENV: "production" }),

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { type LogFormat, readLogFormat, readWholeNumber } from "@quintet/kit";
 import { defaultHashThreads } from "./auth/password.js";
 import { ConfigError } from "./errors.js";
+import type { ConnectionLimits } from "./http/connection-limits.js";
 
 /** Validated configuration of the notes application. */
 export interface NotesConfig {
@@ -39,6 +40,12 @@ export interface NotesConfig {
   readonly hashThreads: number;
   /** One trusted reverse proxy hop: client address is the right-most X-Forwarded-For entry. */
   readonly trustProxy: boolean;
+  /** How long a note sent after the session ended waits for its owner's next login, in seconds. */
+  readonly draftMaxAgeSeconds: number;
+  /** Such notes kept in all (one per user); 0 keeps none. */
+  readonly maxDrafts: number;
+  /** Time-outs and the per-address connection cap (see `http/connection-limits.ts`). */
+  readonly connectionLimits: ConnectionLimits;
   /** pino log level. */
   readonly logLevel: string;
   /** Log lines as JSON or text; undefined: text on a terminal. */
@@ -109,6 +116,45 @@ export const configTable: readonly ConfigVariable[] = Object.freeze([
     default: "false",
   },
   {
+    name: "NOTES_DRAFT_MAX_AGE",
+    meaning:
+      "seconds a note sent after its session ended is kept for its writer's next login in that browser (60-86400)",
+    default: "900",
+  },
+  {
+    name: "NOTES_MAX_DRAFTS",
+    meaning: "such kept notes in memory in all, one per user, oldest dropped first (0 = keep none)",
+    default: "500",
+  },
+  {
+    name: "NOTES_HEADERS_TIMEOUT_MS",
+    meaning: "milliseconds a client has to send all of a request's headers (100-600000); then 408",
+    default: "10000",
+  },
+  {
+    name: "NOTES_REQUEST_TIMEOUT_MS",
+    meaning:
+      "milliseconds a client has to send a whole request, body included (100-600000, at least the headers time-out); then 408",
+    default: "30000",
+  },
+  {
+    name: "NOTES_BODY_IDLE_TIMEOUT_MS",
+    meaning:
+      "milliseconds without a byte in the middle of a request before the connection is answered 408 and closed (100-600000)",
+    default: "10000",
+  },
+  {
+    name: "NOTES_KEEP_ALIVE_TIMEOUT_MS",
+    meaning: "milliseconds an idle keep-alive connection stays open (100-600000)",
+    default: "5000",
+  },
+  {
+    name: "NOTES_MAX_CONNECTIONS_PER_ADDRESS",
+    meaning:
+      "open connections allowed per client address, IPv6 per /64 (0 = no cap); more are answered 503 and closed",
+    default: "32; 0 when NOTES_TRUST_PROXY=true (all connections then come from the proxy)",
+  },
+  {
     name: "NOTES_LOG_LEVEL",
     meaning: "log level: fatal, error, warn, info, debug, trace, silent",
     default: "info",
@@ -158,6 +204,48 @@ function readSecret(
   return { secret: raw, generated: false };
 }
 
+const TIMEOUT_RANGE: [number, number] = [100, 600_000];
+
+/** Reads the time-outs and the connection cap; behind a proxy the cap is off by default. */
+function readConnectionLimits(
+  env: NodeJS.ProcessEnv,
+  trustProxy: boolean,
+  bad: string[],
+): ConnectionLimits {
+  const limits: ConnectionLimits = {
+    headersTimeoutMs: readWholeNumber(env, "NOTES_HEADERS_TIMEOUT_MS", 10_000, TIMEOUT_RANGE, bad),
+    requestTimeoutMs: readWholeNumber(env, "NOTES_REQUEST_TIMEOUT_MS", 30_000, TIMEOUT_RANGE, bad),
+    bodyIdleTimeoutMs: readWholeNumber(
+      env,
+      "NOTES_BODY_IDLE_TIMEOUT_MS",
+      10_000,
+      TIMEOUT_RANGE,
+      bad,
+    ),
+    keepAliveTimeoutMs: readWholeNumber(
+      env,
+      "NOTES_KEEP_ALIVE_TIMEOUT_MS",
+      5_000,
+      TIMEOUT_RANGE,
+      bad,
+    ),
+    maxConnectionsPerAddress: readWholeNumber(
+      env,
+      "NOTES_MAX_CONNECTIONS_PER_ADDRESS",
+      trustProxy ? 0 : 32,
+      [0, 100_000],
+      bad,
+    ),
+  };
+  // Node refuses a headers time-out longer than the request's, and it would mean nothing.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    bad.push(
+      `NOTES_HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed NOTES_REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`,
+    );
+  }
+  return Object.freeze(limits);
+}
+
 /**
  * Validates the environment once. Throws a `ConfigError` naming every bad variable.
  * @example const config = loadConfig(); // reads process.env
@@ -172,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): NotesConfig {
     bad.push(`NOTES_LOG_LEVEL: expected one of ${[...LOG_LEVELS].join(", ")}, got "${logLevel}"`);
   }
   const logFormat = readLogFormat(env, bad);
+  const trustProxy = readBool(env, "NOTES_TRUST_PROXY", bad);
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     bad.push("DATABASE_URL: expected a postgres:// or postgresql:// URL");
@@ -191,7 +280,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): NotesConfig {
     signupWindowSeconds: readWholeNumber(env, "NOTES_SIGNUP_WINDOW", 3600, [1, 86400], bad),
     throttleDelayMs: readWholeNumber(env, "NOTES_THROTTLE_DELAY_MS", 1000, [0, 10000], bad),
     hashThreads: readWholeNumber(env, "NOTES_HASH_THREADS", defaultHashThreads(), [1, 64], bad),
-    trustProxy: readBool(env, "NOTES_TRUST_PROXY", bad),
+    trustProxy,
+    draftMaxAgeSeconds: readWholeNumber(env, "NOTES_DRAFT_MAX_AGE", 900, [60, 86400], bad),
+    maxDrafts: readWholeNumber(env, "NOTES_MAX_DRAFTS", 500, [0, 100_000], bad),
+    connectionLimits: readConnectionLimits(env, trustProxy, bad),
     logLevel,
     production,
     ...(logFormat && { logFormat }),

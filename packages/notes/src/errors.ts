@@ -16,6 +16,7 @@ export type NotesErrorCode =
   | "cross_site_request"
   | "method_not_allowed"
   | "not_found"
+  | "unsupported_encoding"
   | "config_invalid"
   | "storage_error";
 

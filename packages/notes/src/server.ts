@@ -12,6 +12,7 @@ import type { NotesConfig } from "./config.js";
 import { type DataDirLock, lockDataDir } from "./db/data-dir-lock.js";
 import { openDatabase } from "./db/open-database.js";
 import type { SqlClient } from "./db/sql-client.js";
+import { createDraftStore } from "./notes/draft-store.js";
 import { createNoteRepo } from "./notes/note-repo.js";
 import { createUserRepo } from "./users/user-repo.js";
 
@@ -48,14 +49,22 @@ export async function buildAppFromConfig(
   const sessions = createSessionCodec({
     secret: config.sessionSecret,
     maxAgeSeconds: config.sessionMaxAgeSeconds,
+    // The browser keeps the cookie through the draft window, so a note sent then is kept.
+    cookieMaxAgeSeconds:
+      config.sessionMaxAgeSeconds + (config.maxDrafts > 0 ? config.draftMaxAgeSeconds : 0),
   });
   const app = await buildApp({
     accounts,
     notes: createNoteRepo(db),
     sessions,
+    drafts: createDraftStore({
+      maxAgeSeconds: config.draftMaxAgeSeconds,
+      maxDrafts: config.maxDrafts,
+    }),
     sessionVersions: users,
     trustProxy: config.trustProxy,
     throttleDelayMs: config.throttleDelayMs,
+    connectionLimits: config.connectionLimits,
     loggerInstance,
   });
   app.addHook("onClose", () => hasher.close());

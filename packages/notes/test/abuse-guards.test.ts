@@ -71,6 +71,41 @@ for (const target of STORAGE_TARGETS) {
       assert.match(String(sessionCookieOf(own)), /^notes_session=$/);
     });
 
+    it("keeps the session on HEAD /logout: only GET logs out", async () => {
+      const cookie = await logIn(suite.app, EMAIL, PASSWORD);
+      const head = await suite.app.inject({ method: "HEAD", url: "/logout", headers: { cookie } });
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.headers["set-cookie"], undefined, "the cookie is not cleared");
+      assert.equal((await openNotes(cookie)).statusCode, 200, "still signed in");
+    });
+
+    it("refuses a GET /logout from another site over plain HTTP, by Origin or Referer", async () => {
+      // Chromium sends no Sec-Fetch-* to http://notes.test; an <img> carries the other
+      // site's Referer, a fetch its Origin.
+      const cookie = await logIn(suite.app, EMAIL, PASSWORD);
+      for (const provenance of [
+        { referer: "http://evil.test/page.html" },
+        { origin: "http://evil.test" },
+      ]) {
+        const forged = await suite.app.inject({
+          method: "GET",
+          url: "/logout",
+          headers: { cookie, host: "notes.test", ...provenance },
+        });
+        assert.equal(forged.statusCode, 403, JSON.stringify(provenance));
+        assert.equal(errorMessageOf(forged.body), "Cross-site request refused !!!");
+        assert.equal(forged.headers["set-cookie"], undefined, "the cookie is not cleared");
+      }
+      assert.equal((await openNotes(cookie)).statusCode, 200, "still signed in");
+      const own = await suite.app.inject({
+        method: "GET",
+        url: "/logout",
+        headers: { cookie, host: "notes.test", referer: "http://notes.test/" },
+      });
+      assert.equal(own.statusCode, 200, "the app's own logout link still works");
+      assert.match(String(sessionCookieOf(own)), /^notes_session=$/);
+    });
+
     it("ends the session server-side: a cookie copied before logout is refused after it", async () => {
       const copied = await logIn(suite.app, EMAIL, PASSWORD);
       const other = await logIn(suite.app, EMAIL, PASSWORD);

@@ -44,6 +44,45 @@ for (const target of STORAGE_TARGETS) {
       await logIn(suite.app, "ZOE\u0308.case@example.com", PASSWORD);
     });
 
+    it("refuses look-alike addresses: invisible or bidi characters, a trailing dot", async () => {
+      assert.equal(
+        (await postForm(suite.app, "/signup", signup("twin@example.com"))).statusCode,
+        200,
+      );
+      const lookAlikes: [string, RegExp][] = [
+        ["twin\u200B@example.com", /U\+200B/],
+        ["tw\u00ADin@example.com", /U\+00AD/],
+        ["twin@exa\u200Cmple.com", /U\+200C/],
+        ["\u2060twin@example.com", /U\+2060/],
+        ["twin\uFEFF@example.com", /U\+FEFF/],
+        ["twin@\u202Emoc.elpmaxe", /U\+202E/],
+        ...[
+          "\u061C",
+          "\u200E",
+          "\u200F",
+          "\u202A",
+          "\u202B",
+          "\u202C",
+          "\u202D",
+          "\u2066",
+          "\u2067",
+          "\u2068",
+          "\u2069",
+        ].map((c): [string, RegExp] => [`twin${c}@example.com`, /invisible or direction-changing/]),
+        ["twin@example.com.", /domain cannot start or end with a dot/],
+        ["twin@example..com", /two dots in a row/],
+        ["twin@.example.com", /domain cannot start/],
+      ];
+      for (const [email, detail] of lookAlikes) {
+        const refused = await postForm(suite.app, "/signup", signup(email));
+        const label = JSON.stringify(email);
+        assert.equal(refused.statusCode, 400, label);
+        assert.equal(errorMessageOf(refused.body), "Invalid email !!!", label);
+        assert.match(refused.body, detail, label);
+      }
+      assert.ok(!(await emails()).some((e) => e !== "twin@example.com" && e.includes("twin")));
+    });
+
     it("counts the email's length in characters, as the varchar(64) column does", async () => {
       const astral = `${"😀".repeat(57)}@x.io`;
       assert.equal([...astral].length, 62);

@@ -2,6 +2,8 @@
  * The gate of the spec: a request whose session lacks `logged_user_id` is redirected to
  * `/login` unless its path is on the open list. The list is exact: nothing else under
  * `/static/` is open, and paths are compared without their query string but otherwise as sent.
+ * One exception: `POST /notes` from a browser whose session has just ended goes on to its
+ * route, which keeps the typed note before sending the browser to /login.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 
@@ -30,5 +32,8 @@ export function isOpenPath(path: string): boolean {
  */
 export async function gateHook(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.session || isOpenPath(pathOf(request.url))) return;
+  if (request.endedSessionUser && request.method === "POST" && pathOf(request.url) === "/notes") {
+    return;
+  }
   await reply.header("cache-control", "no-store").redirect("/login", 302);
 }

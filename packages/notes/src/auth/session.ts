@@ -28,6 +28,11 @@ export interface SessionCodec {
   issue(email: string, version?: number): string;
   /** The session in a cookie value, or undefined when it is tampered, malformed or expired. */
   read(value: string | undefined): Session | undefined;
+  /**
+   * The session in a cookie value we signed, however old: who the browser was signed in as.
+   * Only for keeping that user's typed note when the session has ended, never for access.
+   */
+  readSigned(value: string | undefined): Session | undefined;
   /** Set-Cookie header that stores `value`. */
   setCookie(value: string, secure: boolean): string;
   /** Set-Cookie header that removes the session cookie. */
@@ -38,6 +43,11 @@ export interface SessionCodec {
 export interface SessionOptions {
   readonly secret: string;
   readonly maxAgeSeconds: number;
+  /**
+   * How long the browser keeps the cookie; longer than the session (never shorter), so a note
+   * sent just after the session ended still says whose it is. The age check is ours.
+   */
+  readonly cookieMaxAgeSeconds?: number;
   /** Clock in milliseconds; tests move it. */
   readonly now?: () => number;
 }
@@ -62,6 +72,24 @@ export function createSessionCodec(options: SessionOptions): SessionCodec {
   const attributes = (secure: boolean) =>
     `Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
 
+  /** The session in a cookie value whose signature and shape are right, whatever its age. */
+  function verified(value: string | undefined): Session | undefined {
+    if (!value) return undefined;
+    const dot = value.indexOf(".");
+    if (dot <= 0) return undefined;
+    const payload = value.slice(0, dot);
+    const given = Buffer.from(value.slice(dot + 1), "base64url");
+    const expected = Buffer.from(sign(payload), "base64url");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    let session: unknown;
+    try {
+      session = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    } catch {
+      return undefined;
+    }
+    return isSession(session) ? session : undefined;
+  }
+
   return {
     issue(email, version = 0) {
       const session: Session = {
@@ -74,26 +102,16 @@ export function createSessionCodec(options: SessionOptions): SessionCodec {
       return `${payload}.${sign(payload)}`;
     },
     read(value) {
-      if (!value) return undefined;
-      const dot = value.indexOf(".");
-      if (dot <= 0) return undefined;
-      const payload = value.slice(0, dot);
-      const given = Buffer.from(value.slice(dot + 1), "base64url");
-      const expected = Buffer.from(sign(payload), "base64url");
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-      let session: unknown;
-      try {
-        session = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-      } catch {
-        return undefined;
-      }
-      if (!isSession(session)) return undefined;
+      const session = verified(value);
+      if (!session) return undefined;
       const age = Math.floor(now() / 1000) - session.iat;
       if (age < 0 || age > options.maxAgeSeconds) return undefined;
       return session;
     },
+    readSigned: verified,
     setCookie(value, secure) {
-      return `${SESSION_COOKIE}=${value}; Max-Age=${options.maxAgeSeconds}; ${attributes(secure)}`;
+      const maxAge = Math.max(options.maxAgeSeconds, options.cookieMaxAgeSeconds ?? 0);
+      return `${SESSION_COOKIE}=${value}; Max-Age=${maxAge}; ${attributes(secure)}`;
     },
     clearCookie(secure) {
       return `${SESSION_COOKIE}=; Max-Age=0; ${attributes(secure)}`;

@@ -47,7 +47,38 @@ describe("crossSiteReason", () => {
     assert.match(crossSiteReason("PUT", { origin: "null" }, host) ?? "", /not this host/);
   });
 
-  it("lets clients that send neither header through", () => {
+  it("falls back to Referer without Sec-Fetch-Site and Origin (plain HTTP, a host name)", () => {
+    const logout = (referer: string) => crossSiteReason("GET", { referer }, host, "/logout");
+    assert.equal(logout("http://notes.example:8080/"), undefined);
+    assert.equal(
+      logout("http://evil.example/page?secret=1"),
+      "Referer from http://evil.example is not this host",
+    );
+    assert.match(logout("junk") ?? "", /Referer from an unparsable URL/);
+    assert.match(
+      crossSiteReason("POST", { referer: "http://evil.example/" }, host) ?? "",
+      /Referer/,
+    );
+    assert.match(
+      crossSiteReason(
+        "GET",
+        { origin: "http://evil.example", referer: `http://${host}/` },
+        host,
+        "/logout",
+      ) ?? "",
+      /Origin/,
+      "Origin is read before Referer",
+    );
+  });
+
+  it("does not check HEAD /logout, which changes nothing", () => {
+    assert.equal(
+      crossSiteReason("HEAD", { referer: "http://evil.example/" }, host, "/logout"),
+      undefined,
+    );
+  });
+
+  it("lets clients that send none of the headers through", () => {
     assert.equal(crossSiteReason("POST", {}, host), undefined);
   });
 });

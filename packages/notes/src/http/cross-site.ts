@@ -1,9 +1,12 @@
 /**
  * Cross-site request forgery protection for state-changing requests. A browser tells us where
- * a request comes from: `Sec-Fetch-Site` when it sends it, else `Origin`. Requests it marks as
- * cross-site (or same-site from a sibling host) are refused; same-origin form posts pass, and
- * so do non-browser clients that send neither header (curl with only the spec's fields).
- * `GET /logout` is checked like a POST.
+ * a request comes from: `Sec-Fetch-Site` when it sends it, else `Origin`, else `Referer`.
+ * Chromium sends no Sec-Fetch-* headers to a plain-HTTP host name (`http://notes.test`), nor
+ * an Origin on a GET, but it does send the other site's Referer (its default policy keeps the
+ * origin). Requests marked as cross-site (or same-site from a sibling host) are refused;
+ * same-origin form posts pass, and so do non-browser clients that send none of the three (curl
+ * with only the spec's fields). `GET /logout` is checked like a POST; `HEAD /logout` changes
+ * nothing, so it is not.
  */
 import type { FastifyRequest } from "fastify";
 import { pathOf } from "../auth/gate.js";
@@ -15,6 +18,15 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * must not be able to sign the user out with a link or an image.
  */
 const STATE_CHANGING_GETS = new Set(["/logout"]);
+
+/** The origin part of a URL for messages (a Referer's path and query are none of our logs' business). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "an unparsable URL";
+  }
+}
 /** `none`: the user started the request (address bar, bookmark), not another site. */
 const ALLOWED_FETCH_SITES = new Set(["same-origin", "none"]);
 
@@ -38,14 +50,22 @@ export function crossSiteReason(
   host: string,
   path = "",
 ): string | undefined {
-  if (SAFE_METHODS.has(method) && !STATE_CHANGING_GETS.has(path)) return undefined;
+  if (SAFE_METHODS.has(method) && !(method === "GET" && STATE_CHANGING_GETS.has(path))) {
+    return undefined;
+  }
   const fetchSite = headers["sec-fetch-site"];
   if (typeof fetchSite === "string") {
     return ALLOWED_FETCH_SITES.has(fetchSite) ? undefined : `Sec-Fetch-Site is ${fetchSite}`;
   }
   const origin = headers.origin;
-  if (origin === undefined) return undefined;
-  return isSameHost(origin, host) ? undefined : `Origin ${origin} is not this host`;
+  if (origin !== undefined) {
+    return isSameHost(origin, host) ? undefined : `Origin ${origin} is not this host`;
+  }
+  const referer = headers.referer;
+  if (typeof referer !== "string") return undefined;
+  return isSameHost(referer, host)
+    ? undefined
+    : `Referer from ${originOf(referer)} is not this host`;
 }
 
 /** onRequest hook: throws `cross_site_request` for a forged state-changing request. */

@@ -32,6 +32,7 @@ const STATUS: Record<NotesErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   email_already_registered: 409,
+  unsupported_encoding: 415,
   login_throttled: 429,
   signup_throttled: 429,
   config_invalid: 500,

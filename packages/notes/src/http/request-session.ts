@@ -11,6 +11,11 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The verified session; undefined when absent, tampered or expired. */
     session: Session | undefined;
+    /**
+     * Without a session: whom the browser's signed cookie names, when that session has ended
+     * (expired, or logged out elsewhere). Grants nothing; only lets a typed note be kept.
+     */
+    endedSessionUser: string | undefined;
   }
 }
 
@@ -25,9 +30,12 @@ export interface SessionVersions {
 /** onRequest hook factory: reads and verifies the session cookie and its version. */
 export function sessionHook(codec: SessionCodec, versions: SessionVersions) {
   return async function readSession(request: FastifyRequest): Promise<void> {
-    const session = codec.read(readCookie(request.headers.cookie, SESSION_COOKIE));
+    const cookie = readCookie(request.headers.cookie, SESSION_COOKIE);
+    const session = codec.read(cookie);
     const current = session && (await versions.sessionVersion(session.logged_user_id));
     request.session = session && current === session.ver ? session : undefined;
+    if (!request.session && cookie)
+      request.endedSessionUser = codec.readSigned(cookie)?.logged_user_id;
   };
 }
 

@@ -16,8 +16,11 @@ import type { RouteDeps } from "./route-deps.js";
 /** Registers `/login`. */
 export function registerLoginRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const form = loginPage();
+  const formWithDraft = loginPage({ draftKept: true });
 
-  app.get("/login", async (_request, reply) => sendPage(reply, 200, form));
+  app.get("/login", async (request, reply) =>
+    sendPage(reply, 200, deps.drafts.waiting(request.headers.cookie) ? formWithDraft : form),
+  );
 
   app.post("/login", async (request, reply) => {
     const email = formField(request.body, "email");

@@ -2,6 +2,8 @@
  * The protected area (behind the gate, so a session is present): `POST /secure` renders a page
  * of the user's notes; `POST /notes` adds one and `POST /notes/delete` removes one of the user's
  * own, each answering with a 307 back to /secure so a reload never repeats the change.
+ * A note sent after the session ended is kept (`notes/draft-store.ts`) and the browser sent to
+ * /login; the next notes page of the same user in that browser shows it in the form again.
  * `GET /secure` is 405 by the spec's method rule, except for a browser's navigation (a
  * bookmark, a new tab), which gets a page with a button that opens the notes.
  */
@@ -11,6 +13,7 @@ import { formField } from "../http/form-fields.js";
 import { rejectOtherMethods } from "../http/method-guard.js";
 import { isNavigation } from "../http/navigation.js";
 import { sendPage } from "../http/pages.js";
+import { overTls } from "../http/request-session.js";
 import { displayable, isValidText, normalizeLineBreaks } from "../http/text-rules.js";
 import { openNotesPage } from "../views/open-notes-page.js";
 import { type SecureNotice, securePage } from "../views/secure-page.js";
@@ -28,6 +31,11 @@ const OUTCOMES: ReadonlyMap<unknown, SecureNotice> = new Map([
 ]);
 
 const PAGE_NUMBER = /^[1-9]\d{0,8}$/;
+
+const KEPT_DRAFT: SecureNotice = {
+  kind: "info",
+  text: "Your session had ended when you sent this note, so it was kept: press Add note to save it.",
+};
 
 function ownerOf(request: FastifyRequest): string {
   const email = request.session?.logged_user_id;
@@ -59,6 +67,11 @@ export function registerSecureRoutes(app: FastifyInstance, deps: RouteDeps): voi
     options: { notice?: SecureNotice; page?: number; draft?: string } = {},
   ) {
     const email = ownerOf(request);
+    const kept = deps.drafts.take(request.headers.cookie, email, overTls(request));
+    if (kept) reply.header("set-cookie", kept.clearCookie);
+    if (kept?.body !== undefined && options.draft === undefined) {
+      options = { ...options, notice: KEPT_DRAFT, draft: kept.body };
+    }
     const total = await deps.notes.countByOwner(email);
     const pageCount = Math.max(1, Math.ceil(total / NOTES_PER_PAGE));
     // A page past the end (notes deleted meanwhile) shows the last one.
@@ -86,6 +99,15 @@ export function registerSecureRoutes(app: FastifyInstance, deps: RouteDeps): voi
     const raw = formField(request.body, "body");
     const body = raw === undefined ? undefined : normalizeLineBreaks(raw);
     const problem = noteProblem(body);
+    const endedFor = request.session ? undefined : request.endedSessionUser;
+    if (endedFor) {
+      // The gate let this through only to save the note: keep it, then log in again.
+      if (!problem && deps.drafts.enabled) {
+        reply.header("set-cookie", deps.drafts.keep(endedFor, body as string, overTls(request)));
+        request.log.info({ email: endedFor }, "session ended: note kept for the next login");
+      }
+      return reply.header("cache-control", "no-store").redirect("/login", 302);
+    }
     if (problem) {
       // The typed text comes back in the form, so nothing is lost.
       const draft = body === undefined ? undefined : displayable(body);

@@ -1,6 +1,7 @@
 /**
  * `GET /` (the welcome page with the login form) and `GET /logout` (ends the user's sessions,
- * removes the cookie and shows the welcome page again).
+ * removes the cookie and shows the welcome page again). `HEAD /logout` answers the same
+ * headers but ends nothing: HEAD is a safe method, and link checkers and prefetchers send it.
  */
 import type { FastifyInstance } from "fastify";
 import { rejectOtherMethods } from "../http/method-guard.js";
@@ -21,6 +22,8 @@ export function registerWelcomeRoutes(app: FastifyInstance, deps: RouteDeps): vo
   rejectOtherMethods(app, "/", ["GET"]);
 
   app.get("/logout", async (request, reply) => {
+    // Fastify runs this handler for HEAD too (its automatic HEAD route).
+    if (request.method === "HEAD") return sendPage(reply, 200, anonymousWelcome);
     await endSession(deps.sessions, deps.sessionVersions, request, reply);
     request.log.info({ email: request.session?.logged_user_id }, "logout");
     return sendPage(

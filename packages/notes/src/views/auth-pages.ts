@@ -65,9 +65,17 @@ ${loginForm()}
   return layout({ title: "Welcome", body: card("Welcome to Notes", options.notice, content) });
 }
 
-/** Login page (GET /login): where the gate sends visitors without a session. */
-export function loginPage(): SafeHtml {
-  const notice: Notice = { kind: "info", text: "Please log in to continue." };
+/**
+ * Login page (GET /login): where the gate sends visitors without a session. `draftKept`: a
+ * note sent after the session ended is waiting for this login.
+ */
+export function loginPage(options: { draftKept?: boolean } = {}): SafeHtml {
+  const notice: Notice = {
+    kind: "info",
+    text: options.draftKept
+      ? "Your session has ended. Log in again: the note you were writing is kept and will be back in the form."
+      : "Please log in to continue.",
+  };
   const content = html`${loginForm()}
 <p class="mt-3 mb-0">No account yet? <a href="/signup" id="signup-link">Sign up</a></p>`;
   return layout({ title: "Log in", body: card("Log in", notice, content) });

@@ -8,7 +8,7 @@ import { alert, layout } from "./layout.js";
 
 /** An outcome message shown above the notes. */
 export interface SecureNotice {
-  readonly kind: "success" | "danger";
+  readonly kind: "success" | "info" | "danger";
   readonly text: string;
 }
 
