@@ -38,7 +38,8 @@ const ROWS: Row[] = [
   { body: "not count(input.missing) > 0", rule: false, present: { missing: [] } },
   { body: "not obj[input.missing]", rule: false, present: { missing: "z" } },
   { body: "not obj[input.missing] == 1", rule: false, present: { missing: "b" } },
-  { body: "every x in [1] { not f(input.missing) }", rule: false, present: { missing: 2 } },
+  // x is used: an every var the body never uses is the compile error "declared var x unused".
+  { body: "every x in [1] { x == 1; not f(input.missing) }", rule: false, present: { missing: 2 } },
   // A plain ref beside `==` stays in a rule (OPA's RewriteEquals makes it `=` first); an
   // ad-hoc query keeps `==` a call, and OPA's query compiler moves its ref operands.
   { body: "not input.missing == 1", rule: true, query: false, present: { missing: 2 } },
