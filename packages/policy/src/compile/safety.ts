@@ -59,8 +59,43 @@ export class SafetyChecker {
     return moved;
   }
 
-  /** Appends `__localN__ = t` to `body`; returns the new var. */
+  /**
+   * Moves head term `t` into `body`: each call in it first becomes `__localN__ = call(...)`
+   * of its own (OPA's RewriteExprTerms does so for comprehension heads), then what still
+   * needs evaluation becomes `__localN__ = t`. Returns the term the head keeps.
+   */
   private moveToBody(t: Term, body: Body): Term {
+    const rest = this.expandCalls(t, body);
+    return needsEval(rest) ? this.bindInBody(rest, body) : rest;
+  }
+
+  /** `t` with each call (operands first) replaced by a var bound in `body`. */
+  private expandCalls(t: Term, body: Body): Term {
+    switch (t.type) {
+      case "call":
+        t.args = t.args.map((a) => this.expandCalls(a, body));
+        return this.bindInBody(t, body);
+      case "ref":
+        t.head = this.expandCalls(t.head, body);
+        t.path = t.path.map((p) => this.expandCalls(p, body));
+        return t;
+      case "array":
+      case "set":
+        t.items = t.items.map((x) => this.expandCalls(x, body));
+        return t;
+      case "object":
+        t.entries = t.entries.map(([k, v]) => [
+          this.expandCalls(k, body),
+          this.expandCalls(v, body),
+        ]);
+        return t;
+      default:
+        return t;
+    }
+  }
+
+  /** Appends `__localN__ = t` to `body`; returns the new var. */
+  private bindInBody(t: Term, body: Body): Term {
     const n = (this.counter as { n: number }).n++;
     // The `$` keeps the name apart from any var a user can write; it reads `__localN__`.
     const v: Term = { type: "var", name: `__local${n}__$`, loc: t.loc };

@@ -33,6 +33,15 @@ test("a comprehension's head binds the vars a negated body literal needs", () =>
   assert.deepEqual(got.fixes, [{ arg: "a", v: "a=x" }]);
 });
 
+test("each call of a moved head is a literal of its own, its operands bound by the others", () => {
+  // `i` feeds format_int but is bound only by `wanted[i]` in sprintf's operand, as in OPA,
+  // where RewriteExprTerms gives each call of a comprehension head its own literal.
+  const got = doc(
+    'fixes := [{"path": concat(".", ["p", format_int(i, 10)]), "v": sprintf("%s=%s", wanted[i])} | not contains("b", wanted[i][0])]',
+  ) as Record<string, unknown>;
+  assert.deepEqual(got.fixes, [{ path: "p.0", v: "a=x" }]);
+});
+
 test("a rule's key or value binds the vars a negated body literal needs", () => {
   const got = doc(
     [
