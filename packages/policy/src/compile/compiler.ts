@@ -129,7 +129,7 @@ export class Compiler {
       for (const r of m.rules) this.place(m, r);
     }
     for (const n of descendants(this.root)) this.classify(n);
-    const safety = new SafetyChecker(this.arity, this.errors);
+    const safety = new SafetyChecker(this.arity, this.errors, this.counter);
     const kinds = ruleKinds(this.root);
     for (const m of modules) {
       for (const r of m.rules) {
@@ -170,7 +170,7 @@ export class Compiler {
     let resolved: Body = body;
     guarded(body[0]?.loc, errors, () => {
       resolved = resolver.resolveQuery(body);
-      new SafetyChecker(this.arity, errors).checkBody(resolved, new Set());
+      new SafetyChecker(this.arity, errors, this.counter).checkBody(resolved, new Set());
       checkCalls({ body: resolved } as Rule, this.arity, errors);
       checkTypes({ body: resolved } as Rule, errors, ruleKinds(this.root));
       checkWithTargets({ body: resolved } as Rule, this.arity, errors);
@@ -289,11 +289,14 @@ export class Compiler {
     for (let r: Rule | undefined = rule; r; r = r.elseRule) {
       const bound = new Set<string>();
       for (const a of rule.args ?? []) allVars(a, bound);
-      const after = safety.checkBody(r.body, bound);
-      const heads: Term[] = [...r.ref.slice(1)];
+      // The key and value may move into the body (see checkBodyAndHead); the head's ref
+      // terms stay, the rule tree being built from them.
+      const heads: Term[] = [];
       if (r.key) heads.push(r.key);
       if (r.value) heads.push(r.value);
-      for (const t of heads) safety.checkHeadTerm(t, after, r.loc);
+      const kept = safety.checkBodyAndHead(r.body, heads, bound, r.loc, r.ref.slice(1));
+      if (r.key) r.key = kept.shift();
+      if (r.value) r.value = kept.shift();
     }
   }
 

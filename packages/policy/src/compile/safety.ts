@@ -22,10 +22,88 @@ const globals = new Set(["input", "data"]);
 
 /** Orders bodies for safety and reports unsafe vars. */
 export class SafetyChecker {
+  /**
+   * `counter`: numbers fresh vars for head terms moved into their bodies (see
+   * checkBodyAndHead); without it heads stay where they are.
+   */
   constructor(
     private readonly arity: ArityLookup,
     readonly errors: RegoError[],
+    private readonly counter?: { n: number },
   ) {}
+
+  /**
+   * Orders `body` and checks the head terms that use it; returns the head terms to keep.
+   * OPA evaluates a head that needs evaluation (a ref, call or comprehension) as the last
+   * literal of the body (RewriteComprehensionTerms, RewriteRefsInHead), so the refs of the
+   * head bind vars too: `[xs[i] | not f(xs[i])]` is safe. Here a head moves into its body,
+   * as `__localN__ = <head>`, only when the body or head is unsafe as written; the answers
+   * are the same either way, and traces and residuals keep their usual shape.
+   */
+  checkBodyAndHead(
+    body: Body,
+    heads: Term[],
+    bound: Set<string>,
+    loc: Loc,
+    /** Head terms checked the same way but never moved (a rule's ref). */
+    fixed: Term[] = [],
+  ): Term[] {
+    const mark = this.errors.length;
+    const after = this.checkBody(body, bound);
+    for (const t of [...fixed, ...heads]) this.checkHeadTerm(t, after, loc);
+    if (this.errors.length === mark || !this.counter || !heads.some(needsEval)) return heads;
+    this.errors.length = mark;
+    const moved = heads.map((t) => (needsEval(t) ? this.moveToBody(t, body) : t));
+    const again = this.checkBody(body, bound);
+    for (const t of [...fixed, ...moved]) this.checkHeadTerm(t, again, loc);
+    return moved;
+  }
+
+  /**
+   * Moves head term `t` into `body`: each call in it first becomes `__localN__ = call(...)`
+   * of its own (OPA's RewriteExprTerms does so for comprehension heads), then what still
+   * needs evaluation becomes `__localN__ = t`. Returns the term the head keeps.
+   */
+  private moveToBody(t: Term, body: Body): Term {
+    const rest = this.expandCalls(t, body);
+    return needsEval(rest) ? this.bindInBody(rest, body) : rest;
+  }
+
+  /** `t` with each call (operands first) replaced by a var bound in `body`. */
+  private expandCalls(t: Term, body: Body): Term {
+    switch (t.type) {
+      case "call":
+        t.args = t.args.map((a) => this.expandCalls(a, body));
+        return this.bindInBody(t, body);
+      case "ref":
+        t.head = this.expandCalls(t.head, body);
+        t.path = t.path.map((p) => this.expandCalls(p, body));
+        return t;
+      case "array":
+      case "set":
+        t.items = t.items.map((x) => this.expandCalls(x, body));
+        return t;
+      case "object":
+        t.entries = t.entries.map(([k, v]) => [
+          this.expandCalls(k, body),
+          this.expandCalls(v, body),
+        ]);
+        return t;
+      default:
+        return t;
+    }
+  }
+
+  /** Appends `__localN__ = t` to `body`; returns the new var. */
+  private bindInBody(t: Term, body: Body): Term {
+    const n = (this.counter as { n: number }).n++;
+    // The `$` keeps the name apart from any var a user can write; it reads `__localN__`.
+    const v: Term = { type: "var", name: `__local${n}__$`, loc: t.loc };
+    const op: Term = { type: "var", name: "eq", loc: t.loc };
+    const term: Term = { type: "call", name: "eq", op, args: [v, t], loc: t.loc };
+    body.push({ type: "term", term, negated: false, with: [], loc: t.loc, generated: true });
+    return v;
+  }
 
   /** Reorders `body` in place given vars bound on entry; returns the vars bound after it. */
   checkBody(body: Body, bound: Set<string>): Set<string> {
@@ -315,14 +393,14 @@ export class SafetyChecker {
     switch (t.type) {
       case "arraycompr":
       case "setcompr": {
-        const after = this.checkBody(t.body, b);
-        this.checkHeadTerm(t.term, after, t.loc);
+        [t.term] = this.checkBodyAndHead(t.body, [t.term], b, t.loc) as [Term];
         return;
       }
       case "objectcompr": {
-        const after = this.checkBody(t.body, b);
-        this.checkHeadTerm(t.key, after, t.loc);
-        this.checkHeadTerm(t.value, after, t.loc);
+        [t.key, t.value] = this.checkBodyAndHead(t.body, [t.key, t.value], b, t.loc) as [
+          Term,
+          Term,
+        ];
         return;
       }
       case "template":
@@ -331,6 +409,26 @@ export class SafetyChecker {
       default:
         forEachChild(t, (c) => this.nestedTerm(c, b, outer));
     }
+  }
+}
+
+/** True for a term OPA's compiler moves out of a head: one with a ref, call or closure. */
+function needsEval(t: Term): boolean {
+  switch (t.type) {
+    case "scalar":
+    case "var":
+      return false;
+    case "array":
+    case "set":
+    case "object": {
+      let found = false;
+      forEachChild(t, (c) => {
+        found ||= needsEval(c);
+      });
+      return found;
+    }
+    default:
+      return true;
   }
 }
 

@@ -41,9 +41,12 @@ class ModuleParser extends ExprParser {
       v0: this.v0,
       annotations: [],
     };
-    while (this.isKw("import")) module.imports.push(this.parseImport());
+    // OPA's parser takes an import anywhere after the package, even between rules.
     while (this.tok.kind !== "eof") {
-      if (this.isKw("import")) throw this.unexpected("imports must appear before rules");
+      if (this.isKw("import")) {
+        module.imports.push(this.parseImport());
+        continue;
+      }
       const rules = this.parseRule(module);
       if (this.mayNestTooDeep) for (const r of rules) this.checkNesting(ruleTooDeep(r));
       module.rules.push(...rules);

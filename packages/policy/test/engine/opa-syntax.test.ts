@@ -73,3 +73,11 @@ test("v0: a body may open on a later line, and input or data may be assigned", (
   );
   assert.deepEqual(solutions(e, "x := data.t"), [{ x: { p: true, r: [1, 2], s: 7 } }]);
 });
+
+test("an import may follow rules, and binds its name for the whole module, as in OPA", () => {
+  const e = engineWith([
+    "package t\nbefore := y\nimport data.lib.x as y\nafter := y + 1\n",
+    "package lib\nx := 5\n",
+  ]);
+  assert.deepEqual(solutions(e, "b := data.t.before; a := data.t.after"), [{ b: 5, a: 6 }]);
+});

@@ -63,7 +63,10 @@ class Scopes {
   }
 }
 
-/** Vars of a term, comprehensions included. */
+/**
+ * Vars of a term. A comprehension adds the vars of its head and body less those it declares
+ * itself: OPA renames those first, and its Vars() then sees only the outer names.
+ */
 function termVars(t: Term, out: Set<string> = new Set()): Set<string> {
   switch (t.type) {
     case "var":
@@ -71,16 +74,34 @@ function termVars(t: Term, out: Set<string> = new Set()): Set<string> {
       break;
     case "arraycompr":
     case "setcompr":
-      termVars(t.term, out);
+    case "objectcompr": {
+      const inner = new Set<string>();
+      for (const h of t.type === "objectcompr" ? [t.key, t.value] : [t.term]) termVars(h, inner);
+      for (const e of t.body) exprVars(e, inner);
+      const own = declaredVars(t.body);
+      for (const v of inner) if (!own.has(v)) out.add(v);
       break;
-    case "objectcompr":
-      termVars(t.key, out);
-      termVars(t.value, out);
-      break;
+    }
     default:
       forEachChild(t, (c) => termVars(c, out));
   }
   return out;
+}
+
+/** Vars of one expression of a comprehension body (see termVars). */
+function exprVars(e: Expr, out: Set<string>): void {
+  if (e.type === "term") termVars(e.term, out);
+  else if (e.type === "some") for (const v of e.vars) out.add(v.name);
+  else {
+    if (e.key) termVars(e.key, out);
+    termVars(e.value, out);
+    termVars(e.domain, out);
+    if (e.type === "every") for (const x of e.body) exprVars(x, out);
+  }
+  for (const w of e.with) {
+    termVars(w.target, out);
+    termVars(w.value, out);
+  }
 }
 
 /** The walk over one rule body (one branch of an else chain). */

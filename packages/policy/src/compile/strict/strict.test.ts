@@ -136,6 +136,21 @@ describe("unused locals", () => {
     ]);
   });
 
+  test("args and locals used only inside a comprehension in the head are used", () => {
+    const used = [
+      "package p\nf(xs) := [y | some y in xs]",
+      "package p\nf(xs) := {k: v | some k, v in xs}",
+      'package p\nf(o) := {x | x := object.get(o, "a", [])[_]}',
+      "package p\np := [y | y := x[_]] if { x := input.xs }",
+    ];
+    for (const src of used) assert.deepEqual(errors(src, { strict: true }, false), [], src);
+    // A var the comprehension declares itself is another var: the argument stays unused.
+    assert.deepEqual(
+      errors("package p\nf(x) := [x | some x in input.xs]", { strict: true }, false),
+      ["2:1: unused argument x. (hint: use _ (wildcard variable) instead)"],
+    );
+  });
+
   test("declared vars are reported in any mode; some-in vars never are", () => {
     assert.deepEqual(errors("package p\nr {\n\tsome x\n\tinput.a\n}"), [
       "3:2: declared var x unused",
