@@ -18,6 +18,14 @@ const ROUNDS = Number(process.env.BENCH_FLOOD_ROUNDS ?? 2);
 /** Connections of the flood. */
 export const FLOOD_CONNECTIONS = 50;
 
+/**
+ * The address the latency probe connects from. The flood comes from 127.0.0.1; the probe is
+ * another client (127.0.0.2, also loopback on Linux), so the app's per-address connection cap
+ * (NOTES_MAX_CONNECTIONS_PER_ADDRESS) limits the flood and not the probe, as it would for a
+ * real flooding address and its victims.
+ */
+const PROBE_ADDRESS = "127.0.0.2";
+
 /** One server configuration measured. */
 export interface FloodScenario {
   readonly name: string;
@@ -46,7 +54,7 @@ export interface FloodResult {
 
 function getOnce(agent: Agent, url: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/`, { agent }, (res) => {
+    const req = request(`${url}/`, { agent, localAddress: PROBE_ADDRESS }, (res) => {
       res.resume();
       res.on("end", () =>
         res.statusCode === 200 ? resolve() : reject(new Error(`GET / ${res.statusCode}`)),

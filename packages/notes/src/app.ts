@@ -75,7 +75,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.connectionLimits && serverTimeoutOptions(options.connectionLimits)),
   });
   if (options.connectionLimits) {
-    enforceConnectionLimits(app.server, options.connectionLimits, app.log);
+    enforceConnectionLimits(
+      app.server,
+      options.connectionLimits,
+      app.log,
+      options.throttleDelayMs ?? 0,
+    );
   }
   app.decorateRequest("session", undefined);
   app.decorateRequest("endedSessionUser", undefined);

@@ -187,4 +187,41 @@ describe("connection limits", () => {
       },
     );
   });
+
+  describe("refusals held back (NOTES_THROTTLE_DELAY_MS)", () => {
+    let port: number;
+    before(async () => {
+      port = await listening({
+        NOTES_MAX_CONNECTIONS_PER_ADDRESS: "1",
+        NOTES_THROTTLE_DELAY_MS: "1500",
+      });
+    });
+
+    it(
+      "serves nothing to a held refusal and drops refusals past the cap unanswered",
+      NEVER,
+      async () => {
+        const first = await openAnsweredConnection(port);
+        assert.match(first.text, /^HTTP\/1\.1 200 /);
+        const closedOrder: string[] = [];
+        const over = ["a", "b"].map((name) =>
+          rawExchange(port, "GET / HTTP/1.1\r\nHost: notes.test\r\n\r\n").then((result) => {
+            closedOrder.push(name);
+            return { name, ...result };
+          }),
+        );
+        const results = await Promise.all(over);
+        // One waits for its 503 (its request is never served); the other, past the number of
+        // refusals that may wait, is closed without an answer, and before the held one.
+        const answered = results.filter((r) => r.text !== "");
+        const dropped = results.filter((r) => r.text === "");
+        assert.equal(answered.length, 1, JSON.stringify(results));
+        assert.equal(dropped.length, 1, JSON.stringify(results));
+        assert.match(answered[0]?.text ?? "", /^HTTP\/1\.1 503 Service Unavailable\r\n/);
+        assert.doesNotMatch(answered[0]?.text ?? "", /HTTP\/1\.1 200/);
+        assert.deepEqual(closedOrder, [dropped[0]?.name, answered[0]?.name]);
+        first.socket.destroy();
+      },
+    );
+  });
 });
