@@ -186,3 +186,56 @@ describe("formatSource: METADATA headers", () => {
     );
   });
 });
+
+describe("formatSource: imports and rules in source order", () => {
+  it("leaves an import that follows rules where it is, as OPA's printer does", () => {
+    const src = text(
+      "package p",
+      "",
+      "import data.a",
+      "",
+      "x := 1",
+      "",
+      "import data.b",
+      "",
+      "y := b",
+    );
+    assert.equal(fmtStable(src), src);
+  });
+
+  it("sorts each run of imports between rules on its own", () => {
+    const src = text("package p", "x := 1", "import data.z", "import data.b # b", "y := 2");
+    assert.equal(
+      fmtStable(src),
+      text("package p", "", "x := 1", "", "import data.b # b", "import data.z", "", "y := 2"),
+    );
+  });
+
+  it("keeps a comment above a later import above it", () => {
+    const src = text("package p", "", "x := 1", "", "# why", "import data.b", "", "y := b");
+    assert.equal(fmtStable(src), src);
+  });
+});
+
+describe("formatSource: grouping one-line rules (OPA v1.16, which trivy-checks' CI pins)", () => {
+  it("keeps a one-line rule on the line above a rule with else", () => {
+    const src = text("package p", "", "d := 30", "m := c if {", "\tc > 0", "} else := d");
+    assert.equal(fmtStable(src), src);
+  });
+
+  it("separates a rule with else from the next rule (its else is on a line of its own)", () => {
+    const src = text("package p", "", "m := 1 if input.a else := 2", "n := 3");
+    assert.equal(
+      fmtStable(src),
+      text("package p", "", "m := 1 if input.a", "", "else := 2", "", "n := 3"),
+    );
+  });
+
+  it("separates a rule whose body is one set from the next (its braces stay)", () => {
+    const src = text("package p", "", 'allow if { {"a"} }', "deny if input.b");
+    assert.equal(
+      fmtStable(src),
+      text("package p", "", "allow if {", '\t{"a"}', "}", "", "deny if input.b"),
+    );
+  });
+});

@@ -1,7 +1,8 @@
 /**
- * Prints a whole module: comments above the package, the package, imports (sorted within
- * groups the source separated by blank lines), then rules, one blank line apart except
- * adjacent one-line rules, which stay together.
+ * Prints a whole module: comments above the package, the package, then imports and rules in
+ * source order, as OPA's printer does (an import below rules stays there). Each run of imports
+ * is sorted within the groups the source separated by blank lines; rules are one blank line
+ * apart except adjacent one-line rules, which stay together.
  */
 import { type Import, keywords, type Module, type Rule, type Term } from "../ast/nodes.js";
 import { ExprPrinter } from "./expr-printer.js";
@@ -22,8 +23,10 @@ export class ModulePrinter extends ExprPrinter {
       this.writeRefKey({ type: "scalar", value: name, loc: { ...module.pkgLoc, start } });
     }
     this.w.blankLine();
-    this.writeImports(imports);
-    this.writeRules(module.rules);
+    for (const run of sourceRuns(imports, module.rules)) {
+      if (run.imports) this.writeImports(run.imports);
+      else this.writeRules(run.rules);
+    }
     this.comments.flush(this.w);
   }
 
@@ -63,7 +66,8 @@ export class ModulePrinter extends ExprPrinter {
       this.comments.insert(this.w, rule.loc.row);
       this.writeRule(rule, false);
       const next = rules[i + 1];
-      if (next && this.oneLiner(rule) && this.oneLiner(next) && next.loc.row === rule.loc.row + 1) {
+      const adjacent = next && next.loc.row === rule.loc.row + 1;
+      if (adjacent && this.groupable(rule, true) && this.groupable(next, false)) {
         if (this.w.inline) this.w.endLine();
         return;
       }
@@ -71,9 +75,15 @@ export class ModulePrinter extends ExprPrinter {
     });
   }
 
-  /** Rules OPA keeps on adjacent lines when the source had them so. */
-  private oneLiner(rule: Rule): boolean {
-    if (rule.body.length > 1 || rule.isDefault || rule.elseRule) return false;
+  /**
+   * Rules OPA v1.16 keeps on adjacent lines when the source had them so: at most one body
+   * expression, not default. The rule above must also print as one line (no else, no body of
+   * a lone set, as newer OPA checks), or a second pass would part them.
+   */
+  private groupable(rule: Rule, above: boolean): boolean {
+    if (rule.body.length > 1 || rule.isDefault) return false;
+    const [first] = rule.body;
+    if (above && (rule.elseRule || (first && isSetExpr(first)))) return false;
     return (this.style.regoV1 || this.style.ifs) && (this.style.contains || rule.kind !== "multi");
   }
 
@@ -223,4 +233,32 @@ function isTrueBody(body: Rule["body"]): boolean {
 /** A body of one set literal must keep its braces (`p if { {x} }`). */
 function isSetExpr(e: Rule["body"][number]): boolean {
   return e.type === "term" && !e.negated && e.term.type === "set";
+}
+
+/** A run of imports, or of rules, with nothing of the other kind between them in the source. */
+type SourceRun =
+  | { imports: ImportLine[]; rules?: undefined }
+  | { imports?: undefined; rules: Rule[] };
+
+/**
+ * Imports and rules in source order, cut into runs of one kind. An import added by the
+ * formatter sorts by its row; on a row shared with a rule, the import comes first.
+ */
+function sourceRuns(imports: ImportLine[], rules: Rule[]): SourceRun[] {
+  const items: { row: number; imp?: ImportLine; rule?: Rule }[] = [
+    ...imports.map((imp) => ({ row: imp.row, imp })),
+    ...rules.map((rule) => ({ row: rule.loc.row, rule })),
+  ].sort((a, b) => a.row - b.row);
+  const runs: SourceRun[] = [];
+  for (const item of items) {
+    const last = runs.at(-1);
+    if (item.imp) {
+      if (last?.imports) last.imports.push(item.imp);
+      else runs.push({ imports: [item.imp] });
+    } else if (item.rule) {
+      if (last?.rules) last.rules.push(item.rule);
+      else runs.push({ rules: [item.rule] });
+    }
+  }
+  return runs;
 }
