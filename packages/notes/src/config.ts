@@ -101,7 +101,8 @@ export const configTable: readonly ConfigVariable[] = Object.freeze([
   { name: "NOTES_SIGNUP_WINDOW", meaning: "sign-up throttling window in seconds", default: "3600" },
   {
     name: "NOTES_THROTTLE_DELAY_MS",
-    meaning: "milliseconds a throttled (429) login or sign-up answer is held back (0-10000)",
+    meaning:
+      "milliseconds a throttled (429) login or sign-up answer, and a refused connection's 503, is held back (0-10000)",
     default: "1000",
   },
   {
