@@ -5,12 +5,11 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { loadConfig } from "../src/config.js";
 import { createLogger } from "../src/logger.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import { digestOfFile } from "../src/store/blob-store.js";
 import { writeDemoModel } from "../src/store/demo-model.js";
-import { postJson, waitFor } from "./harness.js";
+import { postJson, testConfig, waitFor } from "./harness.js";
 
 const TINY = { embeddingLength: 64, headCount: 4, headCountKv: 2, feedForwardLength: 128 };
 
@@ -24,14 +23,7 @@ async function blobNames(modelsDir: string): Promise<Set<string>> {
 
 /** A server on `modelsDir` that keeps the folder when closed (a restart reuses it). */
 async function serve(modelsDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  const config = loadConfig({
-    LLMSRV_HOST: "127.0.0.1:0",
-    LLMSRV_MODELS: modelsDir,
-    LLMSRV_NUM_THREAD: "1",
-    LLMSRV_LOG_LEVEL: "silent",
-    LLMSRV_CONTEXT_LENGTH: "512",
-    ...env,
-  });
+  const config = testConfig(modelsDir, env);
   return startServer(config, createLogger(config.logLevel), {});
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { skipUnlessProvided } from "@quintet/kit/testing";
-import { loadConfig } from "../src/config.js";
+import { type LlmsrvConfig, loadConfig } from "../src/config.js";
 import { createLogger } from "../src/logger.js";
 import { type RunningServer, type StartOptions, startServer } from "../src/server.js";
 
@@ -36,6 +36,18 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
+/** A test server's configuration: store `modelsDir`, port 0, one thread, silent logs. */
+export function testConfig(modelsDir: string, env: Record<string, string> = {}): LlmsrvConfig {
+  return loadConfig({
+    LLMSRV_HOST: "127.0.0.1:0",
+    LLMSRV_MODELS: modelsDir,
+    LLMSRV_NUM_THREAD: "1",
+    LLMSRV_LOG_LEVEL: "silent",
+    LLMSRV_CONTEXT_LENGTH: "512",
+    ...env,
+  });
+}
+
 /**
  * Starts a server for a test file: temporary store, port 0, one thread, silent logs.
  * `env` overrides any LLMSRV_* variable.
@@ -45,14 +57,7 @@ export async function startTestServer(
   options: StartOptions = { ensureDemo: true },
 ): Promise<TestServer> {
   const modelsDir = await mkdtemp(join(tmpdir(), "llmsrv-test-"));
-  const config = loadConfig({
-    LLMSRV_HOST: "127.0.0.1:0",
-    LLMSRV_MODELS: modelsDir,
-    LLMSRV_NUM_THREAD: "1",
-    LLMSRV_LOG_LEVEL: "silent",
-    LLMSRV_CONTEXT_LENGTH: "512",
-    ...env,
-  });
+  const config = testConfig(modelsDir, env);
   const server = await startServer(config, createLogger(config.logLevel), options);
   return {
     ...server,
