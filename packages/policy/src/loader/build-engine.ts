@@ -15,6 +15,8 @@ export interface BuildOptions {
   strictBuiltinErrors?: boolean;
   /** Strict mode and capabilities for the compiler (`rego check`). */
   compileChecks?: CheckOptions;
+  /** `--ignore` patterns for the files read (see ignore-glob.ts). */
+  ignore?: readonly string[];
 }
 
 function byLocation(a: RegoError, b: RegoError): number {
@@ -57,7 +59,7 @@ export function buildEngine(
   paths: string[],
   options: BuildOptions = {},
 ): { engine: PolicyEngine; files: LoadedFiles } {
-  const { files, problems } = readPaths(paths);
+  const { files, problems } = readPaths(paths, { ignore: options.ignore });
   if (problems.length > 0) throw new LoadError(problems, policyErrors(files, options));
   return { engine: engineFromFiles(files, options), files };
 }

@@ -11,6 +11,7 @@ import { basename, extname, join, relative, sep } from "node:path";
 import { RegoObject, type Value } from "../value/value.js";
 import { type BundleContents, readBundle } from "./bundle.js";
 import { mergeAt, parseDataText } from "./data-document.js";
+import { ignoreMatcher } from "./ignore-glob.js";
 import { LoadError } from "./load-error.js";
 
 /** A policy file's name (as reached from the argument) and source text. */
@@ -30,6 +31,12 @@ export interface LoadedFiles {
   readonly bundles?: { name: string; roots: string[] }[];
 }
 
+/** How paths are read. */
+export interface LoadOptions {
+  /** `--ignore` patterns: names of files and directories inside directories to skip. */
+  ignore?: readonly string[];
+}
+
 const DATA_FILE_NAMES = new Set(["data.json", "data.yaml", "data.yml"]);
 const DATA_EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 
@@ -40,12 +47,13 @@ interface Found {
 }
 
 /** Files of a directory tree that matter, in a stable (sorted) order. */
-function walk(root: string, dir: string, out: Found[]): void {
+function walk(root: string, dir: string, out: Found[], ignored: (name: string) => boolean): void {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
     a.name.localeCompare(b.name),
   )) {
+    if (ignored(entry.name)) continue;
     const full = join(dir, entry.name);
-    if (entry.isDirectory()) walk(root, full, out);
+    if (entry.isDirectory()) walk(root, full, out, ignored);
     else if (entry.name.endsWith(".rego")) out.push({ kind: "rego", file: full, dataPath: [] });
     else if (entry.name.endsWith(".tar.gz")) out.push({ kind: "bundle", file: full, dataPath: [] });
     else if (DATA_FILE_NAMES.has(entry.name)) {
@@ -55,8 +63,9 @@ function walk(root: string, dir: string, out: Found[]): void {
   }
 }
 
-function findFiles(paths: string[], problems: string[]): Found[] {
+function findFiles(paths: string[], problems: string[], options: LoadOptions): Found[] {
   const found: Found[] = [];
+  const ignored = ignoreMatcher(options.ignore ?? []);
   for (const path of paths) {
     let isDir: boolean;
     try {
@@ -65,7 +74,7 @@ function findFiles(paths: string[], problems: string[]): Found[] {
       problems.push(`${path}: no such file or directory`);
       continue;
     }
-    if (isDir) walk(path, path, found);
+    if (isDir) walk(path, path, found, ignored);
     else if (path.endsWith(".rego")) found.push({ kind: "rego", file: path, dataPath: [] });
     else if (path.endsWith(".tar.gz")) found.push({ kind: "bundle", file: path, dataPath: [] });
     else if (DATA_EXTENSIONS.has(extname(path).toLowerCase()))
@@ -146,21 +155,24 @@ function mergeBundle(
 }
 
 /** Reads policies and data from `paths`; throws LoadError listing every problem. */
-export function loadPaths(paths: string[]): LoadedFiles {
-  const { files, problems } = readPaths(paths);
+export function loadPaths(paths: string[], options: LoadOptions = {}): LoadedFiles {
+  const { files, problems } = readPaths(paths, options);
   if (problems.length > 0) throw new LoadError(problems);
   return files;
 }
 
 /** Reads what can be read from `paths`, and every problem met on the way. */
-export function readPaths(paths: string[]): { files: LoadedFiles; problems: string[] } {
+export function readPaths(
+  paths: string[],
+  options: LoadOptions = {},
+): { files: LoadedFiles; problems: string[] } {
   const problems: string[] = [];
   const modules: PolicySource[] = [];
   const dataFiles: { file: string; path: string[] }[] = [];
   const bundles: { name: string; roots: string[] }[] = [];
   let data = new RegoObject();
   const seen = new Set<string>();
-  for (const f of findFiles(paths, problems)) {
+  for (const f of findFiles(paths, problems, options)) {
     // The spec's form `<data_dir> <policies_dir>` may name a directory twice (once inside
     // the other); each file is read once, at its first place.
     const real = realPath(f.file);

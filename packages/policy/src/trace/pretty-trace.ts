@@ -52,7 +52,10 @@ export function nodeText(node: TraceNode, sources: SourceTexts): string {
  * Keeps the events `keep` selects, each preceded by the Enter/Redo events of the queries
  * that led to it (OPA's lineage filter), so a note or failure is shown in its context.
  */
-function lineage(events: readonly TraceEvent[], keep: (e: TraceEvent) => boolean): TraceEvent[] {
+export function lineage(
+  events: readonly TraceEvent[],
+  keep: (e: TraceEvent) => boolean,
+): TraceEvent[] {
   const out: TraceEvent[] = [];
   let entries = new Map<number, TraceEvent>();
   for (const event of events) {

@@ -34,9 +34,14 @@ test_conflict := x if {
 after(() => files.remove());
 
 describe("rego test", () => {
-  it("passes the example policy tests and exits 0", async () => {
+  it("passes the example policy tests; a skipped test exits 2 unless -z", async () => {
     const run = await rego(["test", EXAMPLES_DIR, join(files.dir, "passing")]);
-    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(run.code, 2, run.stdout + run.stderr);
+    const zero = await rego(["test", "-z", EXAMPLES_DIR, join(files.dir, "passing")]);
+    assert.equal(zero.code, 0, zero.stdout + zero.stderr);
+    // As OPA: a skipped test is listed (without a duration) even without -v.
+    assert.equal(zero.stdout, run.stdout);
+    assert.match(run.stdout, /\ndata\.limits_test\.todo_test_later: SKIPPED\n/);
     assert.match(run.stdout, /PASS: 2\/3\n/);
     assert.match(run.stdout, /SKIPPED: 1\/3\n/);
     assert.doesNotMatch(run.stdout, /FAIL/);

@@ -1,17 +1,17 @@
 /**
  * `rego test <path>...`: runs the policy tests, as `opa test` does. A test is a rule whose
  * name starts with `test_` (no arguments); it passes when its value is `true`. Rules named
- * `todo_test_*` are reported as skipped. Exit 0 when every test passes, 2 when one fails or
- * errs, 1 when the files do not load or compile.
+ * `todo_test_*` are reported as skipped. Exit 0 when every test passes, 2 when one fails,
+ * errs or is skipped (skipped: 0 with `-z`), 1 when the files do not load or compile (or,
+ * with `--fail-on-empty`, no test ran).
  */
+import { parseGoDuration } from "../../builtins/time/go-duration.js";
 import type { PolicyEngine } from "../../engine.js";
-import { RegoError } from "../../errors.js";
-import type { EvalTracer } from "../../eval/state.js";
 import { engineFromFiles } from "../../loader/build-engine.js";
+import { loadBundlePaths } from "../../loader/load-bundles.js";
 import { type LoadedFiles, loadPaths } from "../../loader/load-paths.js";
 import { parseModule } from "../../syntax/module-parser.js";
 import { CoverageCollector, thresholdMessage } from "../../trace/coverage.js";
-import { EventTracer } from "../../trace/tracer.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import {
@@ -21,25 +21,46 @@ import {
   requirePrettyOrJson,
   UsageError,
 } from "../parse-flags.js";
-import { type BenchFigures, benchJson, benchLine, benchTest } from "./test-bench.js";
+import { type BenchFigures, benchTest } from "./test-bench.js";
+import { findTests, fullName, runTest, type TestCase, type TestResult } from "./test-cases.js";
+import { jsonReport, prettyReport, type ReportOptions } from "./test-report.js";
+import { parseTestExplain } from "./test-trace.js";
 
 const USAGE = `Usage: rego test [flags] <path>...
 
 Flags:
-  -v, --verbose        list every test (and its print output), not only failures
-  -r, --run <regex>    run only tests whose full name (data.pkg.test_x) matches
-  -f, --format <fmt>   pretty (default) or json
-      --v0-compatible  parse policies as Rego v0
-  -c, --coverage       print OPA's JSON coverage report instead of the results
-      --threshold <p>  with --coverage: exit 2 when coverage is below p percent
-      --bench          benchmark each passing test (ns/op, timer_rego_query_eval_ns/op)
-      --benchtime <ms> with --bench: time to spend on each test (default 1000)
+  -v, --verbose               list every test (and its print output), not only failures;
+                              failed tests' traces (notes and failures) under FAILURES
+      --explain <mode>        the trace shown with failures: fails, full, notes or debug
+                              (implies -v)
+  -r, --run <regex>           run only tests whose full name (data.pkg.test_x) matches
+  -f, --format <fmt>          pretty (default) or json
+      --ignore <pattern>      skip files and directories with a matching name (repeatable)
+  -b, --bundle                paths are bundles (directories or .tar.gz)
+  -z, --exit-zero-on-skipped  skipped tests do not make the exit code 2
+      --fail-on-empty         exit 1 when no test ran
+      --timeout <duration>    bound on each test (Go duration; default 5s)
+      --count <n>             run the tests n times (default 1)
+  -p, --parallel <n>          accepted for opa compatibility; tests run one at a time
+      --v0-compatible         parse policies as Rego v0
+  -c, --coverage              print OPA's JSON coverage report instead of the results
+      --threshold <p>         with --coverage: exit 2 when coverage is below p percent
+      --bench                 benchmark each passing test (ns/op, timer_rego_query_eval_ns/op)
+      --benchtime <ms>        with --bench: time to spend on each test (default 1000)
 `;
 
 const OPTIONS = {
   verbose: { type: "boolean", short: "v" },
+  explain: { type: "string" },
   run: { type: "string", short: "r" },
   format: { type: "string", short: "f", default: "pretty" },
+  ignore: { type: "string", multiple: true },
+  bundle: { type: "boolean", short: "b" },
+  "exit-zero-on-skipped": { type: "boolean", short: "z" },
+  "fail-on-empty": { type: "boolean" },
+  timeout: { type: "string" },
+  count: { type: "string", default: "1" },
+  parallel: { type: "string", short: "p" },
   "v0-compatible": { type: "boolean" },
   coverage: { type: "boolean", short: "c" },
   threshold: { type: "string" },
@@ -47,143 +68,12 @@ const OPTIONS = {
   benchtime: { type: "string", default: "1000" },
 } as const;
 
-/** A test found in the policies. */
-interface TestCase {
-  file: string;
-  row: number;
-  col: number;
-  pkg: string[];
-  name: string;
-  skip: boolean;
-}
-
-/** The outcome of one test. */
-interface TestResult extends TestCase {
-  durationNs: number;
-  outcome: "pass" | "fail" | "skip" | "error";
-  error?: RegoError;
-  output: string;
-}
-
-/** Test rules of every module, once per package and name, in file order. */
-function findTests(files: LoadedFiles, v0: boolean): TestCase[] {
-  const seen = new Set<string>();
-  const out: TestCase[] = [];
-  for (const m of files.modules) {
-    const module = parseModule(m.file, m.source, v0);
-    for (const rule of module.rules) {
-      const head = rule.ref[0];
-      if (
-        rule.ref.length !== 1 ||
-        rule.args ||
-        head?.type !== "scalar" ||
-        typeof head.value !== "string"
-      )
-        continue;
-      const name = head.value;
-      const skip = name.startsWith("todo_test_");
-      if (!skip && !name.startsWith("test_")) continue;
-      const key = `${module.pkg.join(".")}.${name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ file: m.file, row: rule.loc.row, col: rule.loc.col, pkg: module.pkg, name, skip });
-    }
-  }
-  return out;
-}
-
-async function runOne(engine: PolicyEngine, t: TestCase, tracer?: EvalTracer): Promise<TestResult> {
-  if (t.skip) return { ...t, durationNs: 0, outcome: "skip", output: "" };
-  let output = "";
-  const start = process.hrtime.bigint();
-  try {
-    const value = await engine.evalRefAsync([...t.pkg, t.name], {
-      print: (message) => {
-        output += `${message}\n`;
-      },
-      tracer,
-    });
-    const durationNs = Number(process.hrtime.bigint() - start);
-    return { ...t, durationNs, outcome: value === true ? "pass" : "fail", output };
-  } catch (e) {
-    if (!(e instanceof RegoError)) throw e;
-    return {
-      ...t,
-      durationNs: Number(process.hrtime.bigint() - start),
-      outcome: "error",
-      error: e,
-      output,
-    };
-  }
-}
-
-function fullName(t: TestCase): string {
-  return `data.${[...t.pkg, t.name].join(".")}`;
-}
-
-function duration(ns: number): string {
-  if (ns >= 1e9) return `${(ns / 1e9).toFixed(3)}s`;
-  if (ns >= 1e6) return `${(ns / 1e6).toFixed(3)}ms`;
-  return `${(ns / 1e3).toFixed(3)}µs`;
-}
-
-/**
- * `opa test`'s pretty report: failures (or everything with -v) by file, then totals. With
- * `--bench`, passing tests are listed first as benchmark lines.
- */
-function prettyReport(
-  results: TestResult[],
-  verbose: boolean,
-  bench?: Map<TestResult, BenchFigures>,
-): string {
-  const lines: string[] = [];
-  if (bench) for (const [r, f] of bench) lines.push(benchLine(fullName(r), f));
-  const shown = results.filter(
-    (r) => (verbose && !bench?.has(r)) || r.outcome === "fail" || r.outcome === "error",
-  );
-  for (const file of [...new Set(shown.map((r) => r.file))]) {
-    lines.push(`${file}:`);
-    for (const r of shown.filter((x) => x.file === file)) {
-      const label = { pass: "PASS", fail: "FAIL", skip: "SKIPPED", error: "ERROR" }[r.outcome];
-      lines.push(`${fullName(r)}: ${label} (${duration(r.durationNs)})`);
-      if (r.error) lines.push(`  ${r.error.toString()}`);
-      if (verbose && r.output)
-        lines.push(
-          ...r.output
-            .trimEnd()
-            .split("\n")
-            .map((l) => `  ${l}`),
-        );
-    }
-    lines.push("");
-  }
-  lines.push("-".repeat(80));
-  const total = results.length;
-  for (const [label, outcome] of [
-    ["PASS", "pass"],
-    ["FAIL", "fail"],
-    ["SKIPPED", "skip"],
-    ["ERROR", "error"],
-  ] as const) {
-    const n = results.filter((r) => r.outcome === outcome).length;
-    if (n > 0) lines.push(`${label}: ${n}/${total}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-function jsonReport(results: TestResult[], bench?: Map<TestResult, BenchFigures>): string {
-  const items = results.map((r) => ({
-    location: { file: r.file, row: r.row, col: r.col },
-    package: `data.${r.pkg.join(".")}`,
-    name: r.name,
-    duration: r.durationNs,
-    ...(r.outcome === "fail" ? { fail: true } : {}),
-    ...(r.outcome === "skip" ? { skip: true } : {}),
-    ...(r.error ? { error: { code: r.error.code, message: r.error.message } } : {}),
-    ...(r.output ? { output: Buffer.from(r.output).toString("base64") } : {}),
-    ...(bench?.has(r) ? { benchmark_result: benchJson(bench.get(r) as BenchFigures) } : {}),
-  }));
-  return `${JSON.stringify(items, null, 2)}\n`;
+/** A whole number of at least `min`, or a UsageError naming the flag. */
+function wholeNumber(flag: string, text: string, min: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < min)
+    throw new UsageError(`--${flag}: "${text}" is not a whole number of at least ${min}`);
+  return n;
 }
 
 function parse(argv: string[]) {
@@ -202,7 +92,29 @@ function parse(argv: string[]) {
   const benchtime = Number(parsed.values.benchtime);
   if (!(benchtime > 0))
     throw new UsageError("--benchtime must be a positive number of milliseconds");
-  return { ...parsed, filter, benchtime };
+  const explain = parseTestExplain(parsed.values.explain);
+  let timeoutMs = 5000;
+  if (parsed.values.timeout !== undefined) {
+    try {
+      timeoutMs = Number(parseGoDuration(parsed.values.timeout) / 1_000_000n);
+    } catch (e) {
+      throw new UsageError(`--timeout: ${(e as Error).message}`);
+    }
+  }
+  // As OPA: a zero timeout means the default.
+  if (timeoutMs <= 0) timeoutMs = 5000;
+  const count = wholeNumber("count", parsed.values.count, 1);
+  if (parsed.values.parallel !== undefined) wholeNumber("parallel", parsed.values.parallel, 0);
+  // As OPA: --explain turns on verbose reporting.
+  const verbose = (parsed.values.verbose ?? false) || explain !== undefined;
+  return { ...parsed, filter, benchtime, explain, timeoutMs, count, verbose };
+}
+
+type Parsed = ReturnType<typeof parse>;
+
+function load(parsed: Parsed): LoadedFiles {
+  if (parsed.values.bundle) return loadBundlePaths(parsed.positionals, { skipVerify: true });
+  return loadPaths(parsed.positionals, { ignore: parsed.values.ignore });
 }
 
 async function runTests(argv: string[], io: CliIO): Promise<number> {
@@ -213,24 +125,41 @@ async function runTests(argv: string[], io: CliIO): Promise<number> {
   let tests: TestCase[];
   let files: LoadedFiles;
   try {
-    files = loadPaths(parsed.positionals);
+    files = load(parsed);
     engine = engineFromFiles(files, { v0Compatible: v0 });
     tests = findTests(files, v0).filter((t) => !parsed.filter || parsed.filter.test(fullName(t)));
   } catch (e) {
     return reportExpectedFailure(io, e);
   }
+  for (let i = 0; i < parsed.count; i++) {
+    const code = await runOnce(io, parsed, engine, tests, files, v0);
+    if (code !== 0) return code;
+  }
+  return 0;
+}
+
+/** One run of every test, reported; the exit code. */
+async function runOnce(
+  io: CliIO,
+  parsed: Parsed,
+  engine: PolicyEngine,
+  tests: TestCase[],
+  files: LoadedFiles,
+  v0: boolean,
+): Promise<number> {
   const coverage =
     parsed.values.coverage || parsed.values.threshold !== undefined
       ? new CoverageCollector()
       : undefined;
+  // As OPA: coverage replaces tracing.
+  const trace = parsed.verbose && !coverage;
   // One at a time: tests share the engine's caches and print order matters.
   const results: TestResult[] = [];
   for (const t of tests) {
-    results.push(
-      await runOne(engine, t, coverage ? new EventTracer([coverage.listener]) : undefined),
-    );
+    const listeners = coverage ? [coverage.listener] : [];
+    results.push(await runTest(engine, t, { trace, listeners, timeoutMs: parsed.timeoutMs }));
   }
-  if (coverage) return reportCoverage(io, coverage, results, files, parsed.values, v0);
+  if (coverage) return reportCoverage(io, coverage, results, files, parsed, v0);
   let bench: Map<TestResult, BenchFigures> | undefined;
   if (parsed.values.bench) {
     bench = new Map();
@@ -239,12 +168,29 @@ async function runTests(argv: string[], io: CliIO): Promise<number> {
         bench.set(r, benchTest(engine, [...r.pkg, r.name], parsed.benchtime));
     }
   }
+  const options: ReportOptions = {
+    verbose: parsed.verbose,
+    traceMode: parsed.explain ?? "verbose",
+    sources: new Map(files.modules.map((m) => [m.file, m.source])),
+    bench,
+  };
   io.stdout(
-    parsed.values.format === "json"
-      ? jsonReport(results, bench)
-      : prettyReport(results, parsed.values.verbose ?? false, bench),
+    parsed.values.format === "json" ? jsonReport(results, options) : prettyReport(results, options),
   );
-  return results.some((r) => r.outcome === "fail" || r.outcome === "error") ? 2 : 0;
+  if (results.length === 0 && parsed.values["fail-on-empty"]) {
+    io.stderr("no tests were run\n");
+    return 1;
+  }
+  return exitCode(results, parsed.values["exit-zero-on-skipped"] ?? false);
+}
+
+/** 2 when a test failed, erred or (unless `-z`) was skipped, else 0. */
+function exitCode(results: TestResult[], skippedIsFine: boolean): number {
+  const bad = results.some(
+    (r) =>
+      r.outcome === "fail" || r.outcome === "error" || (r.outcome === "skip" && !skippedIsFine),
+  );
+  return bad ? 2 : 0;
 }
 
 /**
@@ -257,19 +203,19 @@ function reportCoverage(
   coverage: CoverageCollector,
   results: TestResult[],
   files: LoadedFiles,
-  flags: { threshold?: string; verbose?: boolean },
+  parsed: Parsed,
   v0: boolean,
 ): number {
   const failed = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
   if (failed.length > 0) {
-    io.stderr(prettyReport(failed, false));
+    io.stderr(prettyReport(failed, { verbose: false, traceMode: "verbose", sources: new Map() }));
     return 2;
   }
   const report = coverage.report(files.modules.map((m) => parseModule(m.file, m.source, v0)));
-  const threshold = Number(flags.threshold ?? 0);
+  const threshold = Number(parsed.values.threshold ?? 0);
   if (report.coverage < threshold) {
     const message = thresholdMessage(report, threshold);
-    io.stderr(flags.verbose ? message : `${message.split("\n")[0]}\n`);
+    io.stderr(parsed.values.verbose ? message : `${message.split("\n")[0]}\n`);
     return 2;
   }
   io.stdout(`${JSON.stringify(report, null, 2)}\n`);
