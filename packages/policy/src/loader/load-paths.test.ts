@@ -91,3 +91,33 @@ describe("loadPaths", () => {
     assert.match(problems[0] ?? "", /unsupported file type/);
   });
 });
+
+describe("loadPaths with ignore patterns", () => {
+  const dir = tree("ignoring", {
+    "p.rego": "package p\n",
+    "p_gen.rego": "package gen\n",
+    "vendor/v.rego": "package v\n",
+    "vendor/data.json": '{"v": 1}',
+    "sub/vendor.rego": "package sub\n",
+    "sub/q_gen.rego": "package q\n",
+  });
+
+  it("skips files and directories (with their contents) whose names match", () => {
+    const files = loadPaths([dir], { ignore: ["vendor", "*_gen.rego"] });
+    assert.deepEqual(
+      files.modules.map((m) => m.file),
+      [join(dir, "p.rego"), join(dir, "sub/vendor.rego")],
+    );
+    assert.deepEqual(toJSON(files.data), {});
+  });
+
+  it("never ignores a path named on the command line", () => {
+    const files = loadPaths([join(dir, "p_gen.rego"), join(dir, "vendor")], {
+      ignore: ["*_gen.rego", "vendor"],
+    });
+    assert.deepEqual(
+      files.modules.map((m) => m.file),
+      [join(dir, "p_gen.rego"), join(dir, "vendor/v.rego")],
+    );
+  });
+});
