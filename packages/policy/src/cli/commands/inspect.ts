@@ -1,21 +1,26 @@
 /**
  * `rego inspect <file|dir>`: checks that the policies parse and compile, then lists each
- * namespace (`data.<package>`) with the files that contribute to it.
+ * namespace (`data.<package>`) with the files that contribute to it, and with
+ * `-a/--annotations` the METADATA annotations.
  */
 import { buildEngine } from "../../loader/build-engine.js";
+import { parseModule } from "../../syntax/module-parser.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
+import { annotationsJson, annotationsText, collectAnnotations } from "./inspect-annotations.js";
 
 const USAGE = `Usage: rego inspect [flags] <file|dir>
 
 Flags:
   -f, --format <fmt>   pretty (default) or json
+  -a, --annotations    list the METADATA annotations
       --v0-compatible  parse policies as Rego v0
 `;
 
 const OPTIONS = {
   format: { type: "string", short: "f", default: "pretty" },
+  annotations: { type: "boolean", short: "a" },
   "v0-compatible": { type: "boolean" },
 } as const;
 
@@ -54,13 +59,20 @@ async function runInspect(argv: string[], io: CliIO): Promise<number> {
   if (!parsed) return 2;
   const { values, path } = parsed;
   try {
-    const { engine } = buildEngine([path], { v0Compatible: values["v0-compatible"] });
+    const v0 = values["v0-compatible"] ?? false;
+    const { engine, files } = buildEngine([path], { v0Compatible: v0 });
     const spaces = namespaces(engine.modules());
+    const annotations = values.annotations
+      ? collectAnnotations(files.modules.map((m) => parseModule(m.file, m.source, v0)))
+      : [];
     if (values.format === "json") {
-      io.stdout(
-        `${JSON.stringify({ manifest: { revision: "", roots: [""] }, namespaces: Object.fromEntries(spaces) }, null, 2)}\n`,
-      );
-    } else io.stdout(prettyTable(spaces));
+      const info: Record<string, unknown> = {
+        manifest: { revision: "", roots: [""] },
+        namespaces: Object.fromEntries(spaces),
+      };
+      if (annotations.length > 0) info.annotations = annotationsJson(annotations);
+      io.stdout(`${JSON.stringify(info, null, 2)}\n`);
+    } else io.stdout(prettyTable(spaces) + annotationsText(annotations));
     return 0;
   } catch (e) {
     return reportExpectedFailure(io, e, values.format === "json");
