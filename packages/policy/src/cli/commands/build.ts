@@ -30,6 +30,7 @@ Flags:
   -b, --bundle            treat each path as a bundle root (names relative to it)
   -o, --output <file>     where to write the bundle (default bundle.tar.gz)
   -r, --revision <rev>    the manifest's revision
+      --ignore <pattern>  skip files and directories with a matching name (repeatable)
       --v0-compatible     parse policies as Rego v0
 
 Signing (needs -b):
@@ -46,6 +47,7 @@ const OPTIONS = {
   bundle: { type: "boolean", short: "b" },
   output: { type: "string", short: "o", default: "bundle.tar.gz" },
   revision: { type: "string", short: "r" },
+  ignore: { type: "string", multiple: true },
   "v0-compatible": { type: "boolean" },
   "signing-key": { type: "string", default: "" },
   "signing-alg": { type: "string", default: "RS256" },
@@ -95,7 +97,7 @@ function readInputs(
   paths: string[],
 ): { files: LoadedFiles; spec: Partial<BundleSpec> } {
   if (!values.bundle) {
-    const files = loadPaths(paths);
+    const files = loadPaths(paths, { ignore: values.ignore });
     const modules = files.modules.map((m) => ({
       path: bundlePath(m.file),
       source: m.source,

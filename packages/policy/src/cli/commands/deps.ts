@@ -22,6 +22,7 @@ depends on.
 Flags:
   -d, --data <path>    policy or data file or directory (repeatable)
   -f, --format <fmt>   pretty (default) or json
+      --ignore <pattern>  skip files and directories with a matching name (repeatable)
       --v0-compatible  parse policies as Rego v0
       --v1-compatible  parse policies as Rego v1 (the default)
 `;
@@ -29,6 +30,7 @@ Flags:
 const OPTIONS = {
   data: { type: "string", short: "d", multiple: true, default: [] as string[] },
   format: { type: "string", short: "f", default: "pretty" },
+  ignore: { type: "string", multiple: true },
   "v0-compatible": { type: "boolean" },
   "v1-compatible": { type: "boolean" },
 } as const;
@@ -111,7 +113,7 @@ async function runDeps(argv: string[], io: CliIO): Promise<number> {
   const { values, query } = parsed;
   try {
     const body = parseQuery(query);
-    const files = loadPaths(values.data);
+    const files = loadPaths(values.data, { ignore: values.ignore });
     const v0 = values["v0-compatible"] ?? false;
     const modules = files.modules.map((m) => parseModule(m.file, m.source, v0));
     const policy = new Compiler().compile(modules);

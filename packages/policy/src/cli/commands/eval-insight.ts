@@ -118,9 +118,10 @@ export class EvalInsight {
   }
 
   /** Loads and compiles, timing each step. */
-  build(paths: string[]): PolicyEngine {
+  build(paths: string[], ignore?: readonly string[]): PolicyEngine {
     const m = this.metrics;
-    const files = m ? m.time("rego_load_files", () => loadPaths(paths)) : loadPaths(paths);
+    const load = () => loadPaths(paths, { ignore });
+    const files = m ? m.time("rego_load_files", load) : load();
     this.files = files;
     for (const f of files.modules) this.sources.set(f.file, f.source);
     const build = () => engineFromFiles(files, { v0Compatible: this.v0 });

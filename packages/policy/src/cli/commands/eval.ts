@@ -25,6 +25,7 @@ Flags:
       --fail                   exit 1 when the result is undefined or empty
       --fail-defined           exit 1 when the result is defined
       --timeout <duration>     bound evaluation time (Go duration, e.g. 5s)
+      --ignore <pattern>       skip files and directories with a matching name (repeatable)
       --v0-compatible          parse policies as Rego v0
       --strict-builtin-errors  builtin errors halt evaluation
   -p, --partial                partial evaluation: print residual queries and support modules
@@ -42,6 +43,7 @@ const OPTIONS = {
   fail: { type: "boolean" },
   "fail-defined": { type: "boolean" },
   timeout: { type: "string" },
+  ignore: { type: "string", multiple: true },
   "v0-compatible": { type: "boolean" },
   "strict-builtin-errors": { type: "boolean" },
   partial: { type: "boolean", short: "p" },
@@ -128,8 +130,11 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
   try {
     const insight = request.insight;
     const engine = insight
-      ? insight.build(values.data ?? [])
-      : buildEngine(values.data ?? [], { v0Compatible: values["v0-compatible"] }).engine;
+      ? insight.build(values.data ?? [], values.ignore)
+      : buildEngine(values.data ?? [], {
+          v0Compatible: values["v0-compatible"],
+          ignore: values.ignore,
+        }).engine;
     const options = {
       input: request.input,
       strictBuiltinErrors: values["strict-builtin-errors"],
