@@ -225,6 +225,20 @@ describe("rego check --max-errors", () => {
     assert.doesNotMatch(all.stderr, /error limit reached/);
   });
 
+  it("counts errors of the first failing stage only, in OPA's stage order", async () => {
+    // 12 unsafe vars (a safety stage) and 11 undefined functions (an earlier stage).
+    const calls = Array.from({ length: 11 }, (_, i) => `f${i} := nosuch${i}(1)\n`).join("");
+    const run = await check(`${rules(12)}${calls}`);
+    assert.equal(run.code, 1);
+    const out = lines(run);
+    assert.equal(out.length, 11);
+    assert.equal(out[0], "p.rego:14: rego_type_error: undefined function nosuch0");
+    assert.equal(out[9], "p.rego:23: rego_type_error: undefined function nosuch9");
+    assert.equal(out[10], "rego_compile_error: error limit reached");
+    const few = lines(await check(`${rules(12)}f := nosuch(1)\n`));
+    assert.deepEqual(few, ["p.rego:14: rego_type_error: undefined function nosuch"]);
+  });
+
   it("reports the limit in JSON without a location", async () => {
     const run = await check(rules(2), ["-m", "1", "-f", "json"]);
     const doc = JSON.parse(run.stderr) as { errors: { code: string; message: string }[] };

@@ -29,6 +29,8 @@ export interface CheckOptions {
   builtins?: ReadonlySet<string>;
   /** The builtins the capabilities mark deprecated; default OPA's list. */
   deprecated?: ReadonlySet<string>;
+  /** Errors a failing stage reports before `error limit reached`; absent or 0: all. */
+  maxErrors?: number;
 }
 
 /**
