@@ -18,9 +18,10 @@ import { rewriteNegatedOperands, rewriteQueryNegations } from "./negated-operand
 import { checkRecursion } from "./recursion.js";
 import { importAliases, Resolver } from "./resolve.js";
 import { SafetyChecker } from "./safety.js";
+import { checkSchemaRefs, SchemaChecker, schemaKind } from "./schema-check.js";
 import { type CheckOptions, earlyChecks, lateChecks } from "./strict/index.js";
 import { type CompiledRule, descendants, RuleNode, splitHead } from "./tree.js";
-import { checkTypes, ruleKinds } from "./types.js";
+import { checkTypes, type RuleKind, ruleKinds } from "./types.js";
 
 /** The result of compiling: the rule tree under `data` and the modules. */
 export interface CompiledPolicy {
@@ -83,6 +84,7 @@ export class Compiler {
   readonly errors: RegoError[] = [];
   readonly root = new RuleNode([], "data");
   private readonly counter = { n: 0 };
+  private schemaChecker?: SchemaChecker;
 
   /** `checks`: strict mode and capabilities, as `rego check` asks. */
   constructor(private readonly checks: CheckOptions = {}) {}
@@ -143,11 +145,23 @@ export class Compiler {
     guarded(undefined, this.errors, () => checkRecursion(this.root, this.errors));
     this.failIf([]);
     const kinds = ruleKinds(this.root);
-    this.stage(rules, (r) => checkTypes(r, this.errors, kinds));
+    this.stage(rules, (r) => this.checkRuleTypes(r, kinds));
     guarded(undefined, this.errors, () => rewriteNegatedOperands(modules, this.counter));
     this.failIf(lateChecks(modules, this.checks));
     this.indexRules(this.root);
     return { root: this.root, modules };
+  }
+
+  /** The CheckTypes stage for one rule: schema-typed refs, then builtin operands. */
+  private checkRuleTypes(rule: Rule, kinds: RuleKind): void {
+    if (!this.checks.schemas) {
+      checkTypes(rule, this.errors, kinds);
+      return;
+    }
+    this.schemaChecker ??= new SchemaChecker(this.checks.schemas);
+    const typed = this.schemaChecker.typedFor(rule, this.errors);
+    checkSchemaRefs(rule, typed, this.errors);
+    checkTypes(rule, this.errors, kinds, (name) => schemaKind(typed, name));
   }
 
   /** Runs one compile stage over every rule, then stops compiling if it found errors. */

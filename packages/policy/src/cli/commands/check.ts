@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { DEFAULT_MAX_ERRORS } from "../../compile/error-limit.js";
 import type { CheckOptions } from "../../compile/strict/index.js";
 import { buildEngine } from "../../loader/build-engine.js";
+import { loadSchemas } from "../../loader/schemas.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import {
@@ -27,16 +28,24 @@ Flags:
   -f, --format <fmt>                 pretty (default) or json
   -m, --max-errors <n>               compile errors to report before stopping (default 10;
                                      0 or less: no limit)
+  -s, --schema <file|dir>            JSON Schema of input (a file), or schemas for METADATA
+                                     schemas: annotations (a directory)
   -S, --strict                       enable compiler strict mode
       --v0-compatible                parse policies as Rego v0
+      --v0-v1                        check for Rego v0 and v1 compatibility (policies must be
+                                     compatible with both Rego versions; alias --rego-v1)
 `;
 
 const OPTIONS = {
   capabilities: { type: "string" },
   format: { type: "string", short: "f", default: "pretty" },
   "max-errors": { type: "string", short: "m", default: String(DEFAULT_MAX_ERRORS) },
+  schema: { type: "string", short: "s" },
   strict: { type: "boolean", short: "S" },
   "v0-compatible": { type: "boolean" },
+  "v0-v1": { type: "boolean" },
+  // OPA's earlier name for --v0-v1, still accepted (hidden) there.
+  "rego-v1": { type: "boolean" },
 } as const;
 
 async function runCheck(argv: string[], io: CliIO): Promise<number> {
@@ -44,8 +53,11 @@ async function runCheck(argv: string[], io: CliIO): Promise<number> {
   if (!parsed) return 2;
   const { values, checks } = parsed;
   try {
+    if (values.schema !== undefined) checks.schemas = loadSchemas(values.schema);
     buildEngine(parsed.positionals, {
       v0Compatible: values["v0-compatible"],
+      // As OPA, --v0-v1 wins over --v0-compatible.
+      v0v1Compatible: values["v0-v1"] === true || values["rego-v1"] === true,
       compileChecks: checks,
     });
     return 0;

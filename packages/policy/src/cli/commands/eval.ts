@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { parseGoDuration } from "../../builtins/time/go-duration.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { parseDataText } from "../../loader/data-document.js";
+import { loadSchemas } from "../../loader/schemas.js";
 import type { Value } from "../../value/value.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
@@ -27,6 +28,7 @@ Flags:
       --timeout <duration>     bound evaluation time (Go duration, e.g. 5s)
       --v0-compatible          parse policies as Rego v0
       --strict-builtin-errors  builtin errors halt evaluation
+  -s, --schema <file|dir>      JSON Schema of input (a file) or schemas for METADATA annotations
   -p, --partial                partial evaluation: print residual queries and support modules
   -u, --unknowns <ref>         with --partial: a ref treated as unknown (repeatable; default input)
       --disable-inlining <ref> with --partial: never inline the rules under this ref (repeatable)
@@ -44,6 +46,7 @@ const OPTIONS = {
   timeout: { type: "string" },
   "v0-compatible": { type: "boolean" },
   "strict-builtin-errors": { type: "boolean" },
+  schema: { type: "string", short: "s" },
   partial: { type: "boolean", short: "p" },
   unknowns: { type: "string", short: "u", multiple: true },
   "disable-inlining": { type: "string", multiple: true },
@@ -129,7 +132,11 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
     const insight = request.insight;
     const engine = insight
       ? insight.build(values.data ?? [])
-      : buildEngine(values.data ?? [], { v0Compatible: values["v0-compatible"] }).engine;
+      : buildEngine(values.data ?? [], {
+          v0Compatible: values["v0-compatible"],
+          compileChecks:
+            values.schema === undefined ? undefined : { schemas: loadSchemas(values.schema) },
+        }).engine;
     const options = {
       input: request.input,
       strictBuiltinErrors: values["strict-builtin-errors"],
