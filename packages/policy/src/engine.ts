@@ -27,6 +27,8 @@ import { fromJSON, RegoObject, type Value } from "./value/value.js";
 export interface EngineOptions {
   /** Parse every module as Rego v0 unless it says otherwise. */
   v0Compatible?: boolean;
+  /** Parse every module as Rego v0 that must also be valid Rego v1 (`rego check --v0-v1`). */
+  v0v1Compatible?: boolean;
   /** Default for QueryOptions.strictBuiltinErrors. */
   strictBuiltinErrors?: boolean;
   /**
@@ -86,6 +88,8 @@ interface Source {
   file: string;
   source: string;
   v0: boolean;
+  /** Parsed for `--v0-v1`: v0 held to Rego v1's syntax too. */
+  v0v1?: boolean;
 }
 
 /** Operators whose expression value is just "true" (they bind or test, or print). */
@@ -230,15 +234,16 @@ export class PolicyEngine {
 
   /** Parses a module; throws RegoErrorList (rego_parse_error, file:line:col) on errors. */
   addModule(file: string, source: string, options?: { v0Compatible?: boolean }): void {
-    const v0 = options?.v0Compatible ?? this.options.v0Compatible ?? false;
-    const module = parseModule(file, source, v0);
+    const v0v1 = this.options.v0v1Compatible === true;
+    const v0 = v0v1 || (options?.v0Compatible ?? this.options.v0Compatible ?? false);
+    const module = parseModule(file, source, v0, v0v1);
     // A module added again under the same name replaces the earlier one, as in OPA.
     const at = this.sources.findIndex((s) => s.file === file);
     if (at >= 0) {
       this.sources.splice(at, 1);
       this.parsed.splice(at, 1);
     }
-    this.sources.push({ file, source, v0 });
+    this.sources.push({ file, source, v0, v0v1 });
     this.parsed.push(module);
     this.compiled = undefined;
   }
@@ -261,7 +266,7 @@ export class PolicyEngine {
   /** Compiles everything added; throws RegoErrorList with every compile error sorted by location. */
   compile(): void {
     // Modules are re-parsed so that compiling twice never sees already-rewritten rules.
-    const modules = this.sources.map((s) => parseModule(s.file, s.source, s.v0));
+    const modules = this.sources.map((s) => parseModule(s.file, s.source, s.v0, s.v0v1));
     const compiler = new Compiler(this.options.compileChecks);
     const policy = compiler.compile(modules);
     if (this.options.checkDataConflicts !== false) {

@@ -212,6 +212,11 @@ export interface Module {
   imports: Import[];
   rules: Rule[];
   v0: boolean;
+  /**
+   * A v0 module held to Rego v1's syntax too (OPA's RegoV0CompatV1): it imports rego.v1,
+   * or was parsed for `rego check --v0-v1`.
+   */
+  v0v1?: boolean;
   annotations: Annotation[];
 }
 

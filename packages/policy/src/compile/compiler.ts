@@ -1,7 +1,8 @@
 /**
  * The compiler: resolves names, merges every module's rules into one tree under `data`,
  * checks rule kinds, safety (reordering bodies), calls and recursion, and indexes rules.
- * All errors are collected and returned sorted by location.
+ * The checks run in OPA's stage order; the first stage with errors ends compilation, its
+ * errors sorted by location and cut at the error limit (`CheckOptions.maxErrors`).
  */
 import type { Body, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { allVars } from "../ast/walk.js";
@@ -11,14 +12,16 @@ import { constantValue } from "../eval/values.js";
 import { isStackOverflow, nestingMessage } from "../syntax/nesting.js";
 import { equal, stringifyJSON, type Value } from "../value/value.js";
 import { checkCalls, checkWithTargets, variadic } from "./calls.js";
+import { limitErrors } from "./error-limit.js";
 import { buildIndex } from "./indexing.js";
 import { rewriteNegatedOperands, rewriteQueryNegations } from "./negated-operands.js";
 import { checkRecursion } from "./recursion.js";
 import { importAliases, Resolver } from "./resolve.js";
 import { SafetyChecker } from "./safety.js";
+import { checkSchemaRefs, SchemaChecker, schemaKind } from "./schema-check.js";
 import { type CheckOptions, earlyChecks, lateChecks } from "./strict/index.js";
 import { type CompiledRule, descendants, RuleNode, splitHead } from "./tree.js";
-import { checkTypes, ruleKinds } from "./types.js";
+import { checkTypes, type RuleKind, ruleKinds } from "./types.js";
 
 /** The result of compiling: the rule tree under `data` and the modules. */
 export interface CompiledPolicy {
@@ -81,6 +84,7 @@ export class Compiler {
   readonly errors: RegoError[] = [];
   readonly root = new RuleNode([], "data");
   private readonly counter = { n: 0 };
+  private schemaChecker?: SchemaChecker;
 
   /** `checks`: strict mode and capabilities, as `rego check` asks. */
   constructor(private readonly checks: CheckOptions = {}) {}
@@ -121,32 +125,59 @@ export class Compiler {
     }
     if (early.errors.length > 0) {
       const resolver = early.localsFailed ? this.errors : [];
-      throw new RegoErrorList(sortErrors(uniqueErrors([...early.errors, ...resolver])));
+      this.failIf(uniqueErrors([...early.errors, ...resolver]));
     }
+    this.failIf([]);
     for (const m of modules) {
       let n = this.root;
       for (const key of m.pkg) n = n.child(key);
       for (const r of m.rules) this.place(m, r);
     }
+    // OPA's stages from here, in its order; the first that fails ends compilation.
     for (const n of descendants(this.root)) this.classify(n);
+    const conflicts = this.errors.splice(0);
+    const rules = sortedRules(modules);
+    this.stage(rules, (r) => checkWithTargets(r, this.arity, this.errors));
+    this.failIf(conflicts);
+    this.stage(rules, (r) => checkCalls(r, this.arity, this.errors));
     const safety = new SafetyChecker(this.arity, this.errors, this.counter);
-    const kinds = ruleKinds(this.root);
-    for (const m of modules) {
-      for (const r of m.rules) {
-        guarded(r.loc, this.errors, () => {
-          this.checkRuleSafety(safety, r);
-          checkCalls(r, this.arity, this.errors);
-          checkTypes(r, this.errors, kinds);
-          checkWithTargets(r, this.arity, this.errors);
-        });
-      }
-    }
+    this.stage(rules, (r) => this.checkRuleSafety(safety, r));
     guarded(undefined, this.errors, () => checkRecursion(this.root, this.errors));
+    this.failIf([]);
+    const kinds = ruleKinds(this.root);
+    this.stage(rules, (r) => this.checkRuleTypes(r, kinds));
     guarded(undefined, this.errors, () => rewriteNegatedOperands(modules, this.counter));
+    this.failIf(lateChecks(modules, this.checks));
     this.indexRules(this.root);
-    if (this.errors.length === 0) this.errors.push(...lateChecks(modules, this.checks));
-    if (this.errors.length > 0) throw new RegoErrorList(sortErrors(this.errors));
     return { root: this.root, modules };
+  }
+
+  /** The CheckTypes stage for one rule: schema-typed refs, then builtin operands. */
+  private checkRuleTypes(rule: Rule, kinds: RuleKind): void {
+    if (!this.checks.schemas) {
+      checkTypes(rule, this.errors, kinds);
+      return;
+    }
+    this.schemaChecker ??= new SchemaChecker(this.checks.schemas);
+    const typed = this.schemaChecker.typedFor(rule, this.errors);
+    checkSchemaRefs(rule, typed, this.errors);
+    checkTypes(rule, this.errors, kinds, (name) => schemaKind(typed, name));
+  }
+
+  /** Runs one compile stage over every rule, then stops compiling if it found errors. */
+  private stage(rules: Rule[], check: (r: Rule) => void): void {
+    for (const r of rules) guarded(r.loc, this.errors, () => check(r));
+    this.failIf([]);
+  }
+
+  /**
+   * Ends compilation when the current stage (`found` plus what it added to `this.errors`)
+   * has errors: they are reported in location order, up to the error limit.
+   */
+  private failIf(found: RegoError[]): void {
+    const errors = [...found, ...this.errors];
+    if (errors.length === 0) return;
+    throw new RegoErrorList(limitErrors(sortErrors(errors), this.checks.maxErrors));
   }
 
   /**
@@ -305,6 +336,12 @@ export class Compiler {
       if (!n.isFunction && n.rules.length > 0) n.index = buildIndex(n.rules);
     }
   }
+}
+
+/** Every rule of every module, modules in file-name order as OPA's compiler walks them. */
+function sortedRules(modules: Module[]): Rule[] {
+  const sorted = [...modules].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return sorted.flatMap((m) => m.rules);
 }
 
 function compileRule(rule: Rule, dynamic: Term[]): CompiledRule {

@@ -77,10 +77,11 @@ function staticKind(t: Term, vars: Map<string, Kind>, rules?: RuleKind): Kind | 
   }
 }
 
-/** `["data", "a", "b"]` for a ref `data.a.b` of string keys only. */
+/** `["data", "a", "b"]` for a ref `data.a.b` (or `input.a.b`) of string keys only. */
 function dataPath(t: Term): string[] | undefined {
-  if (t.type !== "ref" || t.head.type !== "var" || t.head.name !== "data") return undefined;
-  const out = ["data"];
+  if (t.type !== "ref" || t.head.type !== "var") return undefined;
+  if (t.head.name !== "data" && t.head.name !== "input") return undefined;
+  const out = [t.head.name];
   for (const p of t.path) {
     if (p.type !== "scalar" || typeof p.value !== "string") return undefined;
     out.push(p.value);
@@ -181,8 +182,18 @@ function mismatch(a: Term, b: Term, kindOf: (t: Term) => Kind | undefined): bool
   return x !== undefined && y !== undefined && x !== y;
 }
 
-/** Reports builtin calls whose operand types can be seen to be wrong. */
-export function checkTypes(rule: Rule, errors: RegoError[], rules?: RuleKind): void {
+/**
+ * Reports builtin calls whose operand types can be seen to be wrong. `schemas`: the kinds
+ * of `input`/`data` paths that schemas give this rule (schema-check.ts), before rules'.
+ */
+export function checkTypes(
+  rule: Rule,
+  errors: RegoError[],
+  ruleKind?: RuleKind,
+  schemas?: RuleKind,
+): void {
+  const rules: RuleKind | undefined =
+    schemas && ruleKind ? (name) => schemas(name) ?? ruleKind(name) : (schemas ?? ruleKind);
   const vars = assignedKinds(rule, rules);
   const replaced = rules ? replacedCalls(rule) : new Set<Term>();
   visitRule(rule, (t) => {

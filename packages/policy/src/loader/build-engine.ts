@@ -12,6 +12,8 @@ import { type LoadedFiles, readPaths } from "./load-paths.js";
 /** Options for building an engine from files. */
 export interface BuildOptions {
   v0Compatible?: boolean;
+  /** Rego v0 that must also be valid Rego v1 (`rego check --v0-v1`). */
+  v0v1Compatible?: boolean;
   strictBuiltinErrors?: boolean;
   /** Strict mode and capabilities for the compiler (`rego check`). */
   compileChecks?: CheckOptions;
@@ -33,6 +35,7 @@ function byLocation(a: RegoError, b: RegoError): number {
 export function engineFromFiles(files: LoadedFiles, options: BuildOptions = {}): PolicyEngine {
   const engine = new PolicyEngine({
     v0Compatible: options.v0Compatible,
+    v0v1Compatible: options.v0v1Compatible,
     strictBuiltinErrors: options.strictBuiltinErrors,
     compileChecks: options.compileChecks,
   });

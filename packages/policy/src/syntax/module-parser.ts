@@ -22,6 +22,8 @@ class ModuleParser extends ExprParser {
   constructor(
     map: SourceMap,
     readonly v0: boolean,
+    /** Rego v1's syntax required of a v0 module (OPA's RegoV0CompatV1); rego.v1 sets it. */
+    private v0v1 = false,
   ) {
     super(map, new Set(v0 ? [] : futureKeywords));
   }
@@ -52,6 +54,7 @@ class ModuleParser extends ExprParser {
       module.rules.push(...rules);
     }
     attachAnnotations(module, this.comments);
+    if (this.v0 && this.v0v1) module.v0v1 = true;
     return module;
   }
 
@@ -69,6 +72,8 @@ class ModuleParser extends ExprParser {
       for (const k of names.length > 2 ? names.slice(2) : futureKeywords) this.keywords.add(k);
     } else if (names[0] === "rego" && names[1] === "v1") {
       for (const k of futureKeywords) this.keywords.add(k);
+      // OPA holds a v0 module importing rego.v1 to v1's syntax from here on.
+      this.v0v1 = true;
     } else if (names[0] !== "data" && names[0] !== "input") {
       throw this.map.error(start, "unexpected import path, must begin with one of: {data, input}");
     }
@@ -109,6 +114,9 @@ class ModuleParser extends ExprParser {
     } else if (this.isSym(":=") || this.isSym("=")) {
       rule.assign = this.next().text === ":=";
       rule.value = this.parseIn(true);
+    } else if (this.v0 && this.v0v1 && !args && ref.length === 2 && !isDefault) {
+      // v0 reads `p[x]` as a partial set, v1 as `p[x] = true`: both readings must agree.
+      throw this.map.error(start, "`contains` keyword is required for partial set rules");
     } else if (this.v0 && !args && ref.length > 1 && !isDefault && !this.isKw("if")) {
       this.readV0PartialSet(rule, ref);
     }
@@ -187,7 +195,7 @@ class ModuleParser extends ExprParser {
     // A body may start on a later line (after comments, say), as OPA reads it; and the next
     // statement may follow on the same line (`x := 1 y := 2`).
     if (this.isSym("{")) {
-      if (!this.v0)
+      if (!this.v0 || this.v0v1)
         throw this.map.error(this.tok.start, "`if` keyword is required before rule body");
       return this.parseBlock();
     }
@@ -287,12 +295,15 @@ function headRef(t: Term, map: SourceMap): Term[] {
   throw map.error(t.loc.start, "rule head must be a reference");
 }
 
-/** Parses one module; throws RegoErrorList with a rego_parse_error. */
-export function parseModule(file: string, source: string, v0 = false): Module {
+/**
+ * Parses one module as Rego v1, or v0 (`v0`), or v0 that must also be valid v1 (`v0` and
+ * `v0v1`, as `rego check --v0-v1`); throws RegoErrorList with a rego_parse_error.
+ */
+export function parseModule(file: string, source: string, v0 = false, v0v1 = false): Module {
   const map = new SourceMap(file, source);
   let parser: ModuleParser | undefined;
   try {
-    parser = new ModuleParser(map, v0);
+    parser = new ModuleParser(map, v0, v0v1);
     return parser.parseModule();
   } catch (e) {
     throw asErrorList(e, map, parser);

@@ -225,6 +225,20 @@ describe("rego check --max-errors", () => {
     assert.doesNotMatch(all.stderr, /error limit reached/);
   });
 
+  it("counts errors of the first failing stage only, in OPA's stage order", async () => {
+    // 12 unsafe vars (a safety stage) and 11 undefined functions (an earlier stage).
+    const calls = Array.from({ length: 11 }, (_, i) => `f${i} := nosuch${i}(1)\n`).join("");
+    const run = await check(`${rules(12)}${calls}`);
+    assert.equal(run.code, 1);
+    const out = lines(run);
+    assert.equal(out.length, 11);
+    assert.equal(out[0], "p.rego:14: rego_type_error: undefined function nosuch0");
+    assert.equal(out[9], "p.rego:23: rego_type_error: undefined function nosuch9");
+    assert.equal(out[10], "rego_compile_error: error limit reached");
+    const few = lines(await check(`${rules(12)}f := nosuch(1)\n`));
+    assert.deepEqual(few, ["p.rego:14: rego_type_error: undefined function nosuch"]);
+  });
+
   it("reports the limit in JSON without a location", async () => {
     const run = await check(rules(2), ["-m", "1", "-f", "json"]);
     const doc = JSON.parse(run.stderr) as { errors: { code: string; message: string }[] };
@@ -278,5 +292,68 @@ describe("rego check --capabilities", () => {
     const run = await check(src, ["--capabilities", join(tree.dir, "missing.json")]);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /no such file or capabilities version found/);
+  });
+});
+
+describe("rego check --v0-v1 (OPA's RegoV0CompatV1: valid as both Rego v0 and v1)", () => {
+  it("accepts v0 policies that import the keywords and use v1's syntax", async () => {
+    const src =
+      "package p\nimport future.keywords.if\nimport future.keywords.contains\n\ndeny contains x if { x := 1 }\n";
+    for (const flag of ["--v0-v1", "--rego-v1"]) {
+      const run = await check(src, [flag]);
+      assert.equal(run.code, 0, run.stderr);
+    }
+  });
+
+  it("requires `if` before a rule body", async () => {
+    const run = await check("package p\n\nallow { true }\n", ["--v0-v1"]);
+    assert.equal(run.code, 1);
+    assert.deepEqual(lines(run), [
+      "p.rego:3: rego_parse_error: `if` keyword is required before rule body",
+    ]);
+    assert.equal((await check("package p\n\nallow { true }\n", ["--v0-compatible"])).code, 0);
+  });
+
+  it("requires `contains` for partial sets, with or without `if`", async () => {
+    for (const src of [
+      "package p\nimport rego.v1\n\ndeny[x] { x := 1 }\n",
+      "package p\nimport future.keywords\n\ndeny[x] if { x := 1 }\n",
+    ]) {
+      const run = await check(src, ["--v0-v1"]);
+      assert.deepEqual(lines(run), [
+        "p.rego:4: rego_parse_error: `contains` keyword is required for partial set rules",
+      ]);
+    }
+  });
+
+  it("without keyword imports v1's keywords are not keywords (v0 must parse it too)", async () => {
+    const run = await check("package p\n\nallow if true\n", ["--v0-v1"]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /rego_parse_error/);
+  });
+
+  it("makes the compile checks of Rego v1: deprecated builtins, shadowed input", async () => {
+    const deprecated = await check(
+      "package p\nimport future.keywords.if\n\nallow if { any([true]) }\n",
+      ["--v0-v1"],
+    );
+    assert.deepEqual(lines(deprecated), [
+      "p.rego:4: rego_type_error: deprecated built-in function calls in expression: any",
+    ]);
+    assert.equal(
+      (await check("package p\n\nallow { any([true]) }\n", ["--v0-compatible"])).code,
+      0,
+    );
+    const shadow = await check("package p\n\ninput := 1\n", ["--v0-v1"]);
+    assert.deepEqual(lines(shadow), [
+      "p.rego:3: rego_compile_error: rules must not shadow input (use a different rule name)",
+    ]);
+  });
+
+  it("holds a v0 module importing rego.v1 to v1's syntax, as OPA's parser does", async () => {
+    const run = await check("package p\nimport rego.v1\n\nallow { true }\n", ["--v0-compatible"]);
+    assert.deepEqual(lines(run), [
+      "p.rego:4: rego_parse_error: `if` keyword is required before rule body",
+    ]);
   });
 });

@@ -152,6 +152,32 @@ describe("rego capabilities", () => {
     assert.deepEqual(doc.future_keywords, ["contains", "every", "if", "in"]);
   });
 
+  it("marks the builtins OPA deprecates, and only those", async () => {
+    for (const args of [
+      ["--current"],
+      ["--version", (await rego(["capabilities"])).stdout.trim()],
+    ]) {
+      const run = await rego(["capabilities", ...args]);
+      assert.equal(run.code, 0);
+      const doc = JSON.parse(run.stdout) as { builtins: { name: string; deprecated?: boolean }[] };
+      const marked = doc.builtins.filter((b) => b.deprecated === true).map((b) => b.name);
+      assert.deepEqual(marked, [
+        "all",
+        "any",
+        "cast_array",
+        "cast_boolean",
+        "cast_null",
+        "cast_object",
+        "cast_set",
+        "cast_string",
+        "net.cidr_overlap",
+        "re_match",
+        "set_diff",
+      ]);
+      assert.ok(doc.builtins.every((b) => b.deprecated === undefined || b.deprecated === true));
+    }
+  });
+
   it("refuses versions it does not know", async () => {
     const run = await rego(["capabilities", "--version", "v0.0.1"]);
     assert.equal(run.code, 1);

@@ -55,11 +55,20 @@ test("calling an unknown function is a rego_type_error", () => {
   });
 });
 
-test("all compile errors are reported together, sorted by location", () => {
+test("a stage's errors are reported together, sorted by location; a later stage never runs", () => {
+  // As OPA's compiler: undefined functions (CheckUndefinedFuncs) come before unsafe vars.
   const errs = compileErrors("package t\np if {\n  y > 1\n}\nq := nosuch(1)\nr if {\n  z < 2\n}\n");
   assert.deepEqual(
     errs.map((e) => e.row),
-    [3, 5, 7],
+    [5],
+  );
+  const unsafe = compileErrors("package t\np if {\n  y > 1\n}\nq := 1\nr if {\n  z < 2\n}\n");
+  assert.deepEqual(
+    unsafe.map((e) => [e.row, e.code]),
+    [
+      [3, "rego_unsafe_var_error"],
+      [7, "rego_unsafe_var_error"],
+    ],
   );
 });
 

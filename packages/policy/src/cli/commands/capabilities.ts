@@ -1,10 +1,12 @@
 /**
  * `rego capabilities`: what this engine supports, in the shape of `opa capabilities`.
  * Without flags it lists the known versions (this one); `--current` prints the JSON
- * document: every builtin with its declaration, the future keywords and the features.
+ * document: every builtin with its declaration (and `deprecated: true` where OPA marks it so),
+ * the future keywords and the features.
  */
 import { parseArgs } from "node:util";
 import { allBuiltins } from "../../builtins/registry.js";
+import { deprecatedBuiltins } from "../../compile/strict/deprecated.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { asUsage } from "../parse-flags.js";
 import { typeJson } from "../type-json.js";
@@ -29,6 +31,8 @@ export function capabilitiesDocument(): unknown {
     .map((b) => ({
       name: b.name,
       decl: { args: b.args.map(typeJson), result: typeJson(b.result), type: "function" },
+      // OPA's Builtin struct serialises `deprecated` before `nondeterministic`.
+      ...(deprecatedBuiltins.has(b.name) ? { deprecated: true } : {}),
       ...(b.nondeterministic ? { nondeterministic: true } : {}),
     }));
   return {

@@ -2,12 +2,14 @@
  * `rego check <path>...`: parses and compiles policies without evaluating anything. Silent
  * on success; every error on stderr and exit 1 otherwise. As `opa check`: `--strict` adds
  * OPA's strict-mode checks, `--capabilities` limits the builtins policies may call, and
- * compile errors stop at `--max-errors` (default 10) with `error limit reached`.
+ * the compiler stops at its first failing stage, reporting at most `--max-errors` (default
+ * 10) of its errors and then `error limit reached`, as OPA's compiler does.
  */
 import { readFileSync } from "node:fs";
+import { DEFAULT_MAX_ERRORS } from "../../compile/error-limit.js";
 import type { CheckOptions } from "../../compile/strict/index.js";
-import { RegoError, RegoErrorList } from "../../errors.js";
 import { buildEngine } from "../../loader/build-engine.js";
+import { loadSchemas } from "../../loader/schemas.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import {
@@ -26,33 +28,41 @@ Flags:
   -f, --format <fmt>                 pretty (default) or json
   -m, --max-errors <n>               compile errors to report before stopping (default 10;
                                      0 or less: no limit)
+  -s, --schema <file|dir>            JSON Schema of input (a file), or schemas for METADATA
+                                     schemas: annotations (a directory)
   -S, --strict                       enable compiler strict mode
       --v0-compatible                parse policies as Rego v0
+      --v0-v1                        check for Rego v0 and v1 compatibility (policies must be
+                                     compatible with both Rego versions; alias --rego-v1)
 `;
 
 const OPTIONS = {
   capabilities: { type: "string" },
   format: { type: "string", short: "f", default: "pretty" },
-  "max-errors": { type: "string", short: "m", default: "10" },
+  "max-errors": { type: "string", short: "m", default: String(DEFAULT_MAX_ERRORS) },
+  schema: { type: "string", short: "s" },
   strict: { type: "boolean", short: "S" },
   "v0-compatible": { type: "boolean" },
+  "v0-v1": { type: "boolean" },
+  // OPA's earlier name for --v0-v1, still accepted (hidden) there.
+  "rego-v1": { type: "boolean" },
 } as const;
-
-/** OPA's compiler default for `--max-errors`. */
-export const DEFAULT_MAX_ERRORS = 10;
 
 async function runCheck(argv: string[], io: CliIO): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
-  const { values, maxErrors, checks } = parsed;
+  const { values, checks } = parsed;
   try {
+    if (values.schema !== undefined) checks.schemas = loadSchemas(values.schema);
     buildEngine(parsed.positionals, {
       v0Compatible: values["v0-compatible"],
+      // As OPA, --v0-v1 wins over --v0-compatible.
+      v0v1Compatible: values["v0-v1"] === true || values["rego-v1"] === true,
       compileChecks: checks,
     });
     return 0;
   } catch (e) {
-    return reportExpectedFailure(io, limitErrors(e, maxErrors), values.format === "json");
+    return reportExpectedFailure(io, e, values.format === "json");
   }
 }
 
@@ -64,11 +74,11 @@ function parse(argv: string[]) {
   if (!/^-?\d+$/.test(raw)) {
     throw new UsageError(`invalid argument "${raw}" for "-m, --max-errors" flag: not a number`);
   }
-  const checks: CheckOptions = { strict: parsed.values.strict === true };
+  const checks: CheckOptions = { strict: parsed.values.strict === true, maxErrors: Number(raw) };
   if (parsed.values.capabilities !== undefined) {
     Object.assign(checks, loadCapabilities(parsed.values.capabilities));
   }
-  return { ...parsed, maxErrors: Number(raw), checks };
+  return { ...parsed, checks };
 }
 
 /**
@@ -106,18 +116,6 @@ export function loadCapabilities(source: string): Pick<CheckOptions, "builtins" 
     if (b.deprecated === true) deprecated.add(b.name);
   }
   return { builtins, deprecated };
-}
-
-/**
- * OPA's error limit on compile errors: past `max` (when positive) the first `max` errors
- * and `error limit reached`, which OPA adds as soon as the limit is hit. Parse errors come
- * from OPA's loader and are never limited.
- */
-export function limitErrors(e: unknown, max: number): unknown {
-  if (!(e instanceof RegoErrorList) || max <= 0 || e.errors.length < max) return e;
-  if (e.errors.some((x) => x.code === "rego_parse_error")) return e;
-  const limit = new RegoError("rego_compile_error", "error limit reached");
-  return new RegoErrorList([...e.errors.slice(0, max), limit]);
 }
 
 export const checkCommand: Command = {

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { parseGoDuration } from "../../builtins/time/go-duration.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { parseDataText } from "../../loader/data-document.js";
+import { loadSchemas } from "../../loader/schemas.js";
 import type { Value } from "../../value/value.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
@@ -28,6 +29,7 @@ Flags:
       --ignore <pattern>       skip files and directories with a matching name (repeatable)
       --v0-compatible          parse policies as Rego v0
       --strict-builtin-errors  builtin errors halt evaluation
+  -s, --schema <file|dir>      JSON Schema of input (a file) or schemas for METADATA annotations
   -p, --partial                partial evaluation: print residual queries and support modules
   -u, --unknowns <ref>         with --partial: a ref treated as unknown (repeatable; default input)
       --disable-inlining <ref> with --partial: never inline the rules under this ref (repeatable)
@@ -46,6 +48,7 @@ const OPTIONS = {
   ignore: { type: "string", multiple: true },
   "v0-compatible": { type: "boolean" },
   "strict-builtin-errors": { type: "boolean" },
+  schema: { type: "string", short: "s" },
   partial: { type: "boolean", short: "p" },
   unknowns: { type: "string", short: "u", multiple: true },
   "disable-inlining": { type: "string", multiple: true },
@@ -134,6 +137,8 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
       : buildEngine(values.data ?? [], {
           v0Compatible: values["v0-compatible"],
           ignore: values.ignore,
+          compileChecks:
+            values.schema === undefined ? undefined : { schemas: loadSchemas(values.schema) },
         }).engine;
     const options = {
       input: request.input,

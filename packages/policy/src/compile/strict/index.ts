@@ -15,6 +15,7 @@
  */
 import type { Module } from "../../ast/nodes.js";
 import type { RegoError } from "../../errors.js";
+import type { SchemaSet } from "../schema-check.js";
 import { deprecatedBuiltins, deprecatedCalls } from "./deprecated.js";
 import { argumentShadowing, duplicateImports, unusedImports } from "./imports.js";
 import { keywordOverrides } from "./keyword-overrides.js";
@@ -29,6 +30,10 @@ export interface CheckOptions {
   builtins?: ReadonlySet<string>;
   /** The builtins the capabilities mark deprecated; default OPA's list. */
   deprecated?: ReadonlySet<string>;
+  /** Errors a failing stage reports before `error limit reached`; absent or 0: all. */
+  maxErrors?: number;
+  /** JSON Schemas to type `input` and annotated documents with (`-s/--schema`). */
+  schemas?: SchemaSet;
 }
 
 /**

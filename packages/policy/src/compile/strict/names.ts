@@ -68,9 +68,12 @@ export function importText(imp: Import): string {
   return `import ${refText(imp.path)}${alias}`;
 }
 
-/** True for modules OPA holds to Rego v1's rules: v1 ones and v0 ones importing rego.v1. */
+/**
+ * True for modules OPA holds to Rego v1's rules: v1 ones, and v0 ones importing rego.v1 or
+ * parsed for `--v0-v1`.
+ */
 export function isV1Compatible(module: Module): boolean {
-  if (!module.v0) return true;
+  if (!module.v0 || module.v0v1) return true;
   return module.imports.some((i) => importPath(i)?.join(".") === "rego.v1");
 }
 
