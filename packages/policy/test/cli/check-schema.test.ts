@@ -160,3 +160,26 @@ describe("rego eval -s", () => {
     assert.equal(ok.code, 0, ok.stderr);
   });
 });
+
+describe("rego test -s <file>", () => {
+  it("type-checks the tests' policies against the schema of input", async () => {
+    const policy = write(
+      "t_test.rego",
+      'package t\n\nallow if input.user.nam == "x"\n\ntest_allow if allow with input as {"user": {"nam": "x"}}\n',
+    );
+    const plain = await rego(["test", policy]);
+    assert.equal(plain.code, 0, plain.stderr);
+    const run = await rego(["test", "-s", schemaFile, policy]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /rego_type_error: undefined ref: input\.user\.nam/);
+  });
+
+  it("names a schema file that is not JSON", async () => {
+    const policy = write("u_test.rego", "package u\n\ntest_x if true\n");
+    const bad = write("bad-schema.json", "{ not json");
+    const run = await rego(["test", "-s", bad, policy]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /bad-schema\.json/);
+  });
+});
+

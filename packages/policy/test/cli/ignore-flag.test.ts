@@ -1,4 +1,4 @@
-/** `--ignore` on the commands that load directories as OPA's do: eval, deps, build (test has its own). */
+/** `--ignore` on the commands that load directories as OPA's do: eval, deps, build, check (test has its own). */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -36,5 +36,14 @@ describe("--ignore", () => {
     assert.equal((await rego(["build", "-o", out, dir])).code, 1);
     const run = await rego(["build", ...IGNORE, "-o", out, dir]);
     assert.equal(run.code, 0, run.stderr);
+  });
+
+  it("rego check checks only what is not ignored", async () => {
+    const plain = await rego(["check", dir]);
+    assert.equal(plain.code, 1);
+    assert.match(plain.stderr, /broken_gen\.rego/);
+    const run = await rego(["check", ...IGNORE, dir]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, "");
   });
 });

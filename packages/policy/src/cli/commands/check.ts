@@ -26,6 +26,7 @@ const USAGE = `Usage: rego check [flags] <path>...
 Flags:
       --capabilities <file|version>  the builtins policies may call (a capabilities JSON file)
   -f, --format <fmt>                 pretty (default) or json
+      --ignore <pattern>             skip files and directories with a matching name (repeatable)
   -m, --max-errors <n>               compile errors to report before stopping (default 10;
                                      0 or less: no limit)
   -s, --schema <file|dir>            JSON Schema of input (a file), or schemas for METADATA
@@ -39,6 +40,7 @@ Flags:
 const OPTIONS = {
   capabilities: { type: "string" },
   format: { type: "string", short: "f", default: "pretty" },
+  ignore: { type: "string", multiple: true },
   "max-errors": { type: "string", short: "m", default: String(DEFAULT_MAX_ERRORS) },
   schema: { type: "string", short: "s" },
   strict: { type: "boolean", short: "S" },
@@ -56,6 +58,7 @@ async function runCheck(argv: string[], io: CliIO): Promise<number> {
     if (values.schema !== undefined) checks.schemas = loadSchemas(values.schema);
     buildEngine(parsed.positionals, {
       v0Compatible: values["v0-compatible"],
+      ignore: values.ignore,
       // As OPA, --v0-v1 wins over --v0-compatible.
       v0v1Compatible: values["v0-v1"] === true || values["rego-v1"] === true,
       compileChecks: checks,

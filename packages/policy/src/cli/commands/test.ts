@@ -10,6 +10,7 @@ import type { PolicyEngine } from "../../engine.js";
 import { engineFromFiles } from "../../loader/build-engine.js";
 import { loadBundlePaths } from "../../loader/load-bundles.js";
 import { type LoadedFiles, loadPaths } from "../../loader/load-paths.js";
+import { loadSchemas } from "../../loader/schemas.js";
 import { parseModule } from "../../syntax/module-parser.js";
 import { CoverageCollector, thresholdMessage } from "../../trace/coverage.js";
 import type { CliIO, Command } from "../cli-io.js";
@@ -36,6 +37,8 @@ Flags:
   -r, --run <regex>           run only tests whose full name (data.pkg.test_x) matches
   -f, --format <fmt>          pretty (default) or json
       --ignore <pattern>      skip files and directories with a matching name (repeatable)
+  -s, --schema <file|dir>     JSON Schema of input (a file), or schemas for METADATA
+                              schemas: annotations (a directory)
   -b, --bundle                paths are bundles (directories or .tar.gz)
   -z, --exit-zero-on-skipped  skipped tests do not make the exit code 2
       --fail-on-empty         exit 1 when no test ran
@@ -55,6 +58,7 @@ const OPTIONS = {
   run: { type: "string", short: "r" },
   format: { type: "string", short: "f", default: "pretty" },
   ignore: { type: "string", multiple: true },
+  schema: { type: "string", short: "s" },
   bundle: { type: "boolean", short: "b" },
   "exit-zero-on-skipped": { type: "boolean", short: "z" },
   "fail-on-empty": { type: "boolean" },
@@ -126,7 +130,13 @@ async function runTests(argv: string[], io: CliIO): Promise<number> {
   let files: LoadedFiles;
   try {
     files = load(parsed);
-    engine = engineFromFiles(files, { v0Compatible: v0 });
+    engine = engineFromFiles(files, {
+      v0Compatible: v0,
+      compileChecks:
+        parsed.values.schema === undefined
+          ? undefined
+          : { schemas: loadSchemas(parsed.values.schema) },
+    });
     tests = findTests(files, v0).filter((t) => !parsed.filter || parsed.filter.test(fullName(t)));
   } catch (e) {
     return reportExpectedFailure(io, e);
