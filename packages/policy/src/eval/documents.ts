@@ -191,7 +191,8 @@ export class DocumentResolver {
     return node.arity === 0 ? this.rules.callUser(node, []) : undefined;
   }
 
-  nodeValue(node: RuleNode): Value | undefined {
+  /** The value of a rule document, cached until the next `with`; recursion is an error. */
+  private nodeValue(node: RuleNode): Value | undefined {
     const cached = this.state.cache.get(node);
     if (cached === inProgress) {
       throw new RegoError("rego_recursion_error", `rule ${node.dottedPath} is recursive`);
@@ -271,6 +272,7 @@ export class DocumentResolver {
     return c;
   }
 
+  /** The base document at `path`, without overrides. */
   private baseAt(path: readonly string[]): Value | undefined {
     let v: Value | undefined = this.baseData;
     for (const key of path) {

@@ -29,7 +29,7 @@ export class RuleEvaluator {
     private readonly terms: TermEvaluator,
   ) {}
 
-  candidates(node: RuleNode): CompiledRule[] {
+  private candidates(node: RuleNode): CompiledRule[] {
     if (!node.index) return node.rules;
     let v: Value | undefined = this.state.overrides.input;
     for (const key of node.index.inputPath) {
@@ -43,7 +43,7 @@ export class RuleEvaluator {
    * Runs a rule body (then its else chain while undefined), calling `emit` with the rule's
    * env for each solution. Stops early when `emit` returns true.
    */
-  evalRuleBodies(cr: CompiledRule, env: Env, emit: (env: Env) => boolean): boolean {
+  private evalRuleBodies(cr: CompiledRule, env: Env, emit: (env: Env) => boolean): boolean {
     let found = false;
     const outerRule = this.state.currentRule;
     this.state.currentRule = cr.rule;
@@ -63,6 +63,7 @@ export class RuleEvaluator {
     return stop;
   }
 
+  /** A complete rule's value (its default when no body holds); conflicts are errors. */
   completeValue(node: RuleNode): Value | undefined {
     let result: Value | undefined;
     for (const cr of this.candidates(node)) {
@@ -77,7 +78,7 @@ export class RuleEvaluator {
   }
 
   /** Evaluates a single-value rule (and else chain), emitting each value it produces. */
-  evalRuleChain(
+  private evalRuleChain(
     cr: CompiledRule,
     env: Env,
     emit: (v: Value, rule: Rule) => void,
@@ -117,7 +118,7 @@ export class RuleEvaluator {
     if (!found && cr.elseRule) this.evalRuleChain(cr.elseRule, env, emit, guard);
   }
 
-  defaultValue(rule: Rule): Value | undefined {
+  private defaultValue(rule: Rule): Value | undefined {
     if (this.state.tracer) {
       this.state.tracer.enterRule(rule);
       this.state.tracer.exitRule(rule);
@@ -131,6 +132,7 @@ export class RuleEvaluator {
     return out;
   }
 
+  /** `p[key]` of a partial set or object, from only the rules that can produce `key`. */
   keyedValue(node: RuleNode, key: Value): Value | undefined {
     if (node.isMultiSet) {
       for (const cr of node.rules) {
@@ -162,6 +164,7 @@ export class RuleEvaluator {
     return out.get(key);
   }
 
+  /** A partial set: every key its rules produce. */
   setValue(node: RuleNode): Value {
     const out = new RegoSet();
     for (const cr of this.candidates(node)) {
@@ -181,6 +184,7 @@ export class RuleEvaluator {
     return collectionTooLarge(`rule ${node.dottedPath}`, size, this.state.maxCollectionSize);
   }
 
+  /** A user function applied to `args`; undefined when no body (nor default) holds. */
   callUser(node: RuleNode, args: Value[]): Value | undefined {
     let result: Value | undefined;
     for (const cr of node.rules) {
@@ -250,7 +254,6 @@ export class RuleEvaluator {
   }
 }
 
-/** Inserts `value` at `keys` in a nested object being built; conflicts are errors. */
 /** True when `keys` lead to a value inside `obj`. */
 function hasPath(obj: RegoObject, keys: Value[]): boolean {
   let v: Value | undefined = obj;
@@ -260,6 +263,7 @@ function hasPath(obj: RegoObject, keys: Value[]): boolean {
   return v !== undefined;
 }
 
+/** Inserts `value` at `keys` in a nested object being built; conflicts are errors. */
 function insertPath(
   out: RegoObject,
   keys: Value[],
