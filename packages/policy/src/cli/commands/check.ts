@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import type { CheckOptions } from "../../compile/strict/index.js";
 import { RegoError, RegoErrorList } from "../../errors.js";
 import { buildEngine } from "../../loader/build-engine.js";
+import { packageVersion } from "../../version.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import {
@@ -17,7 +18,6 @@ import {
   requirePrettyOrJson,
   UsageError,
 } from "../parse-flags.js";
-import { packageVersion } from "./version.js";
 
 const USAGE = `Usage: rego check [flags] <path>...
 
