@@ -7,10 +7,16 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseJsonValue } from "../loader/data-document.js";
+import {
+  applyPatch,
+  makeDir,
+  type PatchOp,
+  readPath,
+  storagePathText,
+} from "../store/document-patch.js";
 import { jsonTextDepthExceeds } from "../value/depth.js";
 import type { Value } from "../value/value.js";
 import { badRequest, inputTooDeep, resourceNotFound } from "./api-error.js";
-import { applyPatch, makeDir, type PatchOp, readPath, storagePathText } from "./document-patch.js";
 import { boolParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
 import { sendJson } from "./respond.js";

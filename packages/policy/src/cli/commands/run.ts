@@ -17,7 +17,7 @@ import {
 import { OverrideSyntaxError } from "../../plugins/config-overrides.js";
 import { PluginRuntime } from "../../plugins/plugin-runtime.js";
 import { startPolicyServer } from "../../server/app.js";
-import { PolicyStore } from "../../server/policy-store.js";
+import { PolicyStore } from "../../store/policy-store.js";
 import { packageVersion } from "../../version.js";
 import {
   BUNDLE_FLAG_OPTIONS,
