@@ -3,11 +3,12 @@
  * checks rule kinds, safety (reordering bodies), calls and recursion, and indexes rules.
  * All errors are collected and returned sorted by location.
  */
+
+import { constantValue } from "../ast/constant-value.js";
 import type { Body, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { allVars } from "../ast/walk.js";
 import { lookupBuiltin } from "../builtins/registry.js";
 import { RegoError, RegoErrorList } from "../errors.js";
-import { constantValue } from "../eval/values.js";
 import { isStackOverflow, nestingMessage } from "../syntax/nesting.js";
 import { equal, stringifyJSON, type Value } from "../value/value.js";
 import { checkCalls, checkWithTargets, variadic } from "./calls.js";

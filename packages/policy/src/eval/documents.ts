@@ -3,13 +3,15 @@
  * documents, and computes virtual documents (complete, partial set, partial object, ref
  * heads) with conflict detection and a per-query cache.
  */
+
+import { constantValue } from "../ast/constant-value.js";
 import type { Module, Rule, Term } from "../ast/nodes.js";
+import type { ExternalCalls } from "../builtins/external-calls.js";
 import type { BuiltinContext } from "../builtins/registry-types.js";
 import type { CompiledRule, RuleNode } from "../compile/tree.js";
 import { collectionTooLarge, RegoError } from "../errors.js";
 import { compare, equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import { dependencyOrder, staticDeps, WARM_RULE_DEPTH } from "./dependency-order.js";
-import type { ExternalCalls } from "./external-calls.js";
 import type { FunctionTable } from "./functions.js";
 import {
   Canceller,
@@ -21,7 +23,7 @@ import {
   type Overrides,
 } from "./state.js";
 import { type Env, type K, locOf, TermEvaluator, type VK } from "./terms.js";
-import { constantValue, indexValue, upsert } from "./values.js";
+import { indexValue, upsert } from "./values.js";
 
 /** Per-query settings of an evaluator. */
 export interface EvaluatorOptions {

@@ -4,6 +4,7 @@
  * the classes it extends.
  */
 import type { CallTerm, Term, WithModifier } from "../ast/nodes.js";
+import { PendingExternalCall } from "../builtins/external-calls.js";
 import type { BuiltinDef } from "../builtins/registry-types.js";
 import type { RuleNode } from "../compile/tree.js";
 import { splitHead } from "../compile/tree.js";
@@ -11,7 +12,6 @@ import { BuiltinError, BuiltinTypeError, internalError, RegoError } from "../err
 import { formatValue } from "../value/format.js";
 import { equal, type Value } from "../value/value.js";
 import { conflict, DocumentEvaluator } from "./documents.js";
-import { PendingExternalCall } from "./external-calls.js";
 import { resolveFunction } from "./functions.js";
 import { metadataChain, metadataRule } from "./metadata.js";
 import type { DocCache, FunctionReplacement, Overrides } from "./state.js";
