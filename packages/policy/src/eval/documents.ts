@@ -38,7 +38,7 @@ export interface EvaluatorOptions {
   signal?: AbortSignal;
   /** Most elements one collection may have (REGO_MAX_COLLECTION_SIZE). */
   maxCollectionSize: number;
-  /** Network answers and pinned state of an asynchronous query (see external-calls.ts). */
+  /** Network answers and pinned state of an asynchronous query (see builtins/external-calls.ts). */
   external?: ExternalCalls;
 }
 
