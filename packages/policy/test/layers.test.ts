@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
  * Each entry is one layer: a folder of src/ (its subfolders included) or a file at the root
  * of src/. Peers share a layer and may not import each other.
  */
-export const LAYERS: readonly (readonly string[])[] = [
+const LAYERS: readonly (readonly string[])[] = [
   ["errors.ts", "version.ts", "config.ts"],
   ["value"],
   ["ast"],
@@ -72,7 +72,7 @@ function withoutComments(text: string): string {
 }
 
 /** Relative specifiers of static imports, `export … from` and dynamic `import()`. */
-export function relativeImports(text: string): string[] {
+function relativeImports(text: string): string[] {
   const found: string[] = [];
   const pattern = /(?:\bfrom|\bimport)\s*\(?\s*(["'])(\.{1,2}\/[^"']*)\1/g;
   for (const m of withoutComments(text).matchAll(pattern)) found.push(m[2] as string);
