@@ -1,7 +1,7 @@
 /**
  * The `net.*` builtins: CIDR containment, intersection, expansion, validation and merging
  * for IPv4 and IPv6 with Go's parsing rules, and `net.lookup_ip_addr`: through the system
- * resolver when the query runs asynchronously (see eval/external-calls.ts), from literal
+ * resolver when the query runs asynchronously (see builtins/external-calls.ts), from literal
  * addresses and the hosts file when it runs synchronously.
  */
 import { lookup } from "node:dns/promises";

@@ -10,7 +10,7 @@ import { splitHead } from "../compile/tree.js";
 import { BuiltinError, BuiltinTypeError, internalError, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import type { Value } from "../value/value.js";
-import { PendingExternalCall } from "./external-calls.js";
+import { PendingExternalCall } from "../builtins/external-calls.js";
 import { type FunctionTable, resolveFunction } from "./functions.js";
 import { metadataChain, metadataRule } from "./metadata.js";
 import type { RuleEvaluator } from "./rules.js";

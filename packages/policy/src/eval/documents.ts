@@ -11,7 +11,8 @@ import { dependencyOrder, staticDeps, WARM_RULE_DEPTH } from "./dependency-order
 import type { RuleEvaluator } from "./rules.js";
 import { inProgress, type QueryState } from "./state.js";
 import type { Env, TermEvaluator, VK } from "./terms.js";
-import { constantValue, indexValue, upsert } from "./values.js";
+import { constantValue } from "../ast/constant-value.js";
+import { indexValue, upsert } from "./values.js";
 
 /** Evaluation of `data`: base documents, overrides and virtual documents. */
 export class DocumentResolver {

@@ -9,7 +9,8 @@ import { collectionTooLarge, RegoError } from "../errors.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import type { QueryState } from "./state.js";
 import { type Env, type K, locOf, type TermEvaluator } from "./terms.js";
-import { constantValue, indexValue } from "./values.js";
+import { constantValue } from "../ast/constant-value.js";
+import { indexValue } from "./values.js";
 
 const TRUE: Term = {
   type: "scalar",

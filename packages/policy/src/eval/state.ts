@@ -6,7 +6,7 @@ import type { Body, Expr, Rule } from "../ast/nodes.js";
 import type { RuleNode } from "../compile/tree.js";
 import { RegoError } from "../errors.js";
 import type { Value } from "../value/value.js";
-import type { ExternalCalls } from "./external-calls.js";
+import type { ExternalCalls } from "../builtins/external-calls.js";
 
 /** Per-query settings of an evaluator. */
 export interface EvaluatorOptions {

@@ -20,7 +20,8 @@ import { formatValue } from "../value/format.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import { evalBodyFlat, FLAT_BODY_DEPTH } from "./flat-body.js";
 import type { Canceller, EvalTracer, QueryState } from "./state.js";
-import { constantValue, forEachElement, indexValue } from "./values.js";
+import { constantValue } from "../ast/constant-value.js";
+import { forEachElement, indexValue } from "./values.js";
 
 /** Bindings of one rule frame. */
 export type Env = Map<string, Value>;

@@ -6,9 +6,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { moduleToValue } from "../ast/json.js";
 import type { PolicySource } from "../loader/load-paths.js";
+import { parsePolicy, policyNotFound } from "../store/policy-store.js";
 import { toJSON } from "../value/value.js";
 import { badRequest } from "./api-error.js";
-import { parsePolicy, policyNotFound } from "./policy-store.js";
 import { boolParam } from "./query-params.js";
 import { sendJson } from "./respond.js";
 import type { RequestTarget, ServerContext } from "./server-context.js";

@@ -7,10 +7,10 @@
 import { parseArgs } from "node:util";
 import { allBuiltins } from "../../builtins/registry.js";
 import { deprecatedBuiltins } from "../../compile/strict/deprecated.js";
+import { packageVersion } from "../../version.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { asUsage } from "../parse-flags.js";
 import { typeJson } from "../type-json.js";
-import { packageVersion } from "./version.js";
 
 const USAGE = `Usage: rego capabilities [flags]
 

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_ERRORS } from "../../compile/error-limit.js";
 import type { CheckOptions } from "../../compile/strict/index.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { loadSchemas } from "../../loader/schemas.js";
+import { packageVersion } from "../../version.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import {
@@ -19,7 +20,6 @@ import {
   requirePrettyOrJson,
   UsageError,
 } from "../parse-flags.js";
-import { packageVersion } from "./version.js";
 
 const USAGE = `Usage: rego check [flags] <path>...
 

@@ -5,14 +5,18 @@
  * The query is parsed, not compiled (as OPA does); the policies are compiled. Errors: exit 1.
  */
 import type { Term } from "../../ast/nodes.js";
+import { OpaAstEncoder, stringifyAst } from "../../ast/opa-json.js";
 import { Compiler } from "../../compile/compiler.js";
+import {
+  type Dependencies,
+  queryDependencies,
+  type Ref,
+} from "../../dependencies/query-dependencies.js";
 import { loadPaths } from "../../loader/load-paths.js";
 import { parseModule, parseQuery } from "../../syntax/module-parser.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure } from "../error-report.js";
-import { OpaAstEncoder, stringifyAst } from "../opa-ast-json.js";
 import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
-import { type Dependencies, queryDependencies, type Ref } from "../query-dependencies.js";
 
 const USAGE = `Usage: rego deps [flags] <query>
 

@@ -9,7 +9,7 @@ import type { PolicyEngine } from "../../engine.js";
 import { RegoError } from "../../errors.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { parseDataText } from "../../loader/data-document.js";
-import { jsonText } from "../../server/json-text.js";
+import { jsonText } from "../../value/json-text.js";
 import { toJSON, type Value } from "../../value/value.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { describeFailure } from "../error-report.js";

@@ -6,11 +6,11 @@
  * stderr, exit 1.
  */
 import { readFileSync } from "node:fs";
+import { commentsJson, OpaAstEncoder, stringifyAst } from "../../ast/opa-json.js";
 import { type Comment, SourceMap, tokenize } from "../../syntax/lexer.js";
 import { parseModule } from "../../syntax/module-parser.js";
 import type { CliIO, Command } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
-import { commentsJson, OpaAstEncoder, stringifyAst } from "../opa-ast-json.js";
 import { prettyAst } from "../opa-ast-pretty.js";
 import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
 

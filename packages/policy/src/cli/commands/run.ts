@@ -17,7 +17,8 @@ import {
 import { OverrideSyntaxError } from "../../plugins/config-overrides.js";
 import { PluginRuntime } from "../../plugins/plugin-runtime.js";
 import { startPolicyServer } from "../../server/app.js";
-import { PolicyStore } from "../../server/policy-store.js";
+import { PolicyStore } from "../../store/policy-store.js";
+import { packageVersion } from "../../version.js";
 import {
   BUNDLE_FLAG_OPTIONS,
   BUNDLE_FLAG_USAGE,
@@ -32,7 +33,6 @@ import { parseFlags, UsageError } from "../parse-flags.js";
 import { runRepl } from "../repl/run-repl.js";
 import { shutdownSignal, whenAborted } from "../shutdown-signal.js";
 import { reloadEngine, watchPaths } from "../watch.js";
-import { packageVersion } from "./version.js";
 
 const USAGE = `Usage: rego run [--server] [flags] <path>...
 

@@ -5,8 +5,8 @@
  * and the last good set kept).
  */
 import { createInterface } from "node:readline";
+import { packageVersion } from "../../version.js";
 import type { CliIO } from "../cli-io.js";
-import { packageVersion } from "../commands/version.js";
 import { watchPaths } from "../watch.js";
 import { Repl } from "./repl.js";
 

@@ -6,7 +6,7 @@
  * that holds the old root keeps seeing it whole.
  */
 import { RegoObject, type Value } from "../value/value.js";
-import { badRequest, resourceConflict, resourceNotFound } from "./api-error.js";
+import { StoreError } from "./store-error.js";
 
 /** A JSON Patch operation OPA's store accepts. */
 export type PatchOp = "add" | "remove" | "replace";
@@ -35,15 +35,15 @@ export function storagePathText(path: readonly string[]): string {
 }
 
 function notFound(path: readonly string[], hint = "document does not exist") {
-  return resourceNotFound(`storage_not_found_error: ${storagePathText(path)}: ${hint}`);
+  return new StoreError("not_found", `storage_not_found_error: ${storagePathText(path)}: ${hint}`);
 }
 
 function writeConflict(path: readonly string[]) {
-  return resourceConflict(`storage_write_conflict_error: ${storagePathText(path)}`);
+  return new StoreError("write_conflict", `storage_write_conflict_error: ${storagePathText(path)}`);
 }
 
 function invalidPatch(message: string) {
-  return badRequest(`storage_invalid_patch_error: ${message}`);
+  return new StoreError("invalid_patch", `storage_invalid_patch_error: ${message}`);
 }
 
 /** The position `key` names in `array`; `end` allows one past the last element (insert). */

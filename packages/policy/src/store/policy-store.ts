@@ -14,9 +14,9 @@ import { mergeAt } from "../loader/data-document.js";
 import type { PolicySource } from "../loader/load-paths.js";
 import { parseModule } from "../syntax/module-parser.js";
 import { fromJSON, RegoObject, type Value } from "../value/value.js";
-import { type ApiError, badRequest, invalidOperation, resourceNotFound } from "./api-error.js";
 import { type BundleScope, checkPathScope } from "./bundle-scope.js";
 import { applyPatch, nonEmpty, readPath } from "./document-patch.js";
+import { invalidWrite, StoreError } from "./store-error.js";
 
 /** OPA's message for a policy change that does not parse or compile. */
 export const COMPILE_MODULE_ERROR = "error(s) occurred while compiling module(s)";
@@ -204,7 +204,7 @@ export class PolicyStore {
     const { engine, policies } = this.state;
     const next = update(engine.baseData());
     const conflicts = dataConflicts(engine, next, touched);
-    if (conflicts.length > 0) throw badRequest(goErrorsText(conflicts));
+    if (conflicts.length > 0) throw invalidWrite(goErrorsText(conflicts));
     this.swap({ engine: engine.withData(next), policies }, false, touched);
   }
 
@@ -214,7 +214,7 @@ export class PolicyStore {
    * is the one already stored (a no-op, as in OPA).
    */
   putPolicy(id: string, source: string): boolean {
-    if (isEmptyModule(source)) throw badRequest("empty module");
+    if (isEmptyModule(source)) throw invalidWrite("empty module");
     const { policies } = this.state;
     const file = this.resolveId(id) ?? id;
     const at = policies.findIndex((p) => p.file === file);
@@ -225,7 +225,7 @@ export class PolicyStore {
     if (at >= 0) next[at] = { file, source };
     else next.push({ file, source });
     this.swap(
-      this.compiled(next, (errors) => badRequest(COMPILE_MODULE_ERROR, errors)),
+      this.compiled(next, (errors) => invalidWrite(COMPILE_MODULE_ERROR, errors)),
       true,
     );
     return true;
@@ -239,7 +239,10 @@ export class PolicyStore {
     this.checkPackageScope(policies.find((p) => p.file === file) as PolicySource);
     const next = policies.filter((p) => p.file !== file);
     this.swap(
-      this.compiled(next, (errors) => invalidOperation(COMPILE_MODULE_ERROR, errors)),
+      this.compiled(
+        next,
+        (errors) => new StoreError("invalid_operation", COMPILE_MODULE_ERROR, errors),
+      ),
       true,
     );
   }
@@ -371,8 +374,8 @@ export class PolicyStore {
 }
 
 /** OPA's answer for an unknown policy id: 404 `resource_not_found`. */
-export function policyNotFound(id: string): ApiError {
-  return resourceNotFound(`storage_not_found_error: policy id "${id}"`);
+export function policyNotFound(id: string): StoreError {
+  return new StoreError("not_found", `storage_not_found_error: policy id "${id}"`);
 }
 
 /** A policy's module as parsed from its text, for the Policy API's `ast`. */

@@ -2,7 +2,7 @@
  * The builtins written as infix operators, with the precedence the parser gives them
  * (loosest first), and how to recognise a unary minus (`-x` parses as `minus(0, x)`).
  */
-import type { Term } from "../ast/nodes.js";
+import type { Term } from "./nodes.js";
 
 /** Precedence levels, loosest first, as the parser climbs them. */
 export const Level = { Unify: 0, In: 1, Relation: 2, Or: 3, And: 4, Arith: 5, Factor: 6 } as const;

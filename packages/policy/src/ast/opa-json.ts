@@ -4,9 +4,9 @@
  * and terms (an operator call as an array led by the operator ref), comments as base64 text,
  * locations only when asked for. Object keys keep OPA's order (maps sorted by key).
  */
-import type { Annotation, Body, CallTerm, Expr, Loc, Module, Rule, Term } from "../ast/nodes.js";
-import { infixOf } from "../format/operators.js";
-import { compareTerms } from "./query-dependencies.js";
+import type { Annotation, Body, CallTerm, Expr, Loc, Module, Rule, Term } from "./nodes.js";
+import { infixOf } from "./operators.js";
+import { compareTerms } from "./term-order.js";
 
 /** A number written as it was in the source. */
 export class RawNumber {

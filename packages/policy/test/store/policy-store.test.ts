@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PolicyEngine } from "../../src/engine.js";
-import { applyPatch, makeDir, nonEmpty } from "../../src/server/document-patch.js";
-import { PolicyStore } from "../../src/server/policy-store.js";
+import { applyPatch, makeDir, nonEmpty } from "../../src/store/document-patch.js";
+import { PolicyStore } from "../../src/store/policy-store.js";
 import { fromJSON, toJSON } from "../../src/value/value.js";
 
 function engineWith(data: unknown): PolicyEngine {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PolicyEngine } from "../../src/engine.js";
-import { BundleActivationError, PolicyStore } from "../../src/server/policy-store.js";
+import { BundleActivationError, PolicyStore } from "../../src/store/policy-store.js";
 import { fromJSON, toJSON, type Value } from "../../src/value/value.js";
 
 function store(data: unknown = {}) {

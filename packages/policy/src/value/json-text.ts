@@ -3,8 +3,8 @@
  * spaces, ending with a newline. Big integers (bigint) are written with every digit.
  */
 
-import { unmarkNumberTexts } from "../value/decimal-number.js";
-import { indentJsonWith } from "../value/indent-json.js";
+import { unmarkNumberTexts } from "./decimal-number.js";
+import { indentJsonWith } from "./indent-json.js";
 
 function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === "bigint" ? `\u0000big:${value}` : value;

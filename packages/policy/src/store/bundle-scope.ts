@@ -3,7 +3,7 @@
  * above or below a bundle root, and a policy whose package lies there, are refused with 400
  * `invalid_parameter` naming the bundle. A bundle whose roots include `""` owns everything.
  */
-import { badRequest } from "./api-error.js";
+import { invalidWrite } from "./store-error.js";
 
 /** A loaded bundle and the roots (slash-separated, no leading slash) its manifest owns. */
 export interface BundleScope {
@@ -24,13 +24,13 @@ function overlaps(path: readonly string[], root: readonly string[]): boolean {
 export function checkPathScope(bundles: readonly BundleScope[], path: readonly string[]): void {
   if (bundles.length === 0) return;
   if (path.length === 0) {
-    throw badRequest("can't write to document root with bundle roots configured");
+    throw invalidWrite("can't write to document root with bundle roots configured");
   }
   for (const { name, roots } of bundles) {
     for (const root of roots) {
-      if (root === "") throw badRequest(`all paths owned by bundle "${name}"`);
+      if (root === "") throw invalidWrite(`all paths owned by bundle "${name}"`);
       if (overlaps(path, root.split("/"))) {
-        throw badRequest(`path ${path.join("/")} is owned by bundle "${name}"`);
+        throw invalidWrite(`path ${path.join("/")} is owned by bundle "${name}"`);
       }
     }
   }

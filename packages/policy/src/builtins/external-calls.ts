@@ -6,7 +6,7 @@
  * The rounds of one query share this object, so the clock, the memo of nondeterministic
  * builtins and every answer already fetched stay the same from one round to the next.
  */
-import type { InterQueryCache } from "../builtins/http-send-cache.js";
+import type { InterQueryCache } from "./http-send-cache.js";
 
 /** A network operation a builtin needs before it can answer. */
 export interface ExternalCall {
