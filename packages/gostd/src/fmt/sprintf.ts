@@ -92,7 +92,11 @@ class Directives {
     if (verb === "%") this.out += "%";
     else if (!this.goodArgNum) this.out += `%!${verb}(BADINDEX)`;
     else if (arg === undefined) this.out += `%!${verb}(MISSING)`;
-    else {
+    else if (verb === "T") {
+      // Go prints the operand's type as a string, under the directive's width and flags.
+      this.argNum++;
+      this.out += formatArg({ kind: "string", value: goTypeName(arg) }, { ...spec, verb: "s" });
+    } else {
       this.argNum++;
       if (verb === "v") {
         // %#v and %+v are Go-syntax and field forms: the flags move aside for plain values.
