@@ -19,8 +19,8 @@ describe("fmt.Sprintf", () => {
       "1.500000|2.67|1.234560e+05|1e+21|0.25",
     );
     assert.equal(
-      sprintf("%v %v %.3g %8.2f", [new GoFloat(1_000_000), new GoFloat(3), 1234.5678, -3.14159]),
-      "1e+06 3 1.23e+03    -3.14",
+      sprintf("%v %v %.3g %8.2f", [new GoFloat(1_000_000), new GoFloat(3), 1234.5678, -3.14659]),
+      "1e+06 3 1.23e+03    -3.15",
     );
   });
 
