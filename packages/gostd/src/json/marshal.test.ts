@@ -7,6 +7,7 @@ import { fromJson, goJson, jsonString } from "./marshal.js";
 describe("encoding/json", () => {
   it("escapes strings HTML-safely, with U+2028 and U+2029", () => {
     assert.equal(jsonString('<a&b>"\u2028'), '"\\u003ca\\u0026b\\u003e\\"\\u2028"');
+    assert.equal(jsonString("<\b\f\u0001\ud800", false), '"<\\b\\f\\u0001\ufffd"');
   });
 
   it("sorts map keys, writes struct fields in order with omitempty, and nil slices as null", () => {

@@ -12,22 +12,35 @@ import {
 } from "../fmt/value.js";
 import { formatFloat } from "../strconv/float.js";
 
-/** Go's JSON string: HTML-safe (`<`, `>`, `&` escaped) and U+2028/U+2029 escaped. */
-export function jsonString(s: string): string {
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  "\\": "\\\\",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+  // Go 1.22 and later write these two short too.
+  "\b": "\\b",
+  "\f": "\\f",
+};
+
+/**
+ * A string as Go's encoding/json writes it: control characters, U+2028 and U+2029 escaped,
+ * and with `escapeHTML` (json.Marshal's default; an Encoder may turn it off) also `<`, `>`
+ * and `&`. A lone surrogate becomes U+FFFD: our strings come from decoded JSON, and Go's
+ * decoder has already replaced such an escape by that rune, which its encoder writes as is.
+ */
+export function jsonString(s: string, escapeHTML = true): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     const ch = s[i] as string;
-    if (c >= 0xd800 && c <= 0xdfff) {
+    const short = SHORT_ESCAPES[ch];
+    if (short !== undefined) out += short;
+    else if (c >= 0xd800 && c <= 0xdfff) {
       const next = s.charCodeAt(i + 1);
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        out += ch + s[++i];
-      } else out += "\\ufffd";
-    } else if (ch === '"' || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (c < 0x20 || ch === "<" || ch === ">" || ch === "&" || c === 0x2028 || c === 0x2029)
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) out += ch + s[++i];
+      else out += "\ufffd";
+    } else if (c < 0x20 || c === 0x2028 || c === 0x2029 || (escapeHTML && "<>&".includes(ch)))
       out += `\\u${c.toString(16).padStart(4, "0")}`;
     else out += ch;
   }
