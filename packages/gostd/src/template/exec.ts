@@ -251,23 +251,9 @@ export class Executor {
     this.node = cmd.text;
     switch (first.t) {
       case "field":
-        return this.fieldChain(dot, first.ident, rest, final, `.${first.ident.join(".")}`);
       case "variable":
-        return this.fieldChain(
-          this.varValue(first.ident[0] as string),
-          first.ident.slice(1),
-          rest,
-          final,
-          first.ident.join("."),
-        );
       case "chain":
-        return this.fieldChain(
-          this.arg(dot, first.node),
-          first.field,
-          rest,
-          final,
-          `.${first.field.join(".")}`,
-        );
+        return this.chain(dot, first, rest, final);
       case "identifier":
         return this.call(dot, first.name, rest, final, cmd.text);
       default:
@@ -276,6 +262,20 @@ export class Executor {
         if (first.t === "nil") this.fail("nil is not a command");
         return this.arg(dot, first);
     }
+  }
+
+  /** A field, a variable or a term with fields after it: its receiver, then the chain. */
+  private chain(
+    dot: unknown,
+    a: Extract<Arg, { t: "field" | "variable" | "chain" }>,
+    args: readonly Arg[],
+    final: Final,
+  ): unknown {
+    if (a.t === "field") return this.fieldChain(dot, a.ident, args, final, `.${a.ident.join(".")}`);
+    if (a.t === "chain")
+      return this.fieldChain(this.arg(dot, a.node), a.field, args, final, `.${a.field.join(".")}`);
+    const receiver = this.varValue(a.ident[0] as string);
+    return this.fieldChain(receiver, a.ident.slice(1), args, final, a.ident.join("."));
   }
 
   /** `.a.b` on `receiver`; `text` names the chain in errors. */
@@ -365,23 +365,9 @@ export class Executor {
       case "number":
         return a.isFloat ? new GoFloat(a.value) : a.value;
       case "field":
-        return this.fieldChain(dot, a.ident, [], MISSING, `.${a.ident.join(".")}`);
       case "variable":
-        return this.fieldChain(
-          this.varValue(a.ident[0] as string),
-          a.ident.slice(1),
-          [],
-          MISSING,
-          a.ident.join("."),
-        );
       case "chain":
-        return this.fieldChain(
-          this.arg(dot, a.node),
-          a.field,
-          [],
-          MISSING,
-          `.${a.field.join(".")}`,
-        );
+        return this.chain(dot, a, [], MISSING);
       case "identifier":
         return this.call(dot, a.name, [], MISSING, a.name);
       case "pipe": {
