@@ -1,7 +1,14 @@
+import { NIL_SLICE } from "@quintet/gostd/fmt";
+import type { Node } from "@quintet/gostd/template";
 import type { TemplateMessage } from "./chat-template.js";
-import { executeGoTemplate, type ParsedGoTemplate, parseGoTemplate } from "./go-template.js";
-import { cutAfterResponse, identifiers, type Node, RESPONSE_ACTION } from "./go-template-ast.js";
-import { NIL_SLICE } from "./go-value.js";
+import {
+  cutAfterResponse,
+  executeGoTemplate,
+  identifiers,
+  type ParsedGoTemplate,
+  parseGoTemplate,
+  RESPONSE_ACTION,
+} from "./go-template.js";
 import { goMessage, goTool } from "./ollama-types.js";
 import { DEFAULT_TEMPLATE_LIMITS, type TemplateLimits } from "./template-budget.js";
 import type { ToolDefinition } from "./tool-calls.js";

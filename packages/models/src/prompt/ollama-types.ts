@@ -1,14 +1,13 @@
-import type { TemplateMessage } from "./chat-template.js";
 import {
   formatValue,
-  fromJson,
   type GoField,
   GoNamed,
   GoStruct,
   type GoType,
-  goJson,
   NIL_SLICE,
-} from "./go-value.js";
+} from "@quintet/gostd/fmt";
+import { fromJson, goJson } from "@quintet/gostd/json";
+import type { TemplateMessage } from "./chat-template.js";
 import type { ToolDefinition } from "./tool-calls.js";
 
 /**

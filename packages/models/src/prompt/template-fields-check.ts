@@ -1,5 +1,5 @@
+import type { Arg, Node, Pipe, Tree } from "@quintet/gostd/template";
 import { LlmsrvError } from "../errors.js";
-import type { Arg, Node, Pipe, Tree } from "./go-template-ast.js";
 import { STRUCT_TYPES, type TypedField } from "./ollama-types.js";
 
 /**

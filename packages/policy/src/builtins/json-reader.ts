@@ -3,10 +3,10 @@
  * the safe range), objects become RegoObjects. Errors read like Go's encoding/json.
  */
 
+import { goQuote } from "@quintet/gostd/strconv";
 import { SIMPLE_ESCAPES } from "../syntax/lexer.js";
 import { parseNumber } from "../value/number.js";
 import { RegoObject, type Value } from "../value/value.js";
-import { goQuote } from "./go-fmt-verbs.js";
 
 /** A malformed JSON text, with Go's wording. */
 export class JSONSyntaxError extends Error {

@@ -2,13 +2,14 @@
  * The `time.*` builtins: nanosecond instants (bigint inside, int64 range outside), Go
  * reference-time layouts, Go durations and IANA time zones, with OPA's error texts.
  */
+
+import { DurationError, parseGoDuration } from "@quintet/gostd/time";
 import { BuiltinError } from "../errors.js";
 import { isNumber, normalizeNumber, plainNumber, type RegoNumber } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { asInteger, asNumber, asString, oneOfError } from "./args.js";
 import type { BuiltinDef } from "./registry-types.js";
 import { civilAt, daysFromCivil, inNsRange, instantFromCivil, type Zone } from "./time/civil.js";
-import { DurationError, parseGoDuration } from "./time/go-duration.js";
 import { formatGoTime } from "./time/go-format.js";
 import { LONG_WEEKDAYS, NAMED_LAYOUTS, resolveLayout } from "./time/go-layout.js";
 import { parseGoTime, TimeParseError } from "./time/go-parse.js";

@@ -4,6 +4,7 @@
  * keep the last of duplicate keys, and strings are escaped as Go's encoder escapes them.
  * File hashes and JWT payloads are computed over these bytes, so they must match Go's.
  */
+import { jsonString } from "@quintet/gostd/json";
 
 /** A JSON number kept as written. */
 export class JsonNumber {
@@ -172,45 +173,9 @@ export function goJsonFrom(value: unknown): GoJson {
   throw new GoJsonSyntaxError(`unsupported value of type ${typeof value}`);
 }
 
-const SHORT_ESCAPES: Record<string, string> = {
-  '"': '\\"',
-  "\\": "\\\\",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\b": "\\b",
-  "\f": "\\f",
-};
-
-/**
- * A string as Go's encoding/json writes it: control characters, U+2028 and U+2029 escaped,
- * lone surrogates (invalid UTF-8 in Go) replaced by U+FFFD, and with `escapeHTML` also
- * `<`, `>` and `&` (json.Marshal does; the hasher's encoder turns it off).
- */
+/** A string as Go's encoding/json writes it (see @quintet/gostd/json). */
 export function goQuote(s: string, escapeHTML: boolean): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i] as string;
-    const code = s.charCodeAt(i);
-    const short = SHORT_ESCAPES[ch];
-    if (short !== undefined) out += short;
-    else if (
-      code < 0x20 ||
-      code === 0x2028 ||
-      code === 0x2029 ||
-      (escapeHTML && "<>&".includes(ch))
-    )
-      out += `\\u${code.toString(16).padStart(4, "0")}`;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      const low = s.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        out += s.slice(i, i + 2);
-        i++;
-      } else out += "\ufffd";
-    } else if (code >= 0xdc00 && code <= 0xdfff) out += "\ufffd";
-    else out += ch;
-  }
-  return `${out}"`;
+  return jsonString(s, escapeHTML);
 }
 
 /** Compares keys as Go's sort.Strings does: by their UTF-8 bytes. */

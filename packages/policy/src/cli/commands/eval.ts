@@ -3,7 +3,7 @@
  * results as `opa eval` does. Exit 0 ok; 1 when --fail/--fail-defined trips; 2 on any error.
  */
 import { readFileSync } from "node:fs";
-import { parseGoDuration } from "../../builtins/time/go-duration.js";
+import { parseGoDuration } from "@quintet/gostd/time";
 import { buildEngine } from "../../loader/build-engine.js";
 import { parseDataText } from "../../loader/data-document.js";
 import { loadSchemas } from "../../loader/schemas.js";

@@ -1,8 +1,17 @@
 /**
- * Go's float formatting (`%e`, `%f`, `%g` and `%v` of a float64), as strconv.FormatFloat
- * writes it: two-digit exponents, shortest digits for `%v`, and correct rounding of the
- * exact binary value with ties to even when a precision is given.
+ * Go's float formatting (`%e`, `%f`, `%g`, `%x`, `%b` and `%v` of a float64), as
+ * strconv.FormatFloat writes it: two-digit exponents, shortest digits for `%v`, and correct
+ * rounding of the exact binary value with ties to even when a precision is given. The
+ * `format*` functions take a non-negative finite x; `formatFloat` takes any float64.
  */
+
+/** strconv.FormatFloat(x, 'g', -1, 64), as fmt's `%v` prints a float64: shortest digits. */
+export function formatFloat(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "+Inf" : "-Inf";
+  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+  return sign + formatGeneral(Math.abs(x), -1);
+}
 
 /** Decimal digits and the position of the decimal point: value = 0.d1d2... × 10^point. */
 interface Digits {

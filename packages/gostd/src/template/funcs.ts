@@ -1,26 +1,17 @@
-import { printf } from "./go-printf.js";
-import {
-  FuncError,
-  formatValue,
-  goJson,
-  isTrue,
-  kindOf,
-  NIL_SLICE,
-  numberOf,
-  sprint,
-  sprintln,
-  typeName,
-  underlying,
-} from "./go-value.js";
-import { toTypeScriptType } from "./ollama-types.js";
+import { formatValue, sprint, sprintln } from "../fmt/print.js";
+import { sprintf } from "../fmt/sprintf.js";
+import { isTrue, kindOf, NIL_SLICE, numberOf, typeName, underlying } from "../fmt/value.js";
+import { FuncError } from "./errors.js";
 
 /**
- * The functions a template can call: Go's builtins (`and`/`or` short-circuit in the
- * evaluator) and Ollama's own (`json`, `currentDate`, `yesterdayDate`, `toTypeScriptType`).
- * A function throws `FuncError` with Go's wording; the evaluator adds `error calling X:`.
+ * Go's builtin template functions (`and`/`or` short-circuit in the evaluator). A function
+ * throws `FuncError` with Go's wording; the evaluator adds `error calling X:`. A caller may
+ * add its own functions (TemplateOptions.functions), written the same way.
  */
 
-type Func = (args: unknown[]) => unknown;
+/** A template function: Go values in, a Go value out. */
+export type TemplateFunc = (args: unknown[]) => unknown;
+type Func = TemplateFunc;
 
 function arity(name: string, args: unknown[], want: number): void {
   if (args.length !== want)
@@ -186,46 +177,30 @@ function urlquery(args: unknown[]): string {
   return out;
 }
 
-/** A date as Go's `time.Now().Format("2006-01-02")` writes it, in local time. */
-function isoDate(daysBack: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() - daysBack);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
-function stringArgs(args: unknown[]): void {
+/** Fails unless every argument is a string, as a Go function of string parameters does. */
+export function stringArgs(args: unknown[]): void {
   for (const a of args)
     if (kindOf(a) !== "string")
       throw new FuncError(`wrong type for value; expected string; got ${typeName(a)}`);
 }
 
 /** A function of exactly `n` arguments. */
-function fixed(name: string, n: number, fn: Func): Func {
+export function fixed(name: string, n: number, fn: Func): Func {
   return (args) => {
     arity(name, args, n);
     return fn(args);
   };
 }
 
-/** Ollama's `json`: json.Marshal with its error ignored (an unencodable value gives ""). */
-function json(args: unknown[]): string {
-  try {
-    return goJson(args[0]);
-  } catch {
-    return "";
-  }
+/** fmt.Sprintf, whose format must be a string. */
+function printf(args: unknown[]): string {
+  atLeast("printf", args, 1);
+  stringArgs(args.slice(0, 1));
+  return sprintf(underlying(args[0]) as string, args.slice(1));
 }
 
-/** Ollama's date functions take optional string arguments (a format, ignored). */
-function dateFunc(daysBack: number): Func {
-  return (args) => {
-    stringArgs(args);
-    return isoDate(daysBack);
-  };
-}
-
-export const FUNCTIONS: ReadonlyMap<string, Func> = new Map<string, Func>([
+/** Go's builtin functions by name. */
+export const BUILTINS: ReadonlyMap<string, Func> = new Map<string, Func>([
   ["not", fixed("not", 1, (a) => !isTrue(a[0]))],
   ["eq", eq],
   ["ne", fixed("ne", 2, (a) => !eq(a))],
@@ -238,15 +213,11 @@ export const FUNCTIONS: ReadonlyMap<string, Func> = new Map<string, Func>([
   ["slice", slice],
   ["print", sprint],
   ["println", sprintln],
-  ["printf", (a) => printf(a[0], a.slice(1))],
+  ["printf", printf],
   ["html", html],
   ["js", js],
   ["urlquery", urlquery],
   ["call", (a) => callValue(a)],
-  ["json", fixed("json", 1, json)],
-  ["currentDate", dateFunc(0)],
-  ["yesterdayDate", dateFunc(1)],
-  ["toTypeScriptType", fixed("toTypeScriptType", 1, (a) => toTypeScriptType(a[0]))],
 ]);
 
 /** `call`: templates here have no function values, so every call fails as Go's would. */
@@ -256,8 +227,4 @@ function callValue(args: unknown[]): never {
 }
 
 /** Names the evaluator handles itself (short-circuit), valid like functions. */
-const SPECIAL = new Set(["and", "or"]);
-
-export function isFunction(name: string): boolean {
-  return FUNCTIONS.has(name) || SPECIAL.has(name);
-}
+export const SPECIAL_FUNCTIONS: ReadonlySet<string> = new Set(["and", "or"]);

@@ -1,20 +1,24 @@
-import type { Arg, Command, Node, Pipe, Tree } from "./go-template-ast.js";
-import { type Item, type ItemType, lex, syntaxError } from "./go-template-lex.js";
-import type { TemplateBudget } from "./template-budget.js";
+import type { Arg, Command, Node, Pipe, Tree } from "./ast.js";
+import type { TemplateBudget } from "./budget.js";
+import { syntaxError } from "./errors.js";
+import { type Item, type ItemType, lex } from "./lex.js";
 
 /**
  * The parser of Go's text/template, following `text/template/parse`: actions, `if`/`else
  * if`/`else with`, `range` (with `break`/`continue`), `with`, `define`, `template`, `block`,
  * variables checked at parse time, pipelines and parenthesised pipelines with field chains.
  * Errors name the line, as Go's do (`template: :3: ...`). `isFunction` says which names
- * are functions (Go checks them at parse time too).
+ * are functions (Go checks them at parse time too). `missingEndHint` adds which `{{ end }}`
+ * is missing to Go's "unexpected EOF".
  */
 export function parseTree(
   src: string,
   budget: TemplateBudget,
   isFunction: (name: string) => boolean,
+  missingEndHint = false,
 ): Tree {
-  return new Parser(lex(src, budget), budget, isFunction).parse();
+  const parser = new Parser(lex(src, budget), budget, isFunction, missingEndHint, src);
+  return parser.parse();
 }
 
 type Stop = "end" | "else";
@@ -29,11 +33,20 @@ class Parser {
     private readonly items: Item[],
     private readonly budget: TemplateBudget,
     private readonly isFunction: (name: string) => boolean,
+    private readonly missingEndHint: boolean,
+    private readonly src: string,
   ) {}
 
   parse(): Tree {
     const root = this.list(false);
-    return { root, defines: this.defines };
+    return { root, defines: this.defines, source: this.src };
+  }
+
+  /** The line of the end of the input, where Go reports an unexpected EOF. */
+  private eofLine(): number {
+    let line = 1;
+    for (let i = this.src.indexOf("\n"); i !== -1; i = this.src.indexOf("\n", i + 1)) line++;
+    return line;
   }
 
   private peek(): Item | undefined {
@@ -42,7 +55,7 @@ class Parser {
 
   private next(): Item {
     const it = this.items[this.i++];
-    if (!it) throw syntaxError(this.items[this.items.length - 1]?.line ?? 1, "unexpected EOF");
+    if (!it) throw syntaxError(this.eofLine(), "unexpected EOF");
     return it;
   }
 
@@ -70,11 +83,10 @@ class Parser {
     for (;;) {
       const it = this.peek();
       if (!it) {
-        if (nested)
-          throw syntaxError(
-            this.items[this.items.length - 1]?.line ?? 1,
-            "unexpected EOF: missing {{ end }}",
-          );
+        if (nested) {
+          const hint = this.missingEndHint ? ": missing {{ end }}" : "";
+          throw syntaxError(this.eofLine(), `unexpected EOF${hint}`);
+        }
         break;
       }
       this.i++;
@@ -202,7 +214,13 @@ class Parser {
   /** `[decl :=] command ('|' command)*` up to `end` (a right delimiter or `)`). */
   private pipeline(context: string, end: "close" | "rparen"): Pipe {
     const start = this.peekNonSpace();
-    const pipe: Pipe = { line: start?.line ?? 1, decl: [], isAssign: false, cmds: [] };
+    const pipe: Pipe = {
+      line: start?.line ?? 1,
+      pos: start?.pos ?? 0,
+      decl: [],
+      isAssign: false,
+      cmds: [],
+    };
     this.declarations(pipe, context);
     for (;;) {
       const it = this.nextNonSpace();
@@ -264,15 +282,34 @@ class Parser {
 
   private command(end: "close" | "rparen"): Command {
     const args: Arg[] = [];
+    this.peekNonSpace();
+    const from = this.i;
     for (;;) {
       const it = this.peekNonSpace();
-      if (!it) throw syntaxError(this.items[this.items.length - 1]?.line ?? 1, "unexpected EOF");
+      if (!it) throw syntaxError(this.eofLine(), "unexpected EOF");
       if (it.type === end || it.type === "pipe" || it.type === "close" || it.type === "rparen")
         break;
       args.push(this.operand());
     }
     if (args.length === 0) throw syntaxError(this.peek()?.line ?? 1, "empty command");
-    return { args };
+    return { args, text: this.sourceText(from, this.i) };
+  }
+
+  /** The tokens from item `from` to item `to`, one space between: Go's text of a node. */
+  private sourceText(from: number, to: number): string {
+    const words: string[] = [];
+    for (let k = from; k < to; k++) {
+      const it = this.items[k] as Item;
+      if (it.type === "space") continue;
+      const before = this.items[k - 1]?.type;
+      const glued =
+        words.length > 0 &&
+        before !== "space" &&
+        (it.type === "field" || it.type === "rparen" || before === "lparen");
+      if (glued) words[words.length - 1] += it.raw;
+      else words.push(it.raw);
+    }
+    return words.join(" ");
   }
 
   /** A term followed by `.Field` chains written without spaces. */

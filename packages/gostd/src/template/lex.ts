@@ -1,5 +1,5 @@
-import { LlmsrvError } from "../errors.js";
-import type { TemplateBudget } from "./template-budget.js";
+import type { TemplateBudget } from "./budget.js";
+import { syntaxError } from "./errors.js";
 
 /**
  * The lexer of Go's text/template: text between actions, and the tokens of each `{{ }}`
@@ -35,6 +35,9 @@ export interface Item {
   /** The token's text (for strings: the decoded value). */
   val: string;
   line: number;
+  /** Where the token starts in the source, and its source text (Go's node text in errors). */
+  pos: number;
+  raw: string;
 }
 
 const KEYWORDS = new Set([
@@ -50,10 +53,8 @@ const KEYWORDS = new Set([
   "continue",
 ]);
 
-/** A template syntax error, with Go's `template: :LINE: detail` shape (the template has no name). */
-export function syntaxError(line: number, detail: string): LlmsrvError {
-  return new LlmsrvError("internal", `template: :${line}: ${detail}`);
-}
+/** Items that are not an action's tokens: they carry no source text. */
+const NOT_TOKENS: ReadonlySet<ItemType> = new Set(["text", "open", "close", "space"]);
 
 /** Go's trim markers and separators: ASCII space, tab, CR and LF only. */
 function isSpace(c: string | undefined): boolean {
@@ -77,6 +78,8 @@ export function lex(src: string, budget: TemplateBudget): Item[] {
 
 class Lexer {
   private pos = 0;
+  /** Where the token being lexed starts. */
+  private start = 0;
   private line = 1;
   private readonly items: Item[] = [];
 
@@ -87,7 +90,9 @@ class Lexer {
 
   private emit(type: ItemType, val: string, line = this.line): void {
     this.budget.step();
-    this.items.push({ type, val, line });
+    const token = !NOT_TOKENS.has(type);
+    const pos = token ? this.start : this.pos;
+    this.items.push({ type, val, line, pos, raw: token ? this.src.slice(pos, this.pos) : "" });
   }
 
   /** Moves to `to`, counting the newlines passed. */
@@ -173,6 +178,7 @@ class Lexer {
   private token(c: string, startLine: number): void {
     const s = this.src;
     const p = this.pos;
+    this.start = p;
     const single: Record<string, ItemType> = {
       "|": "pipe",
       "(": "lparen",

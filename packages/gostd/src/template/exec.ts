@@ -1,9 +1,5 @@
-import { LlmsrvError } from "../errors.js";
-import type { Arg, Branch, Command, Node, Pipe, Tree } from "./go-template-ast.js";
-import { FUNCTIONS } from "./go-template-funcs.js";
+import { formatValue } from "../fmt/print.js";
 import {
-  FuncError,
-  formatValue,
   GoFloat,
   GoNamed,
   GoStruct,
@@ -12,8 +8,11 @@ import {
   numberOf,
   typeName,
   underlying,
-} from "./go-value.js";
-import type { TemplateBudget } from "./template-budget.js";
+} from "../fmt/value.js";
+import type { Arg, Branch, Command, Node, Pipe, Tree } from "./ast.js";
+import type { TemplateBudget } from "./budget.js";
+import { FuncError, TemplateError } from "./errors.js";
+import type { TemplateFunc } from "./funcs.js";
 
 /**
  * Executes a parsed template as Go's text/template does with `missingkey=zero` (Ollama's
@@ -22,25 +21,34 @@ import type { TemplateBudget } from "./template-budget.js";
  * as its last argument. Every node, expression and iteration is a step of the budget.
  */
 
+/** How one rendering reads and reports (see TemplateOptions in template.ts). */
+export interface ExecSettings {
+  name: string;
+  noValue: string;
+  errorContext: boolean;
+  interfaceValues: boolean;
+  functions: ReadonlyMap<string, TemplateFunc>;
+}
+
 const MISSING = Symbol("missing");
 type Final = unknown | typeof MISSING;
 
 class BreakSignal {}
 class ContinueSignal {}
 
-/** An error while executing, at `line` (a 500 in Ollama: the template, not the input, is wrong). */
-function execError(line: number, detail: string): LlmsrvError {
-  return new LlmsrvError("internal", `template: :${line}: executing "": ${detail}`);
-}
-
 export class Executor {
   private vars: Array<{ name: string; value: unknown }> = [];
+  /** The action being executed: its line, and where its pipeline starts. */
   private line = 0;
+  private pos = 0;
+  /** The node being evaluated (a command or a field chain), for Go's ` at <node>`. */
+  private node: string | undefined;
 
   constructor(
     private readonly tree: Tree,
     private readonly budget: TemplateBudget,
     private readonly out: string[],
+    private readonly settings: ExecSettings,
   ) {}
 
   run(nodes: readonly Node[], data: unknown): void {
@@ -48,8 +56,32 @@ export class Executor {
     this.walk(data, nodes);
   }
 
+  /** Sets the action being executed (for error positions). */
+  private at(line: number, pipe: Pipe | undefined): void {
+    this.line = line;
+    this.pos = pipe?.pos ?? this.pos;
+    this.node = undefined;
+  }
+
+  /** An execution error in Go's words: with `errorContext`, its column and node as Go gives them. */
   private fail(detail: string): never {
-    throw execError(this.line, detail);
+    const { name, errorContext } = this.settings;
+    if (!errorContext)
+      throw new TemplateError(
+        `template: ${name}:${this.line}: executing "${name}": ${detail}`,
+        this.line,
+        detail,
+      );
+    const before = this.tree.source.slice(0, this.pos);
+    const lineStart = before.lastIndexOf("\n") + 1;
+    const line = before.split("\n").length;
+    const column = Buffer.byteLength(before.slice(lineStart));
+    const node = this.node === undefined ? "" : ` at <${this.node}>`;
+    throw new TemplateError(
+      `template: ${name}:${line}:${column}: executing "${name}"${node}: ${detail}`,
+      line,
+      detail,
+    );
   }
 
   private walk(dot: unknown, nodes: readonly Node[]): void {
@@ -60,9 +92,10 @@ export class Executor {
           this.write(n.text);
           break;
         case "action": {
-          this.line = n.line;
+          this.at(n.line, n.pipe);
           const v = this.pipeline(dot, n.pipe);
-          if (n.pipe.decl.length === 0) this.write(v === undefined ? "<no value>" : formatValue(v));
+          if (n.pipe.decl.length === 0)
+            this.write(v === undefined ? this.settings.noValue : formatValue(v));
           break;
         }
         case "if":
@@ -102,7 +135,7 @@ export class Executor {
 
   private ifOrWith(dot: unknown, n: Branch): void {
     this.scoped(() => {
-      this.line = n.line;
+      this.at(n.line, n.pipe);
       const v = this.pipeline(dot, n.pipe);
       if (isTrue(v)) this.walk(n.t === "with" ? v : dot, n.list);
       else if (n.elseList) this.walk(dot, n.elseList);
@@ -111,7 +144,7 @@ export class Executor {
 
   private range(dot: unknown, n: Branch): void {
     this.scoped(() => {
-      this.line = n.line;
+      this.at(n.line, n.pipe);
       const v = underlying(this.pipeline(dot, { ...n.pipe, decl: [] }));
       const mark = this.vars.length;
       for (const d of n.pipe.isAssign ? [] : n.pipe.decl)
@@ -164,7 +197,7 @@ export class Executor {
   }
 
   private template(dot: unknown, n: Extract<Node, { t: "template" }>): void {
-    this.line = n.line;
+    this.at(n.line, n.pipe);
     const body = this.tree.defines.get(n.name);
     if (!body) this.fail(`no such template "${n.name}"`);
     const newDot = n.pipe ? this.pipeline(dot, n.pipe) : undefined;
@@ -204,6 +237,7 @@ export class Executor {
       // Go unwraps an empty interface: a nil one becomes the invalid value (`<no value>`).
       if (value === null) value = undefined;
     }
+    this.node = undefined;
     for (const d of pipe.decl) {
       if (pipe.isAssign) this.setVar(d, value);
       else this.vars.push({ name: d, value });
@@ -214,20 +248,14 @@ export class Executor {
   private command(dot: unknown, cmd: Command, final: Final): unknown {
     const first = cmd.args[0] as Arg;
     const rest = cmd.args.slice(1);
+    this.node = cmd.text;
     switch (first.t) {
       case "field":
-        return this.fieldChain(dot, first.ident, rest, final);
       case "variable":
-        return this.fieldChain(
-          this.varValue(first.ident[0] as string),
-          first.ident.slice(1),
-          rest,
-          final,
-        );
       case "chain":
-        return this.fieldChain(this.arg(dot, first.node), first.field, rest, final);
+        return this.chain(dot, first, rest, final);
       case "identifier":
-        return this.call(dot, first.name, rest, final);
+        return this.call(dot, first.name, rest, final, cmd.text);
       default:
         if (rest.length > 0 || final !== MISSING)
           this.fail(`can't give argument to non-function ${describeArg(first)}`);
@@ -236,13 +264,30 @@ export class Executor {
     }
   }
 
+  /** A field, a variable or a term with fields after it: its receiver, then the chain. */
+  private chain(
+    dot: unknown,
+    a: Extract<Arg, { t: "field" | "variable" | "chain" }>,
+    args: readonly Arg[],
+    final: Final,
+  ): unknown {
+    if (a.t === "field") return this.fieldChain(dot, a.ident, args, final, `.${a.ident.join(".")}`);
+    if (a.t === "chain")
+      return this.fieldChain(this.arg(dot, a.node), a.field, args, final, `.${a.field.join(".")}`);
+    const receiver = this.varValue(a.ident[0] as string);
+    return this.fieldChain(receiver, a.ident.slice(1), args, final, a.ident.join("."));
+  }
+
+  /** `.a.b` on `receiver`; `text` names the chain in errors. */
   private fieldChain(
     receiver: unknown,
     ident: readonly string[],
     args: readonly Arg[],
     final: Final,
+    text: string,
   ): unknown {
     let v = receiver;
+    if (ident.length > 0) this.node = text;
     ident.forEach((name, i) => {
       const last = i === ident.length - 1;
       if (last && (args.length > 0 || final !== MISSING))
@@ -268,15 +313,23 @@ export class Executor {
     if (k === "map")
       return Object.hasOwn(u as object, name) ? (u as Record<string, unknown>)[name] : undefined;
     if (k === "invalid" || k === "nil") this.fail(`nil pointer evaluating interface {}.${name}`);
-    return this.fail(`can't evaluate field ${name} in type ${typeName(receiver)}`);
+    const type = this.settings.interfaceValues ? "interface {}" : typeName(receiver);
+    return this.fail(`can't evaluate field ${name} in type ${type}`);
   }
 
-  private call(dot: unknown, name: string, args: readonly Arg[], final: Final): unknown {
+  private call(
+    dot: unknown,
+    name: string,
+    args: readonly Arg[],
+    final: Final,
+    text: string,
+  ): unknown {
     if (name === "and" || name === "or") return this.andOr(dot, name, args, final);
-    const fn = FUNCTIONS.get(name);
+    const fn = this.settings.functions.get(name);
     if (!fn) return this.fail(`"${name}" is not a defined function`);
     const values = args.map((a) => this.arg(dot, a));
     if (final !== MISSING) values.push(final);
+    this.node = text;
     try {
       const result = fn(values);
       if (typeof result === "string") this.budget.addText(result.length);
@@ -312,13 +365,11 @@ export class Executor {
       case "number":
         return a.isFloat ? new GoFloat(a.value) : a.value;
       case "field":
-        return this.fieldChain(dot, a.ident, [], MISSING);
       case "variable":
-        return this.fieldChain(this.varValue(a.ident[0] as string), a.ident.slice(1), [], MISSING);
       case "chain":
-        return this.fieldChain(this.arg(dot, a.node), a.field, [], MISSING);
+        return this.chain(dot, a, [], MISSING);
       case "identifier":
-        return this.call(dot, a.name, [], MISSING);
+        return this.call(dot, a.name, [], MISSING, a.name);
       case "pipe": {
         const mark = this.vars.length;
         this.budget.enter();

@@ -9,7 +9,8 @@ import {
   formatFixed,
   formatGeneral,
   formatHexFloat,
-} from "./go-float.js";
+} from "../strconv/float.js";
+import { canBackquote, goQuote, isPrintable } from "../strconv/quote.js";
 
 /** An operand as Go's fmt sees it. */
 export type GoArg =
@@ -85,33 +86,6 @@ function formatInteger(n: bigint, spec: Spec, verb: string): string {
   }
   if (verb === "O") prefix = `0o${prefix}`;
   return pad(signOf(negative, spec) + prefix + digits, { ...spec, zero: false });
-}
-
-/** Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-export function isPrintable(ch: string): boolean {
-  return /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch);
-}
-
-/** Go's strconv.Quote: printable code points stay, the rest become escapes. */
-export function goQuote(s: string, asciiOnly = false): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) as number;
-    if (ch === '"' || ch === "\\") out += `\\${ch}`;
-    else if (cp >= 0x20 && cp < 0x7f) out += ch;
-    else if (cp === 0x07) out += "\\a";
-    else if (cp === 0x08) out += "\\b";
-    else if (cp === 0x0c) out += "\\f";
-    else if (cp === 0x0a) out += "\\n";
-    else if (cp === 0x0d) out += "\\r";
-    else if (cp === 0x09) out += "\\t";
-    else if (cp === 0x0b) out += "\\v";
-    else if (!asciiOnly && cp > 0x7f && isPrintable(ch)) out += ch;
-    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, "0")}`;
-    else out += `\\U${cp.toString(16).padStart(8, "0")}`;
-  }
-  return `${out}"`;
 }
 
 /** %c, %q and %U of an integer, which Go reads as an unsigned 64-bit code. */
@@ -226,15 +200,6 @@ function formatFloatArg(x: number, spec: Spec): string | undefined {
   if (body === undefined) return undefined;
   const negative = x < 0 || Object.is(x, -0);
   return pad(signOf(negative, spec) + body, spec, true);
-}
-
-/** Go's strconv.CanBackquote: no backquote and no control characters but tab. */
-function canBackquote(s: string): boolean {
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    if (ch === "`" || c === 0x7f || (c < 0x20 && c !== 0x09)) return false;
-  }
-  return true;
 }
 
 /** Hex of the string's UTF-8 bytes; precision limits the bytes, `#` and space as in Go. */
