@@ -5,7 +5,7 @@ import { type LogFormat, readLogFormat } from "@quintet/kit";
 import { parseKeepAliveEnv } from "./duration.js";
 import { ConfigError } from "./errors.js";
 import { defaultOrigins, originEntryProblem } from "./http/origin-guard.js";
-import { loadTemplateIndex } from "./prompt/template-autodetect.js";
+import { loadTemplateIndex } from "./template/template-autodetect.js";
 
 /** KV cache element types the server accepts. */
 export type KvCacheType = "f16" | "q8_0" | "q4_0";

@@ -1,4 +1,5 @@
-import type { TemplateMessage } from "./chat-template.js";
+import type { TemplateMessage } from "../template/chat-template.js";
+import type { ToolDefinition } from "../template/tool-calls.js";
 import {
   formatValue,
   fromJson,
@@ -9,7 +10,6 @@ import {
   goJson,
   NIL_SLICE,
 } from "./go-value.js";
-import type { ToolDefinition } from "./tool-calls.js";
 
 /**
  * The Go types of Ollama's `api` package that templates reach through `.Messages` and

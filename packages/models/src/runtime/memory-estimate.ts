@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { freemem } from "node:os";
 import { LlmsrvError } from "../errors.js";
-import type { ModelShape } from "../store/model-shape.js";
+import type { ModelShape } from "../gguf/model-shape.js";
 import type { LoadSpec } from "./model-runner.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { TemplateMessage } from "../prompt/chat-template.js";
+import type { TemplateMessage } from "../template/chat-template.js";
 
 /** Counting tokens needs the loaded model; a chat prompt is fitted once it is loaded. */
 export interface TokenCounter {

@@ -1,6 +1,6 @@
 import { LlmsrvError } from "../errors.js";
-import { templateVars } from "../prompt/ollama-template.js";
 import type { StoredModel } from "../store/model-store.js";
+import { templateVars } from "../template/ollama-template.js";
 
 /**
  * How a generation with `suffix` (fill in the middle) reaches the model: through a template

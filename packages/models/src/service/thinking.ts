@@ -1,6 +1,6 @@
 import { LlmsrvError } from "../errors.js";
-import { templateVars } from "../prompt/ollama-template.js";
 import type { StoredModel } from "../store/model-store.js";
+import { templateVars } from "../template/ollama-template.js";
 import { ThinkingParser } from "./thinking-parser.js";
 
 /** A request's `think`: a boolean or a level ("low", "medium", "high"; Ollama's gpt-oss levels). */

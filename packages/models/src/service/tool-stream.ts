@@ -1,4 +1,4 @@
-import { extractToolCalls, type ToolCall, type ToolDefinition } from "../prompt/tool-calls.js";
+import { extractToolCalls, type ToolCall, type ToolDefinition } from "../template/tool-calls.js";
 
 const OPEN = "<tool_call>";
 const CLOSE = "</tool_call>";

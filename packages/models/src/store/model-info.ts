@@ -1,7 +1,7 @@
-import { templateCapabilities } from "../prompt/ollama-template.js";
-import { FILE_TYPE_NAMES, GGML_TYPE_NAMES } from "./gguf-format.js";
-import type { GgufInfo, GgufValue } from "./gguf-reader.js";
-import { type ModelShape, shapeFromGguf } from "./model-shape.js";
+import { FILE_TYPE_NAMES, GGML_TYPE_NAMES } from "../gguf/gguf-format.js";
+import type { GgufInfo, GgufValue } from "../gguf/gguf-reader.js";
+import { type ModelShape, shapeFromGguf } from "../gguf/model-shape.js";
+import { templateCapabilities } from "../template/ollama-template.js";
 
 /** Capabilities a model may advertise (`/api/show`), per the spec plus `embedding`/`insert`. */
 export type Capability =

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { AsyncLock } from "../async-lock.js";
 import { LlmsrvError, modelNotFound } from "../errors.js";
-import { AsyncLock } from "../runtime/async-lock.js";
+import { checkArchitecture } from "../gguf/gguf-arch-check.js";
+import { checkTensorLayout } from "../gguf/gguf-layout-check.js";
+import { readGgufInfo } from "../gguf/gguf-reader.js";
+import { TrialLoads } from "../gguf/trial-load.js";
 import { type BlobLease, BlobPins } from "./blob-pins.js";
 import { BlobStore, digestOf, tempPathFor } from "./blob-store.js";
-import { checkArchitecture } from "./gguf-arch-check.js";
-import { checkTensorLayout } from "./gguf-layout-check.js";
-import { readGgufInfo } from "./gguf-reader.js";
 import { asManifest, type Manifest, type ManifestLayer, MediaType } from "./manifest.js";
 import { manifestFiles, referencedDigests, removeEmptyFolders } from "./manifest-files.js";
 import { factsFromGguf, type ModelFacts, withTemplateCapabilities } from "./model-info.js";
@@ -18,7 +19,6 @@ import {
   nameKey,
   parseModelName,
 } from "./model-name.js";
-import { TrialLoads } from "./trial-load.js";
 
 /** How long a trial load at create may take before the file is refused. */
 const TRIAL_LOAD_TIMEOUT_MS = 120_000;

@@ -2,8 +2,8 @@ import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
+import { parseModelfile } from "../../modelfile/modelfile.js";
 import { digestOfFile } from "../../store/blob-store.js";
-import { parseModelfile } from "../../store/modelfile.js";
 import { type ApiClient, clientFor } from "../api-client.js";
 import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
 

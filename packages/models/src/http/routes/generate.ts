@@ -1,5 +1,4 @@
 import { LlmsrvError } from "../../errors.js";
-import { buildGeneratePrompt } from "../../prompt/build-prompt.js";
 import type { OutputFormat } from "../../runtime/model-runner.js";
 import { type CompletionOutcome, loadOnly, runCompletion } from "../../service/completion.js";
 import { type InsertMode, insertModeFor } from "../../service/insert.js";
@@ -13,6 +12,7 @@ import {
 import { resolveThink, type ThinkValue, thinkingParserFor } from "../../service/thinking.js";
 import { requireModelName } from "../../store/model-name.js";
 import type { StoredModel } from "../../store/model-store.js";
+import { buildGeneratePrompt } from "../../template/build-prompt.js";
 import { NdjsonWriter } from "../ndjson.js";
 import { optionalBool, optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";

@@ -1,9 +1,9 @@
 import { LlmsrvError } from "../../errors.js";
+import { renderModelfile, renderParameters } from "../../modelfile/modelfile-render.js";
 import { OPTION_DEFAULTS } from "../../runtime/options.js";
 import { API_VERSION } from "../../service/deps.js";
 import { displayName, parseModelName, requireModelName } from "../../store/model-name.js";
 import type { StoredModel } from "../../store/model-store.js";
-import { renderModelfile, renderParameters } from "../../store/modelfile-render.js";
 import { optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";
 

@@ -6,11 +6,11 @@ import {
   SYSTEM_FINGERPRINT,
   usage,
 } from "../../openai/translate.js";
-import { buildGeneratePrompt } from "../../prompt/build-prompt.js";
 import { runCompletion } from "../../service/completion.js";
 import { insertModeFor } from "../../service/insert.js";
 import { requireCapability } from "../../service/request-fields.js";
 import { requireModelName } from "../../store/model-name.js";
+import { buildGeneratePrompt } from "../../template/build-prompt.js";
 import { optionalBool, optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";
 import { SseWriter } from "../sse.js";

@@ -1,7 +1,12 @@
+import { GgmlTensorType } from "../gguf/gguf-format.js";
+import {
+  type GgufTensorSpec,
+  type GgufTypedValue,
+  gguf,
+  writeGgufFile,
+} from "../gguf/gguf-writer.js";
 import { byteVocabulary, type DemoVocabulary, wordVocabulary } from "./demo-vocabulary.js";
 import { DEMO_RMS_EPSILON, demoTensors, matrixType } from "./demo-weights.js";
-import { GgmlTensorType } from "./gguf-format.js";
-import { type GgufTensorSpec, type GgufTypedValue, gguf, writeGgufFile } from "./gguf-writer.js";
 
 /**
  * Version of what the generator writes, stored as `quintet.demo_version` in the GGUF:

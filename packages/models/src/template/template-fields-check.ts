@@ -1,6 +1,6 @@
 import { LlmsrvError } from "../errors.js";
-import type { Arg, Node, Pipe, Tree } from "./go-template-ast.js";
-import { STRUCT_TYPES, type TypedField } from "./ollama-types.js";
+import type { Arg, Node, Pipe, Tree } from "../prompt/go-template-ast.js";
+import { STRUCT_TYPES, type TypedField } from "../prompt/ollama-types.js";
 
 /**
  * Checks, before a template is stored, that every field it reads exists in the data Ollama

@@ -1,9 +1,9 @@
 import { createReadStream } from "node:fs";
 import { Readable, Transform } from "node:stream";
+import type { ManifestLayer } from "../store/manifest.js";
+import type { ModelName } from "../store/model-name.js";
+import type { ModelStore, StoredModel } from "../store/model-store.js";
 import { layerStatus, type TransferProgress } from "./blob-download.js";
-import type { ManifestLayer } from "./manifest.js";
-import type { ModelName } from "./model-name.js";
-import type { ModelStore, StoredModel } from "./model-store.js";
 import { RegistryClient, type RegistrySettings } from "./registry-client.js";
 
 /** A file's bytes as a web stream, reporting progress about once per percent. */

@@ -1,6 +1,13 @@
 import { rm } from "node:fs/promises";
+import { AsyncLock } from "../async-lock.js";
 import { LlmsrvError } from "../errors.js";
-import { AsyncLock } from "../runtime/async-lock.js";
+import { checkArchitecture } from "../gguf/gguf-arch-check.js";
+import { checkTensorLayout } from "../gguf/gguf-layout-check.js";
+import { readGgufInfo } from "../gguf/gguf-reader.js";
+import { normalizeDigest } from "../store/blob-store.js";
+import { asManifest, type Manifest, type ManifestLayer, MediaType } from "../store/manifest.js";
+import type { ModelName } from "../store/model-name.js";
+import type { ModelStore } from "../store/model-store.js";
 import {
   downloadLayer,
   layerStatus,
@@ -9,13 +16,6 @@ import {
   type TransferProgress,
   verifyPartial,
 } from "./blob-download.js";
-import { normalizeDigest } from "./blob-store.js";
-import { checkArchitecture } from "./gguf-arch-check.js";
-import { checkTensorLayout } from "./gguf-layout-check.js";
-import { readGgufInfo } from "./gguf-reader.js";
-import { asManifest, type Manifest, type ManifestLayer, MediaType } from "./manifest.js";
-import type { ModelName } from "./model-name.js";
-import type { ModelStore } from "./model-store.js";
 import { RegistryClient, type RegistrySettings } from "./registry-client.js";
 
 /**

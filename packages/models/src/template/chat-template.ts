@@ -1,11 +1,11 @@
 import { Template } from "@huggingface/jinja";
 import { LlmsrvError, messageOf } from "../errors.js";
-import { renderBounded } from "./bounded-jinja.js";
 import {
   JINJA_TEMPLATE_LIMITS,
   TemplateLimitError,
   type TemplateLimits,
-} from "./template-budget.js";
+} from "../prompt/template-budget.js";
+import { renderBounded } from "./bounded-jinja.js";
 
 /** A message as templates see it. */
 export interface TemplateMessage {

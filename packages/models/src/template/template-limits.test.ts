@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Template } from "@huggingface/jinja";
 import { LlmsrvError } from "../errors.js";
+import { renderGoTemplate } from "../prompt/go-template.js";
+import { TemplateLimitError } from "../prompt/template-budget.js";
 import { renderChatTemplate } from "./chat-template.js";
-import { renderGoTemplate } from "./go-template.js";
-import { TemplateLimitError } from "./template-budget.js";
 import { checkChatTemplate, checkGoTemplate } from "./template-check.js";
 
 const MESSAGES = Array.from({ length: 30 }, (_, i) => ({ Role: "user", Content: `m${i}` }));

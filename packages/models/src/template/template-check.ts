@@ -1,13 +1,13 @@
 import { LlmsrvError } from "../errors.js";
-import { renderChatTemplate, type TemplateMessage } from "./chat-template.js";
-import { parseGoTemplate } from "./go-template.js";
-import { OllamaTemplate } from "./ollama-template.js";
+import { parseGoTemplate } from "../prompt/go-template.js";
 import {
   DEFAULT_TEMPLATE_LIMITS,
   JINJA_TEMPLATE_LIMITS,
   TemplateLimitError,
   type TemplateLimits,
-} from "./template-budget.js";
+} from "../prompt/template-budget.js";
+import { renderChatTemplate, type TemplateMessage } from "./chat-template.js";
+import { OllamaTemplate } from "./ollama-template.js";
 import { checkTemplateFields } from "./template-fields-check.js";
 
 /** A short conversation with every kind of turn, to try templates on before accepting them. */

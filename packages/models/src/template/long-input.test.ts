@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { renderGoTemplate } from "../prompt/go-template.js";
 import type { StoredModel } from "../store/model-store.js";
 import { buildChatPrompt, buildGeneratePrompt } from "./build-prompt.js";
 import { renderChatTemplate } from "./chat-template.js";
-import { renderGoTemplate } from "./go-template.js";
 import { extractToolCalls } from "./tool-calls.js";
 
 // Inputs of a megabyte and more: prompt building and answer parsing are linear in them. Before,

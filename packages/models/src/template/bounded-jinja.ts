@@ -1,5 +1,9 @@
 import * as jinja from "@huggingface/jinja";
-import { TemplateBudget, TemplateLimitError, type TemplateLimits } from "./template-budget.js";
+import {
+  TemplateBudget,
+  TemplateLimitError,
+  type TemplateLimits,
+} from "../prompt/template-budget.js";
 
 // The package's declarations of its runtime classes do not resolve under NodeNext (extensionless
 // relative imports), so the parts used here are described structurally.

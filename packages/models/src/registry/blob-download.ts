@@ -1,8 +1,8 @@
 import { mkdir, open, rename, rm, stat, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import { LlmsrvError } from "../errors.js";
-import { digestOfFile } from "./blob-store.js";
-import type { ManifestLayer } from "./manifest.js";
+import { digestOfFile } from "../store/blob-store.js";
+import type { ManifestLayer } from "../store/manifest.js";
 import type { RegistryClient } from "./registry-client.js";
 
 /** One progress line of a pull or push, in Ollama's shape. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { renderGoTemplate } from "../prompt/go-template.js";
 import { renderChatTemplate } from "./chat-template.js";
-import { renderGoTemplate } from "./go-template.js";
 import { extractToolCalls } from "./tool-calls.js";
 
 describe("Go template subset", () => {

@@ -3,6 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { type GgufTypedValue, gguf, writeGgufFile } from "../gguf/gguf-writer.js";
+import { parseModelName } from "../store/model-name.js";
+import { ModelStore } from "../store/model-store.js";
 import {
   DEMO_LICENSE,
   DEMO_MODEL_VERSION,
@@ -11,9 +14,6 @@ import {
   demoModelParts,
 } from "./demo-model.js";
 import { DEMO_MODEL_NAME, ensureDemoModel } from "./demo-setup.js";
-import { type GgufTypedValue, gguf, writeGgufFile } from "./gguf-writer.js";
-import { parseModelName } from "./model-name.js";
-import { ModelStore } from "./model-store.js";
 
 const TINY: Partial<DemoModelShape> = {
   embeddingLength: 64,

@@ -1,4 +1,4 @@
-import type { StoredModel } from "./model-store.js";
+import type { StoredModel } from "../store/model-store.js";
 
 function quote(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);

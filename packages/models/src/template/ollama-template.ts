@@ -1,9 +1,18 @@
+import {
+  executeGoTemplate,
+  type ParsedGoTemplate,
+  parseGoTemplate,
+} from "../prompt/go-template.js";
+import {
+  cutAfterResponse,
+  identifiers,
+  type Node,
+  RESPONSE_ACTION,
+} from "../prompt/go-template-ast.js";
+import { NIL_SLICE } from "../prompt/go-value.js";
+import { goMessage, goTool } from "../prompt/ollama-types.js";
+import { DEFAULT_TEMPLATE_LIMITS, type TemplateLimits } from "../prompt/template-budget.js";
 import type { TemplateMessage } from "./chat-template.js";
-import { executeGoTemplate, type ParsedGoTemplate, parseGoTemplate } from "./go-template.js";
-import { cutAfterResponse, identifiers, type Node, RESPONSE_ACTION } from "./go-template-ast.js";
-import { NIL_SLICE } from "./go-value.js";
-import { goMessage, goTool } from "./ollama-types.js";
-import { DEFAULT_TEMPLATE_LIMITS, type TemplateLimits } from "./template-budget.js";
 import type { ToolDefinition } from "./tool-calls.js";
 
 /**

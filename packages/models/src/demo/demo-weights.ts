@@ -1,7 +1,7 @@
+import { GgmlTensorType } from "../gguf/gguf-format.js";
+import type { GgufTensorSpec } from "../gguf/gguf-writer.js";
+import { encodeTensor } from "../gguf/tensor-encoding.js";
 import type { DemoVocabulary, TokenRole } from "./demo-vocabulary.js";
-import { GgmlTensorType } from "./gguf-format.js";
-import type { GgufTensorSpec } from "./gguf-writer.js";
-import { encodeTensor } from "./tensor-encoding.js";
 
 /**
  * The demo model's weights: a llama whose last position's hidden state is the mean of its

@@ -1,6 +1,6 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { AsyncLock } from "../runtime/async-lock.js";
+import { AsyncLock } from "../async-lock.js";
 import { invalidModel } from "./gguf-layout-check.js";
 import type { TrialLoadReport } from "./trial-load-child.js";
 

@@ -1,6 +1,6 @@
 import { LlmsrvError } from "../errors.js";
-import { MediaType } from "./manifest.js";
-import { DEFAULT_HOST, type ModelName } from "./model-name.js";
+import { MediaType } from "../store/manifest.js";
+import { DEFAULT_HOST, type ModelName } from "../store/model-name.js";
 
 /**
  * The registry side of pull and push: the Docker registry v2 protocol Ollama speaks

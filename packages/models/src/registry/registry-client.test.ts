@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseModelName } from "./model-name.js";
+import { parseModelName } from "../store/model-name.js";
 import { registryBase } from "./registry-client.js";
 
 const name = (text: string) => {

@@ -1,13 +1,13 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { parseModelName } from "../store/model-name.js";
+import type { ModelStore, StoredModel } from "../store/model-store.js";
 import {
   DEMO_MODEL_VERSION,
   DEMO_VERSION_KEY,
   type DemoModelShape,
   writeDemoModel,
 } from "./demo-model.js";
-import { parseModelName } from "./model-name.js";
-import type { ModelStore, StoredModel } from "./model-store.js";
 
 /** The name the demo model is registered under. */
 export const DEMO_MODEL_NAME = "demo:latest";
