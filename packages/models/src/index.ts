@@ -1,4 +1,5 @@
-export { CONFIG_VARIABLES, type LlmsrvConfig, loadConfig } from "./config.js";
+export { type LlmsrvConfig, loadConfig } from "./config.js";
+export { CONFIG_VARIABLES } from "./config-variables.js";
 export { DEMO_MODEL_SHAPE, type DemoModelShape, writeDemoModel } from "./demo/demo-model.js";
 export { DEMO_MODEL_NAME, ensureDemoModel } from "./demo/demo-setup.js";
 export { ConfigError, LlmsrvError, type LlmsrvErrorCode } from "./errors.js";

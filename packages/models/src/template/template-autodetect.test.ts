@@ -3,12 +3,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import {
-  boundedDistance,
-  closestTemplateName,
-  detectTemplate,
-  loadTemplateIndex,
-} from "./template-autodetect.js";
+import { loadTemplateIndex } from "../template-index.js";
+import { boundedDistance, closestTemplateName, detectTemplate } from "./template-autodetect.js";
 
 const runes = (s: string) => Array.from(s, (c) => c.codePointAt(0) as number);
 

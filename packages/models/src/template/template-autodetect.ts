@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { LlmsrvError } from "../errors.js";
+import { type IndexEntry, loadTemplateIndex, runesOf } from "../template-index.js";
 
 /**
  * How Ollama picks a Go template for a GGUF created without one: its Jinja chat template
@@ -20,49 +20,6 @@ export interface DetectedTemplate {
   template: string;
   /** Default parameters, e.g. `{ stop: [...] }`. */
   parameters: Record<string, unknown> | undefined;
-}
-
-interface IndexEntry {
-  name: string;
-  template: string;
-  /** Code points, as Go's levenshtein compares runes. */
-  runes: number[];
-}
-
-const indexCache = new Map<string, IndexEntry[]>();
-
-function runesOf(s: string): number[] {
-  return Array.from(s, (c) => c.codePointAt(0) as number);
-}
-
-/** Reads and checks `<dir>/index.json`; a malformed index is a configuration error. */
-export function loadTemplateIndex(dir: string): IndexEntry[] {
-  const cached = indexCache.get(dir);
-  if (cached) return cached;
-  const file = join(dir, "index.json");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new LlmsrvError(
-      "config_invalid",
-      `cannot read template index ${file}: ${(e as Error).message}`,
-    );
-  }
-  const ok = (x: unknown): x is { name: string; template: string } =>
-    typeof x === "object" &&
-    x !== null &&
-    typeof (x as { name?: unknown }).name === "string" &&
-    typeof (x as { template?: unknown }).template === "string";
-  if (!Array.isArray(parsed) || !parsed.every(ok))
-    throw new LlmsrvError("config_invalid", `${file} must be a JSON array of {"template", "name"}`);
-  const entries = parsed.map((e) => ({
-    name: e.name,
-    template: e.template,
-    runes: runesOf(e.template),
-  }));
-  indexCache.set(dir, entries);
-  return entries;
 }
 
 /**
