@@ -1,5 +1,5 @@
+import { OPTION_KINDS, type OptionKind } from "../api/options.js";
 import { LlmsrvError } from "../errors.js";
-import { OPTION_KINDS, type OptionKind } from "../runtime/options.js";
 
 /** A parsed Modelfile. */
 export interface Modelfile {

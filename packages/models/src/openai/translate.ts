@@ -1,8 +1,8 @@
+import type { ToolCall } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
 import type { DoneReason, OutputFormat } from "../runtime/model-runner.js";
 import type { ChatMessage } from "../service/chat.js";
 import { parseFormat } from "../service/request-fields.js";
-import type { ToolCall } from "../template/tool-calls.js";
 
 /** Fingerprint reported in OpenAI responses. */
 export const SYSTEM_FINGERPRINT = "fp_llmsrv";

@@ -1,5 +1,5 @@
+import type { ToolDefinition } from "../api/types.js";
 import type { TemplateMessage } from "../template/chat-template.js";
-import type { ToolDefinition } from "../template/tool-calls.js";
 import {
   formatValue,
   fromJson,

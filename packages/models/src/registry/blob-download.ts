@@ -1,17 +1,10 @@
 import { mkdir, open, rename, rm, stat, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
+import type { TransferProgress } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
 import { digestOfFile } from "../store/blob-store.js";
 import type { ManifestLayer } from "../store/manifest.js";
 import type { RegistryClient } from "./registry-client.js";
-
-/** One progress line of a pull or push, in Ollama's shape. */
-export interface TransferProgress {
-  status: string;
-  digest?: string;
-  total?: number;
-  completed?: number;
-}
 
 /** Ollama's per-layer status: the verb and the first 12 hex digits of the digest. */
 export function layerStatus(verb: string, digest: string): string {

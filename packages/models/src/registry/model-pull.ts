@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import type { TransferProgress } from "../api/types.js";
 import { AsyncLock } from "../async-lock.js";
 import { LlmsrvError } from "../errors.js";
 import { checkArchitecture } from "../gguf/gguf-arch-check.js";
@@ -13,7 +14,6 @@ import {
   layerStatus,
   partialPath,
   promotePartial,
-  type TransferProgress,
   verifyPartial,
 } from "./blob-download.js";
 import { RegistryClient, type RegistrySettings } from "./registry-client.js";

@@ -1,9 +1,10 @@
 import { createReadStream } from "node:fs";
 import { Readable, Transform } from "node:stream";
+import type { TransferProgress } from "../api/types.js";
 import type { ManifestLayer } from "../store/manifest.js";
 import type { ModelName } from "../store/model-name.js";
 import type { ModelStore, StoredModel } from "../store/model-store.js";
-import { layerStatus, type TransferProgress } from "./blob-download.js";
+import { layerStatus } from "./blob-download.js";
 import { RegistryClient, type RegistrySettings } from "./registry-client.js";
 
 /** A file's bytes as a web stream, reporting progress about once per percent. */

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolDefinition } from "../template/tool-calls.js";
+import type { ToolCall, ToolDefinition } from "../api/types.js";
 import type { ThinkingParser } from "./thinking-parser.js";
 import { ToolCallStream } from "./tool-stream.js";
 

@@ -1,9 +1,9 @@
+import type { ToolCall, ToolDefinition } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
 import type { OutputFormat } from "../runtime/model-runner.js";
 import type { StoredModel } from "../store/model-store.js";
 import { buildChatPrompt } from "../template/build-prompt.js";
 import type { TemplateMessage } from "../template/chat-template.js";
-import type { ToolCall, ToolDefinition } from "../template/tool-calls.js";
 import { type ChatDelta, ChatOutput } from "./chat-output.js";
 import { fitChatPrompt, type TokenCounter } from "./chat-window.js";
 import { type CompletionOutcome, runCompletion } from "./completion.js";

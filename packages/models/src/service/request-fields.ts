@@ -1,7 +1,7 @@
+import type { Capability } from "../api/types.js";
 import { parseKeepAliveField } from "../duration.js";
 import { LlmsrvError } from "../errors.js";
 import type { OutputFormat } from "../runtime/model-runner.js";
-import type { Capability } from "../store/model-info.js";
 import type { StoredModel } from "../store/model-store.js";
 
 /** Reads `format`: absent/"" → none, "json", or a JSON schema object; else 400. */

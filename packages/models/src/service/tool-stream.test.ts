@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ToolCall } from "../template/tool-calls.js";
+import type { ToolCall } from "../api/types.js";
 import { ToolCallStream } from "./tool-stream.js";
 
 const TOOLS = [{ type: "function", function: { name: "get_weather" } }];

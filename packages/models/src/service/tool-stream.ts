@@ -1,4 +1,5 @@
-import { extractToolCalls, type ToolCall, type ToolDefinition } from "../template/tool-calls.js";
+import type { ToolCall, ToolDefinition } from "../api/types.js";
+import { extractToolCalls } from "../template/tool-calls.js";
 
 const OPEN = "<tool_call>";
 const CLOSE = "</tool_call>";

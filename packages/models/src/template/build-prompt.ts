@@ -1,7 +1,7 @@
+import type { ToolDefinition } from "../api/types.js";
 import type { StoredModel } from "../store/model-store.js";
 import { renderChatTemplate, type TemplateMessage } from "./chat-template.js";
 import { OllamaTemplate, type PromptMessage } from "./ollama-template.js";
-import type { ToolDefinition } from "./tool-calls.js";
 
 /** Inputs of `/api/generate` that shape the prompt. */
 export interface GeneratePromptInput {

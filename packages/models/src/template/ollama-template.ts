@@ -1,3 +1,4 @@
+import type { ToolDefinition } from "../api/types.js";
 import {
   executeGoTemplate,
   type ParsedGoTemplate,
@@ -13,7 +14,6 @@ import { NIL_SLICE } from "../prompt/go-value.js";
 import { goMessage, goTool } from "../prompt/ollama-types.js";
 import { DEFAULT_TEMPLATE_LIMITS, type TemplateLimits } from "../prompt/template-budget.js";
 import type { TemplateMessage } from "./chat-template.js";
-import type { ToolDefinition } from "./tool-calls.js";
 
 /**
  * A Modelfile TEMPLATE executed the way Ollama executes it (its `template.Template`):

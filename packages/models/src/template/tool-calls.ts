@@ -1,13 +1,4 @@
-/** A tool call in Ollama's shape: arguments are an object, not a JSON string. */
-export interface ToolCall {
-  function: { index?: number; name: string; arguments: Record<string, unknown> };
-}
-
-/** Tool definitions as requests send them. */
-export interface ToolDefinition {
-  type?: string;
-  function?: { name?: string; description?: string; parameters?: unknown };
-}
+import type { ToolCall, ToolDefinition } from "../api/types.js";
 
 function asCall(value: unknown, names: ReadonlySet<string>): ToolCall | undefined {
   if (typeof value !== "object" || value === null) return undefined;

@@ -1,4 +1,4 @@
-import type { TransferProgress } from "../../registry/blob-download.js";
+import type { TransferProgress } from "../../api/types.js";
 import { pullModel } from "../../registry/model-pull.js";
 import { pushModel } from "../../registry/model-push.js";
 import type { RegistrySettings } from "../../registry/registry-client.js";
