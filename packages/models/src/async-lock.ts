@@ -1,3 +1,4 @@
+// AsyncLock: a FIFO mutex whose waiters can give up.
 /**
  * A FIFO mutex whose waiters can give up: a waiter whose signal aborts leaves the line
  * without ever holding the lock.

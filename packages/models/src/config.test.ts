@@ -1,3 +1,4 @@
+// Tests of loadConfig: defaults, every variable, and all bad values reported together.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { loadConfig, parseByteSize, parseHostAddress, physicalCoreCount } from "./config.js";

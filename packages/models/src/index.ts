@@ -1,3 +1,4 @@
+// The package's public door: configuration, errors, logger, server, store and demo model.
 export { type LlmsrvConfig, loadConfig } from "./config.js";
 export { CONFIG_VARIABLES } from "./config-variables.js";
 export { DEMO_MODEL_SHAPE, type DemoModelShape, writeDemoModel } from "./demo/demo-model.js";

@@ -1,3 +1,4 @@
+// Starts the server: store, runtime, scheduler and HTTP app wired together; graceful stop.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";

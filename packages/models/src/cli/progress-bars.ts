@@ -1,3 +1,4 @@
+// Pull and push progress drawn as Ollama's CLI draws it.
 import type { TransferProgress } from "../api/types.js";
 import { formatBytes } from "./format.js";
 

@@ -1,3 +1,4 @@
+// The interactive loop of `llmsrv run`: reads turns, handles /commands, keeps the history.
 import { createInterface } from "node:readline";
 import { parseModelfile } from "../modelfile/modelfile.js";
 import type { ApiClient } from "./api-client.js";

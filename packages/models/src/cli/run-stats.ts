@@ -1,3 +1,4 @@
+// The timing lines `llmsrv run --verbose` prints after an answer.
 import type { ResponseMetrics } from "../api/types.js";
 
 /**

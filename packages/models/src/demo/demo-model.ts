@@ -1,3 +1,4 @@
+// The demo model: a small llama GGUF written from code, with no download.
 import { GgmlTensorType } from "../gguf/gguf-format.js";
 import {
   type GgufTensorSpec,

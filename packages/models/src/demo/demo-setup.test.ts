@@ -1,3 +1,4 @@
+// Tests of registering the demo model in a store (once, and again after a version change).
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

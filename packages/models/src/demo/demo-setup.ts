@@ -1,3 +1,4 @@
+// Registers the demo model in a store under `demo:latest`, rewriting it when its version changed.
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { parseModelName } from "../store/model-name.js";

@@ -1,3 +1,4 @@
+// Tests of the demo vocabulary: pieces, scores and word lookup.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {

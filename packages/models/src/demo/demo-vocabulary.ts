@@ -1,3 +1,4 @@
+// The demo model's SentencePiece vocabulary: special tokens, bytes and words.
 import { COMMON_WORDS, SAMPLE_WORDS, STOP_WORDS } from "./demo-words.js";
 
 /** SentencePiece's word-boundary marker, kept as a normal token so spaces round-trip. */

@@ -1,3 +1,4 @@
+// The demo model's tensors: weights chosen so that it answers with words of its prompt.
 import { GgmlTensorType } from "../gguf/gguf-format.js";
 import type { GgufTensorSpec } from "../gguf/gguf-writer.js";
 import { encodeTensor } from "../gguf/tensor-encoding.js";

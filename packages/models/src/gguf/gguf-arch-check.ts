@@ -1,3 +1,4 @@
+// Checks of a GGUF's architecture metadata against its tensors, before llama.cpp loads it.
 import { GgufValueType } from "./gguf-format.js";
 import { invalidModel } from "./gguf-layout-check.js";
 import type { GgufInfo, GgufTensorInfo, GgufValue } from "./gguf-reader.js";

@@ -1,3 +1,4 @@
+// Checks of a GGUF's tensor layout (types, offsets, sizes) against the file.
 import { LlmsrvError } from "../errors.js";
 import { GGML_TYPE_TRAITS } from "./gguf-format.js";
 import type { GgufInfo, GgufTensorInfo } from "./gguf-reader.js";

@@ -1,3 +1,4 @@
+// Reads a GGUF header: metadata and tensor descriptors, with bounds on every length.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { LlmsrvError } from "../errors.js";
 import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GgufValueType } from "./gguf-format.js";

@@ -1,3 +1,4 @@
+// Writes GGUF files: metadata of every type and tensor data, aligned.
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";

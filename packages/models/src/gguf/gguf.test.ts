@@ -1,3 +1,4 @@
+// Tests of the GGUF writer and reader: round trips and the errors of bad files.
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,3 +1,4 @@
+// The dimensions of a model that size a context's memory, read from GGUF metadata.
 import type { GgufInfo, GgufValue } from "./gguf-reader.js";
 
 /**

@@ -1,3 +1,4 @@
+// Tests of the tensor encoders: F32, F16 and Q8_0 round trips.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { encodeQ8_0, fromHalf, toHalf } from "./tensor-encoding.js";

@@ -1,3 +1,4 @@
+// Encodes floats into ggml's tensor layouts: F32, F16 and Q8_0.
 import { GgmlTensorType } from "./gguf-format.js";
 
 /**

@@ -1,3 +1,4 @@
+// Trial loads: llama.cpp loads a new GGUF in a child process before the store accepts it.
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { AsyncLock } from "../async-lock.js";

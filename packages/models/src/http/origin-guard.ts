@@ -1,3 +1,4 @@
+// Browser protections: allowed origins, CORS preflight answers, and the DNS-rebinding Host check.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { hostname, networkInterfaces } from "node:os";
 import { originAllowed } from "../origin-patterns.js";

@@ -1,3 +1,4 @@
+// Renders a stored model back as text: the Modelfile and parameters of `/api/show`.
 import type { StoredModel } from "../store/model-store.js";
 
 function quote(value: unknown): string {

@@ -1,3 +1,4 @@
+// Tests of the Modelfile parser: commands, quoting, parameters and their errors.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseModelfile } from "./modelfile.js";

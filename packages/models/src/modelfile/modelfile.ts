@@ -1,3 +1,4 @@
+// The Modelfile parser: FROM, PARAMETER, TEMPLATE, SYSTEM, MESSAGE, LICENSE, ADAPTER.
 import { OPTION_KINDS, type OptionKind } from "../api/options.js";
 import { LlmsrvError } from "../errors.js";
 

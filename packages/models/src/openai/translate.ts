@@ -1,3 +1,4 @@
+// Translates OpenAI requests to native ones and native answers to OpenAI's shapes.
 import type { ToolCall } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
 import type { DoneReason, OutputFormat } from "../runtime/model-runner.js";

@@ -1,3 +1,4 @@
+// Downloads one blob from a registry: resumed partial files, verified before use.
 import { mkdir, open, rename, rm, stat, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { TransferProgress } from "../api/types.js";

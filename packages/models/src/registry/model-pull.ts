@@ -1,3 +1,4 @@
+// `pull`: manifest, blobs and checks from a registry, then the manifest written to the store.
 import { rm } from "node:fs/promises";
 import type { TransferProgress } from "../api/types.js";
 import { AsyncLock } from "../async-lock.js";

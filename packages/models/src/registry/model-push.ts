@@ -1,3 +1,4 @@
+// `push`: uploads a model's blobs and manifest to a registry.
 import { createReadStream } from "node:fs";
 import { Readable, Transform } from "node:stream";
 import type { TransferProgress } from "../api/types.js";

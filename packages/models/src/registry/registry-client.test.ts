@@ -1,3 +1,4 @@
+// Tests of the registry client: URLs and the token challenge.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseModelName } from "../store/model-name.js";

@@ -1,3 +1,4 @@
+// The registry client: Docker registry v2 requests with Ollama's token challenge.
 import { LlmsrvError } from "../errors.js";
 import { MediaType } from "../store/manifest.js";
 import { DEFAULT_HOST, type ModelName } from "../store/model-name.js";

@@ -1,3 +1,4 @@
+// Tests of the memory estimate: weights, KV cache and compute buffers of the demo model.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ModelShape } from "../gguf/model-shape.js";

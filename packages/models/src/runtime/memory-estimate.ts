@@ -1,3 +1,4 @@
+// Estimates a load's memory (weights, KV cache, compute) and refuses what will not fit.
 import { readFileSync } from "node:fs";
 import { freemem } from "node:os";
 import { LlmsrvError } from "../errors.js";

@@ -1,3 +1,4 @@
+// Validates request and Modelfile options into sampling and load settings.
 import { OPTION_KINDS, type OptionKind } from "../api/options.js";
 import type { LlmsrvConfig } from "../config.js";
 import { LlmsrvError } from "../errors.js";

@@ -1,3 +1,4 @@
+// The scheduler: loads, shares, queues and unloads models by keep-alive and memory.
 import { AsyncLock, waitOrAbort } from "../async-lock.js";
 import { LlmsrvError, requestCanceled, serverBusy } from "../errors.js";
 import { MediaType } from "../store/manifest.js";

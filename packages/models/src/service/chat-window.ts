@@ -1,3 +1,4 @@
+// Fits a chat to the context window: system messages kept, oldest turns dropped.
 import type { TemplateMessage } from "../template/chat-template.js";
 
 /** Counting tokens needs the loaded model; a chat prompt is fitted once it is loaded. */

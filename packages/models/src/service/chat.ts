@@ -1,3 +1,4 @@
+// A native chat turn: messages and tools checked, the prompt built, the answer parsed.
 import type { ToolCall, ToolDefinition } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
 import type { OutputFormat } from "../runtime/model-runner.js";

@@ -1,3 +1,4 @@
+// One generation through the scheduler: options, prompt tokens, timings.
 import { badRequest } from "../errors.js";
 import type { CompletionResult, OutputFormat } from "../runtime/model-runner.js";
 import { optionDefaults, resolveOptions } from "../runtime/options.js";

@@ -1,3 +1,4 @@
+// Fill in the middle (`suffix`): through the template or the model's FIM tokens.
 import { LlmsrvError } from "../errors.js";
 import type { StoredModel } from "../store/model-store.js";
 import { templateVars } from "../template/ollama-template.js";

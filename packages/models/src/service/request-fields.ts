@@ -1,3 +1,4 @@
+// Reads shared request fields (format, keep_alive, capabilities) in Ollama's terms.
 import type { Capability } from "../api/types.js";
 import { parseKeepAliveField } from "../duration.js";
 import { LlmsrvError } from "../errors.js";

@@ -1,3 +1,4 @@
+// A request's `think`: checked against the model and turned into template values.
 import { LlmsrvError } from "../errors.js";
 import type { StoredModel } from "../store/model-store.js";
 import { templateVars } from "../template/ollama-template.js";

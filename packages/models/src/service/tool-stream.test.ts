@@ -1,3 +1,4 @@
+// Tests of streaming tool-call detection: content released as soon as it is known.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ToolCall } from "../api/types.js";

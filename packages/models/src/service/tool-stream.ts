@@ -1,3 +1,4 @@
+// Finds tool calls in a streaming answer, releasing plain text as soon as it is known.
 import type { ToolCall, ToolDefinition } from "../api/types.js";
 import { extractToolCalls } from "../template/tool-calls.js";
 

@@ -1,3 +1,4 @@
+// Facts derived from a GGUF header: architecture, size, quantization, capabilities.
 import type { Capability, ModelDetails } from "../api/types.js";
 import { FILE_TYPE_NAMES, GGML_TYPE_NAMES } from "../gguf/gguf-format.js";
 import type { GgufInfo, GgufValue } from "../gguf/gguf-reader.js";

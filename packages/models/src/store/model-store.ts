@@ -1,3 +1,4 @@
+// The model store: Ollama's layout of manifests and blobs, with list, get, create, copy, delete.
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";

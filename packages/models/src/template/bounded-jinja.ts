@@ -1,3 +1,4 @@
+// Jinja rendering with bounds on output size and work, for untrusted chat templates.
 import * as jinja from "@huggingface/jinja";
 import {
   TemplateBudget,

@@ -1,7 +1,15 @@
+// Builds the prompt of generate and chat from a model's templates and a request.
 import type { ToolDefinition } from "../api/types.js";
-import type { StoredModel } from "../store/model-store.js";
 import { renderChatTemplate, type TemplateMessage } from "./chat-template.js";
 import { OllamaTemplate, type PromptMessage } from "./ollama-template.js";
+
+/** What prompt building reads of a stored model (its Modelfile layers and GGUF template). */
+export interface PromptModel {
+  system: string | undefined;
+  template: string | undefined;
+  messages: readonly PromptMessage[];
+  facts: { chatTemplate: string | undefined };
+}
 
 /** Inputs of `/api/generate` that shape the prompt. */
 export interface GeneratePromptInput {
@@ -24,7 +32,7 @@ export interface GeneratePromptInput {
  * gets the prompt as a single user turn; a model without any template gets the system text
  * (if any), a blank line, and the prompt.
  */
-export function buildGeneratePrompt(model: StoredModel, input: GeneratePromptInput): string {
+export function buildGeneratePrompt(model: PromptModel, input: GeneratePromptInput): string {
   const previous = input.previous ?? "";
   if (input.raw) return previous + input.prompt;
   const system = input.system || model.system;
@@ -52,7 +60,7 @@ export function buildGeneratePrompt(model: StoredModel, input: GeneratePromptInp
  * SYSTEM unless the request starts with its own system message.
  */
 export function conversationFor(
-  model: StoredModel,
+  model: PromptModel,
   messages: readonly PromptMessage[],
 ): PromptMessage[] {
   const out: PromptMessage[] = [];
@@ -75,7 +83,7 @@ export interface ChatPromptOptions {
  * transcript ending in "assistant:".
  */
 export function buildChatPrompt(
-  model: StoredModel,
+  model: PromptModel,
   messages: readonly PromptMessage[],
   tools: readonly ToolDefinition[] = [],
   options: ChatPromptOptions = {},

@@ -1,3 +1,4 @@
+// Renders a GGUF's Jinja chat template (`tokenizer.chat_template`).
 import { Template } from "@huggingface/jinja";
 import { LlmsrvError, messageOf } from "../errors.js";
 import {

@@ -1,8 +1,8 @@
+// Tests that prompt building and answer parsing stay linear on megabyte inputs.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { renderGoTemplate } from "../prompt/go-template.js";
-import type { StoredModel } from "../store/model-store.js";
-import { buildChatPrompt, buildGeneratePrompt } from "./build-prompt.js";
+import { buildChatPrompt, buildGeneratePrompt, type PromptModel } from "./build-prompt.js";
 import { renderChatTemplate } from "./chat-template.js";
 import { extractToolCalls } from "./tool-calls.js";
 
@@ -13,13 +13,13 @@ import { extractToolCalls } from "./tool-calls.js";
 const MB = 1024 * 1024;
 const PROMPT = "word ".repeat(MB / 5);
 
-function model(parts: { template?: string; chatTemplate?: string }): StoredModel {
+function model(parts: { template?: string; chatTemplate?: string }): PromptModel {
   return {
     system: undefined,
     template: parts.template,
     messages: [],
     facts: { chatTemplate: parts.chatTemplate },
-  } as unknown as StoredModel;
+  };
 }
 
 const GO_CHAT =

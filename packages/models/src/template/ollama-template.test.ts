@@ -1,7 +1,7 @@
+// Tests of Ollama's template semantics: .Messages, .Prompt, .Tools, think and suffix.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { StoredModel } from "../store/model-store.js";
-import { buildChatPrompt, buildGeneratePrompt } from "./build-prompt.js";
+import { buildChatPrompt, buildGeneratePrompt, type PromptModel } from "./build-prompt.js";
 import {
   collate,
   OllamaTemplate,
@@ -10,14 +10,14 @@ import {
 } from "./ollama-template.js";
 import { checkGoTemplate } from "./template-check.js";
 
-function model(template: string, parts: Partial<StoredModel> = {}): StoredModel {
+function model(template: string, parts: Partial<PromptModel> = {}): PromptModel {
   return {
     template,
     system: undefined,
     messages: [],
     facts: { chatTemplate: undefined },
     ...parts,
-  } as unknown as StoredModel;
+  };
 }
 
 const CONVERSATION: PromptMessage[] = [

@@ -1,3 +1,4 @@
+// A Modelfile TEMPLATE executed as Ollama executes it, with its data and capabilities.
 import type { ToolDefinition } from "../api/types.js";
 import {
   executeGoTemplate,

@@ -1,3 +1,4 @@
+// Tests of Jinja and Go template rendering and tool-call extraction.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { renderGoTemplate } from "../prompt/go-template.js";

@@ -1,3 +1,4 @@
+// Tests of choosing an Ollama template by edit distance of the Jinja chat template.
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

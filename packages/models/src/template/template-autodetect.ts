@@ -1,3 +1,4 @@
+// Chooses an Ollama Go template for a GGUF created without one, as Ollama does.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type IndexEntry, loadTemplateIndex, runesOf } from "../template-index.js";

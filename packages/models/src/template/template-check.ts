@@ -1,3 +1,4 @@
+// Checks a template before it is stored: it parses and renders a sample conversation.
 import { LlmsrvError } from "../errors.js";
 import { parseGoTemplate } from "../prompt/go-template.js";
 import {

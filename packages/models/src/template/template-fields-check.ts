@@ -1,3 +1,4 @@
+// Checks that every field a Go template reads exists in the data Ollama passes.
 import { LlmsrvError } from "../errors.js";
 import type { Arg, Node, Pipe, Tree } from "../prompt/go-template-ast.js";
 import { STRUCT_TYPES, type TypedField } from "../prompt/ollama-types.js";

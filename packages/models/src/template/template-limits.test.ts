@@ -1,3 +1,4 @@
+// Tests of the template bounds: output size, loop work and nesting.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Template } from "@huggingface/jinja";

@@ -1,3 +1,4 @@
+// Finds tool calls in a model's answer: JSON or `<tool_call>` blocks naming declared tools.
 import type { ToolCall, ToolDefinition } from "../api/types.js";
 
 function asCall(value: unknown, names: ReadonlySet<string>): ToolCall | undefined {

@@ -1,3 +1,4 @@
+// `llmsrv create NAME -f Modelfile`: uploads local GGUF blobs, then streams the create.
 import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { Readable } from "node:stream";

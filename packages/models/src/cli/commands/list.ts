@@ -1,3 +1,4 @@
+// `llmsrv list [prefix]`: the stored models as a table.
 import { parseArgs } from "node:util";
 import type { TagsResponse } from "../../api/types.js";
 import { clientFor } from "../api-client.js";

@@ -1,3 +1,4 @@
+// `llmsrv ps`: the loaded models as a table.
 import { parseArgs } from "node:util";
 import type { PsResponse } from "../../api/types.js";
 import { clientFor } from "../api-client.js";

@@ -1,3 +1,4 @@
+// `llmsrv run MODEL [PROMPT]`: one answer, or an interactive conversation.
 import { parseArgs } from "node:util";
 import type { ChatResponse } from "../../api/types.js";
 import { clientFor } from "../api-client.js";

@@ -1,3 +1,4 @@
+// `llmsrv serve`: starts the server from LLMSRV_* settings; `--help` prints their table.
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../config.js";
 import { CONFIG_VARIABLES } from "../../config-variables.js";

@@ -1,3 +1,4 @@
+// `llmsrv show MODEL`: the model's summary, or one part (license, Modelfile, template...).
 import { parseArgs } from "node:util";
 import type { ShowResponse } from "../../api/types.js";
 import { type ApiClient, clientFor } from "../api-client.js";

@@ -1,3 +1,4 @@
+// `llmsrv stop MODEL`: unloads a loaded model.
 import { parseArgs } from "node:util";
 import type { PsResponse } from "../../api/types.js";
 import { LlmsrvError } from "../../errors.js";

@@ -1,3 +1,4 @@
+// `llmsrv pull` and `llmsrv push`: stream a registry transfer as progress bars.
 import { parseArgs } from "node:util";
 import type { TransferProgress } from "../../api/types.js";
 import { clientFor } from "../api-client.js";

@@ -1,3 +1,4 @@
+// `POST /api/chat`: a chat turn, streamed as NDJSON or answered whole.
 import type { AssistantMessage, ChatResponse } from "../../api/types.js";
 import {
   type ChatOutcome,

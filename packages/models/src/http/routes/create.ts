@@ -1,3 +1,4 @@
+// `POST /api/create`: a model from a GGUF blob, a path or another model, with its layers.
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { isAbsolute } from "node:path";

@@ -1,3 +1,4 @@
+// `POST /api/generate`: a completion from a prompt, streamed as NDJSON or answered whole.
 import { LlmsrvError } from "../../errors.js";
 import type { OutputFormat } from "../../runtime/model-runner.js";
 import { type CompletionOutcome, loadOnly, runCompletion } from "../../service/completion.js";

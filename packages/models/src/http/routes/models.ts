@@ -1,3 +1,4 @@
+// Model management routes: liveness, version, tags, show, ps, copy and delete.
 import type {
   ModelDetails,
   ModelEntry,

@@ -1,3 +1,4 @@
+// `POST /v1/completions`: OpenAI text completion over the native generate path.
 import { LlmsrvError } from "../../errors.js";
 import {
   completionId,

@@ -1,3 +1,4 @@
+// `POST /api/pull` and `/api/push`: registry transfers streamed as progress lines.
 import type { TransferProgress } from "../../api/types.js";
 import { pullModel } from "../../registry/model-pull.js";
 import { pushModel } from "../../registry/model-push.js";
