@@ -6,4 +6,5 @@ export { DEMO_MODEL_NAME, ensureDemoModel } from "./demo/demo-setup.js";
 export { ConfigError, LlmsrvError, type LlmsrvErrorCode } from "./errors.js";
 export { createLogger } from "./logger.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";
-export { ModelStore, type StoredModel } from "./store/model-store.js";
+export { ModelStore } from "./store/model-store.js";
+export type { StoredModel } from "./store/stored-model.js";

@@ -2,7 +2,8 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { parseModelName } from "../store/model-name.js";
-import type { ModelStore, StoredModel } from "../store/model-store.js";
+import type { ModelStore } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
 import {
   DEMO_MODEL_VERSION,
   DEMO_VERSION_KEY,

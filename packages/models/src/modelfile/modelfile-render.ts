@@ -1,5 +1,5 @@
 // Renders a stored model back as text: the Modelfile and parameters of `/api/show`.
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
 
 function quote(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);

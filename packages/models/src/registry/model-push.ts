@@ -4,7 +4,8 @@ import { Readable, Transform } from "node:stream";
 import type { TransferProgress } from "../api/types.js";
 import type { ManifestLayer } from "../store/manifest.js";
 import type { ModelName } from "../store/model-name.js";
-import type { ModelStore, StoredModel } from "../store/model-store.js";
+import type { ModelStore } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
 import { layerStatus } from "./blob-download.js";
 import { RegistryClient, type RegistrySettings } from "./registry-client.js";
 

@@ -2,7 +2,7 @@
 import { AsyncLock, waitOrAbort } from "../async-lock.js";
 import { LlmsrvError, requestCanceled, serverBusy } from "../errors.js";
 import { MediaType } from "../store/manifest.js";
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
 import { estimateMemory, insufficientMemory, systemAvailableMemory } from "./memory-estimate.js";
 import type { LoadedModel, LoadSpec, ModelRuntime } from "./model-runner.js";
 

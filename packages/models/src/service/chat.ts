@@ -2,7 +2,7 @@
 import type { ToolCall, ToolDefinition } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
 import type { OutputFormat } from "../runtime/model-runner.js";
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
 import { buildChatPrompt } from "../template/build-prompt.js";
 import type { TemplateMessage } from "../template/chat-template.js";
 import { type ChatDelta, ChatOutput } from "./chat-output.js";

@@ -1,6 +1,6 @@
 // Fill in the middle (`suffix`): through the template or the model's FIM tokens.
 import { LlmsrvError } from "../errors.js";
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
 import { templateVars } from "../template/ollama-template.js";
 
 /**

@@ -3,7 +3,7 @@ import type { Capability } from "../api/types.js";
 import { parseKeepAliveField } from "../duration.js";
 import { LlmsrvError } from "../errors.js";
 import type { OutputFormat } from "../runtime/model-runner.js";
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
 
 /** Reads `format`: absent/"" → none, "json", or a JSON schema object; else 400. */
 export function parseFormat(value: unknown): OutputFormat | undefined {

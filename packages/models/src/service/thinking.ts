@@ -1,6 +1,6 @@
 // A request's `think`: checked against the model and turned into template values.
 import { LlmsrvError } from "../errors.js";
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
 import { templateVars } from "../template/ollama-template.js";
 import { ThinkingParser } from "./thinking-parser.js";
 

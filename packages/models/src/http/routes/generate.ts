@@ -12,7 +12,7 @@ import {
 } from "../../service/request-fields.js";
 import { resolveThink, type ThinkValue, thinkingParserFor } from "../../service/thinking.js";
 import { requireModelName } from "../../store/model-name.js";
-import type { StoredModel } from "../../store/model-store.js";
+import type { StoredModel } from "../../store/stored-model.js";
 import { buildGeneratePrompt } from "../../template/build-prompt.js";
 import { NdjsonWriter } from "../ndjson.js";
 import { optionalBool, optionalString } from "../request-body.js";

@@ -13,7 +13,7 @@ import { renderModelfile, renderParameters } from "../../modelfile/modelfile-ren
 import { OPTION_DEFAULTS } from "../../runtime/options.js";
 import { API_VERSION } from "../../service/deps.js";
 import { displayName, parseModelName, requireModelName } from "../../store/model-name.js";
-import type { StoredModel } from "../../store/model-store.js";
+import type { StoredModel } from "../../store/stored-model.js";
 import { optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";
 
