@@ -93,7 +93,7 @@ export interface PsResponse {
   models: RunningModel[];
 }
 
-/** One progress line of a pull or push, in Ollama's shape. */
+/** One progress line of a pull, push or create, in Ollama's shape. */
 export interface TransferProgress {
   status: string;
   digest?: string;

@@ -1,6 +1,6 @@
 // `llmsrv stop MODEL`: unloads a loaded model.
 import { parseArgs } from "node:util";
-import type { PsResponse } from "../../api/types.js";
+import type { PsResponse, ShowResponse } from "../../api/types.js";
 import { LlmsrvError } from "../../errors.js";
 import { clientFor } from "../api-client.js";
 import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
@@ -21,7 +21,7 @@ export const stopCommand: Command = {
     return reportFailure(io, async () => {
       const client = clientFor(io.env);
       const show = await client
-        .json<{ details: unknown }>("POST", "/api/show", { model })
+        .json<ShowResponse>("POST", "/api/show", { model })
         .catch(() => undefined);
       const ps = await client.json<PsResponse>("GET", "/api/ps");
       const full = model.includes(":") ? model : `${model}:latest`;
