@@ -1,3 +1,4 @@
+// What a CLI command is and gets: streams, environment, exit codes, usage-error handling.
 import type { Readable } from "node:stream";
 
 /** Streams and environment a command uses; injected so tests run commands in-process. */

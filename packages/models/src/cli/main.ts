@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// The `llmsrv` entry point: dispatches to one command by name.
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { cpCommand } from "./commands/cp.js";

@@ -1,5 +1,6 @@
+// The interactive loop of `llmsrv run`: reads turns, handles /commands, keeps the history.
 import { createInterface } from "node:readline";
-import { parseModelfile } from "../store/modelfile.js";
+import { parseModelfile } from "../modelfile/modelfile.js";
 import type { ApiClient } from "./api-client.js";
 import { fetchShow, renderShow, type ShowPart } from "./commands/show.js";
 import type { CliIo } from "./io.js";

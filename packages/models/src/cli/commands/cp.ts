@@ -1,3 +1,4 @@
+// `llmsrv cp SOURCE DESTINATION`: copies a model under a new name.
 import { parseArgs } from "node:util";
 import { clientFor } from "../api-client.js";
 import { type Command, EXIT, reportFailure, tryParse } from "../io.js";

@@ -1,11 +1,9 @@
+// `llmsrv list [prefix]`: the stored models as a table.
 import { parseArgs } from "node:util";
+import type { TagsResponse } from "../../api/types.js";
 import { clientFor } from "../api-client.js";
 import { formatBytes, formatRelative, formatTable } from "../format.js";
 import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
-
-interface TagsResponse {
-  models: Array<{ name: string; digest: string; size: number; modified_at: string }>;
-}
 
 /** `llmsrv list [prefix]`: NAME ID SIZE MODIFIED. */
 export const listCommand: Command = {

@@ -1,3 +1,4 @@
+// `llmsrv rm MODEL...`: deletes models.
 import { parseArgs } from "node:util";
 import { clientFor } from "../api-client.js";
 import { type Command, EXIT, reportFailure, tryParse } from "../io.js";

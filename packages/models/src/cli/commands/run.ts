@@ -1,16 +1,13 @@
+// `llmsrv run MODEL [PROMPT]`: one answer, or an interactive conversation.
 import { parseArgs } from "node:util";
+import type { ChatResponse } from "../../api/types.js";
 import { clientFor } from "../api-client.js";
 import { type CliIo, type Command, EXIT, reportFailure, tryParse } from "../io.js";
 import { interactive, type Session } from "../run-session.js";
-import { type RunMetrics, statsText } from "../run-stats.js";
+import { statsText } from "../run-stats.js";
 import { runTransfer } from "./transfer.js";
 
 const USAGE = "Usage: llmsrv run MODEL [PROMPT] [--format json] [--keepalive 5m] [--verbose]";
-
-interface ChatChunk extends RunMetrics {
-  message?: { content?: string };
-  done?: boolean;
-}
 
 /** Sends the conversation (system message first), streams the answer, returns its text. */
 async function chatTurn(s: Session, io: CliIo): Promise<string> {
@@ -23,8 +20,8 @@ async function chatTurn(s: Session, io: CliIo): Promise<string> {
     keep_alive: s.keepAlive,
     ...(Object.keys(s.options).length > 0 ? { options: s.options } : {}),
   };
-  let last: ChatChunk | undefined;
-  for await (const chunk of s.client.stream<ChatChunk>("/api/chat", body)) {
+  let last: ChatResponse | undefined;
+  for await (const chunk of s.client.stream<ChatResponse>("/api/chat", body)) {
     const text = chunk.message?.content ?? "";
     answer += text;
     io.stdout.write(text);

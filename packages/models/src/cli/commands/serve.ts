@@ -1,5 +1,7 @@
+// `llmsrv serve`: starts the server from LLMSRV_* settings; `--help` prints their table.
 import { parseArgs } from "node:util";
-import { CONFIG_VARIABLES, loadConfig } from "../../config.js";
+import { loadConfig } from "../../config.js";
+import { CONFIG_VARIABLES } from "../../config-variables.js";
 import { ConfigError, messageOf } from "../../errors.js";
 import { createLogger } from "../../logger.js";
 import { startServer } from "../../server.js";

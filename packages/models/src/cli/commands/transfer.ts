@@ -1,7 +1,9 @@
+// `llmsrv pull` and `llmsrv push`: stream a registry transfer as progress bars.
 import { parseArgs } from "node:util";
+import type { TransferProgress } from "../../api/types.js";
 import { clientFor } from "../api-client.js";
 import { type CliIo, type Command, EXIT, reportFailure, tryParse } from "../io.js";
-import { ProgressBars, type ProgressLine } from "../progress-bars.js";
+import { ProgressBars } from "../progress-bars.js";
 
 /** Progress goes to stderr, as Ollama's CLI draws it, redrawn in place on a terminal. */
 function isTty(io: CliIo): boolean {
@@ -17,7 +19,7 @@ export async function runTransfer(
 ): Promise<void> {
   const bars = new ProgressBars(io.stderr, isTty(io));
   const body = { model, insecure, stream: true };
-  for await (const line of clientFor(io.env).stream<ProgressLine>(`/api/${kind}`, body)) {
+  for await (const line of clientFor(io.env).stream<TransferProgress>(`/api/${kind}`, body)) {
     bars.update(line);
   }
 }

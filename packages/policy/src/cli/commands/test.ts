@@ -5,7 +5,7 @@
  * errs or is skipped (skipped: 0 with `-z`), 1 when the files do not load or compile (or,
  * with `--fail-on-empty`, no test ran).
  */
-import { parseGoDuration } from "../../builtins/time/go-duration.js";
+import { parseGoDuration } from "@quintet/gostd/time";
 import type { PolicyEngine } from "../../engine.js";
 import { engineFromFiles } from "../../loader/build-engine.js";
 import { loadBundlePaths } from "../../loader/load-bundles.js";
