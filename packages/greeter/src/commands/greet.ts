@@ -40,7 +40,11 @@ export const greetCommand: Command = {
   },
 };
 
-function parseGreetArgs(argv: readonly string[]): { name: string; addr?: string; deadlineMs?: number } {
+function parseGreetArgs(argv: readonly string[]): {
+  name: string;
+  addr?: string;
+  deadlineMs?: number;
+} {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
