@@ -25,5 +25,6 @@ export {
   type StopSignalOptions,
   stopSignal,
   stopSignalNames,
+  whenAborted,
 } from "./stop-signal.js";
 export type { TextSink } from "./text-sink.js";

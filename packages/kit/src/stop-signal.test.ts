@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { type SecondSignal, stopSignal, stopSignalNames } from "./stop-signal.js";
+import { type SecondSignal, stopSignal, stopSignalNames, whenAborted } from "./stop-signal.js";
 
 /** The listeners `act` added to `name`, so a test calls them as a signal would. */
 function addedListeners(name: NodeJS.Signals, act: () => void): (() => void)[] {
@@ -108,5 +108,15 @@ describe("stopSignal", () => {
     const [code, signal] = await run.exited;
     assert.deepEqual({ code, signal }, { code: 0, signal: null });
     assert.equal(run.output().match(/aborted/g)?.length, 1, run.output());
+  });
+});
+
+describe("whenAborted", () => {
+  it("resolves with the reason, at once when the signal has already aborted", async () => {
+    const controller = new AbortController();
+    const waiting = whenAborted(controller.signal);
+    controller.abort("SIGTERM");
+    assert.equal(await waiting, "SIGTERM");
+    assert.equal(await whenAborted(controller.signal), "SIGTERM");
   });
 });

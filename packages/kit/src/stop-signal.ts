@@ -35,3 +35,11 @@ export function stopSignal(options: StopSignalOptions = {}): AbortSignal {
   for (const [name, listener] of listeners) process.on(name, listener);
   return controller.signal;
 }
+
+/** Resolves with `signal.reason` once it aborts (at once if it already has). */
+export function whenAborted(signal: AbortSignal): Promise<unknown> {
+  if (signal.aborted) return Promise.resolve(signal.reason);
+  return new Promise((resolve) =>
+    signal.addEventListener("abort", () => resolve(signal.reason), { once: true }),
+  );
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { addrProblem, type Command, createLogger } from "@quintet/kit";
+import { addrProblem, type Command, createLogger, whenAborted } from "@quintet/kit";
 import { configTable } from "../config.js";
 import { configOrReport } from "../config-or-report.js";
 import { GreeterServer } from "../server.js";
@@ -62,10 +62,7 @@ export const serveCommand: Command = {
       { addr: `${host}:${port}`, tls: Boolean(config.tlsCert), auth: Boolean(config.token) },
       `greeter listening on ${host}:${port}`,
     );
-    await new Promise<void>((resolve) => {
-      if (stop.aborted) resolve();
-      stop.addEventListener("abort", () => resolve(), { once: true });
-    });
+    await whenAborted(stop);
     log.info({ graceMs: config.shutdownGraceMs }, "shutting down, letting in-flight calls finish");
     const { forced } = await server.shutdown(config.shutdownGraceMs);
     log.info({ forced }, forced ? "stopped, cancelling calls past the grace period" : "stopped");
