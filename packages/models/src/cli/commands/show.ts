@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { type ApiClient, clientFor } from "../api-client.js";
-import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
 
 /** The parts of `/api/show` the CLI prints. */
 export interface ShowResponse {
@@ -83,7 +83,7 @@ function summary(s: ShowResponse): string {
 }
 
 /** `llmsrv show MODEL`: model facts, or one part with a flag. */
-export const showCommand: Command = {
+export const showCommand: ModelsCommand = {
   name: "show",
   summary: "Show information for a model",
   async run(argv, io) {
@@ -96,7 +96,7 @@ export const showCommand: Command = {
       verbose: { type: "boolean", short: "v" },
     } as const;
     const parsed = tryParse(io, USAGE, () =>
-      parseArgs({ args: argv, allowPositionals: true, options: flags }),
+      parseArgs({ args: [...argv], allowPositionals: true, options: flags }),
     );
     const model = parsed?.positionals[0];
     if (!parsed || !model) {
