@@ -234,6 +234,7 @@ describe("model management: blobs, create, copy, delete", { timeout: 180_000 }, 
       stdout: { write: (t: string) => (out += t) },
       stderr: { write: (t: string) => (err += t) },
       stdin: process.stdin,
+      signal: new AbortController().signal,
       env: { LLMSRV_HOST: server.url },
     };
     const code = await main(["create", "from-file", "-f", modelfile], io);

@@ -4,13 +4,13 @@
  * applied from an explicit stack.
  */
 import type { CallTerm, Module, Term } from "../ast/nodes.js";
+import { PendingExternalCall } from "../builtins/external-calls.js";
 import type { BuiltinContext, BuiltinDef } from "../builtins/registry-types.js";
 import type { RuleNode } from "../compile/tree.js";
 import { splitHead } from "../compile/tree.js";
 import { BuiltinError, BuiltinTypeError, internalError, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import type { Value } from "../value/value.js";
-import { PendingExternalCall } from "../builtins/external-calls.js";
 import { type FunctionTable, resolveFunction } from "./functions.js";
 import { metadataChain, metadataRule } from "./metadata.js";
 import type { RuleEvaluator } from "./rules.js";

@@ -3,6 +3,8 @@
  * documents, and caches virtual documents per query (their values come from rules.ts),
  * computing a deep rule's dependencies first.
  */
+
+import { constantValue } from "../ast/constant-value.js";
 import type { Term } from "../ast/nodes.js";
 import type { RuleNode } from "../compile/tree.js";
 import { RegoError } from "../errors.js";
@@ -11,7 +13,6 @@ import { dependencyOrder, staticDeps, WARM_RULE_DEPTH } from "./dependency-order
 import type { RuleEvaluator } from "./rules.js";
 import { inProgress, type QueryState } from "./state.js";
 import type { Env, TermEvaluator, VK } from "./terms.js";
-import { constantValue } from "../ast/constant-value.js";
 import { indexValue, upsert } from "./values.js";
 
 /** Evaluation of `data`: base documents, overrides and virtual documents. */

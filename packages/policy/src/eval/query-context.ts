@@ -1,6 +1,7 @@
 /** The builtin context of one query: print, strictness, the clock, the memo and cancellation. */
-import type { BuiltinContext } from "../builtins/registry-types.js";
+
 import type { ExternalCalls } from "../builtins/external-calls.js";
+import type { BuiltinContext } from "../builtins/registry-types.js";
 import type { Canceller, EvaluatorOptions } from "./state.js";
 
 /**

@@ -3,13 +3,14 @@
  * objects and ref heads, and for user functions, with else chains, defaults and conflicts.
  * Documents (documents.ts) decide when a rule's value is needed and cache it.
  */
+
+import { constantValue } from "../ast/constant-value.js";
 import type { Rule, Term } from "../ast/nodes.js";
 import type { CompiledRule, RuleNode } from "../compile/tree.js";
 import { collectionTooLarge, RegoError } from "../errors.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import type { QueryState } from "./state.js";
 import { type Env, type K, locOf, type TermEvaluator } from "./terms.js";
-import { constantValue } from "../ast/constant-value.js";
 import { indexValue } from "./values.js";
 
 const TRUE: Term = {

@@ -3,10 +3,10 @@
  * document cache, the tracer and the cancellation bound.
  */
 import type { Body, Expr, Rule } from "../ast/nodes.js";
+import type { ExternalCalls } from "../builtins/external-calls.js";
 import type { RuleNode } from "../compile/tree.js";
 import { RegoError } from "../errors.js";
 import type { Value } from "../value/value.js";
-import type { ExternalCalls } from "../builtins/external-calls.js";
 
 /** Per-query settings of an evaluator. */
 export interface EvaluatorOptions {

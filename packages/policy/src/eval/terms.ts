@@ -4,6 +4,8 @@
  * returns true when a continuation asked to stop (used by `not`, `every` and early exits).
  * Bindings live in a Map per rule frame and are undone on the way back.
  */
+
+import { constantValue } from "../ast/constant-value.js";
 import type {
   Body,
   CallTerm,
@@ -20,7 +22,6 @@ import { formatValue } from "../value/format.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import { evalBodyFlat, FLAT_BODY_DEPTH } from "./flat-body.js";
 import type { Canceller, EvalTracer, QueryState } from "./state.js";
-import { constantValue } from "../ast/constant-value.js";
 import { forEachElement, indexValue } from "./values.js";
 
 /** Bindings of one rule frame. */

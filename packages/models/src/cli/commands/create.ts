@@ -7,7 +7,7 @@ import type { TransferProgress } from "../../api/types.js";
 import { parseModelfile } from "../../modelfile/modelfile.js";
 import { digestOfFile } from "../../store/blob-store.js";
 import { type ApiClient, clientFor } from "../api-client.js";
-import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
 
 const USAGE = "Usage: llmsrv create MODEL [-f Modelfile]";
 
@@ -23,13 +23,13 @@ async function uploadBlob(client: ApiClient, path: string): Promise<string> {
 }
 
 /** `llmsrv create MODEL -f Modelfile`: parses the Modelfile here, uploads the GGUF, creates. */
-export const createCommand: Command = {
+export const createCommand: ModelsCommand = {
   name: "create",
   summary: "Create a model from a Modelfile",
   async run(argv, io) {
     const parsed = tryParse(io, USAGE, () =>
       parseArgs({
-        args: argv,
+        args: [...argv],
         allowPositionals: true,
         options: { file: { type: "string", short: "f" } },
       }),

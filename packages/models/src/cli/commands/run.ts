@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import type { ChatResponse } from "../../api/types.js";
 import { clientFor } from "../api-client.js";
-import { type CliIo, type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { EXIT, type ModelsCommand, type ModelsIo, reportFailure, tryParse } from "../io.js";
 import { interactive, type Session } from "../run-session.js";
 import { statsText } from "../run-stats.js";
 import { runTransfer } from "./transfer.js";
@@ -10,7 +10,7 @@ import { runTransfer } from "./transfer.js";
 const USAGE = "Usage: llmsrv run MODEL [PROMPT] [--format json] [--keepalive 5m] [--verbose]";
 
 /** Sends the conversation (system message first), streams the answer, returns its text. */
-async function chatTurn(s: Session, io: CliIo): Promise<string> {
+async function chatTurn(s: Session, io: ModelsIo): Promise<string> {
   let answer = "";
   const messages = s.system ? [{ role: "system", content: s.system }, ...s.history] : s.history;
   const body = {
@@ -33,7 +33,7 @@ async function chatTurn(s: Session, io: CliIo): Promise<string> {
 }
 
 /** As `ollama run` does, a model the server does not have is pulled first. */
-async function ensureModel(s: Session, io: CliIo): Promise<void> {
+async function ensureModel(s: Session, io: ModelsIo): Promise<void> {
   try {
     await s.client.request("POST", "/api/show", { model: s.model });
   } catch (e) {
@@ -43,7 +43,7 @@ async function ensureModel(s: Session, io: CliIo): Promise<void> {
 }
 
 /** `llmsrv run MODEL [PROMPT]`: one answer, or a conversation read from stdin. */
-export const runCommand: Command = {
+export const runCommand: ModelsCommand = {
   name: "run",
   summary: "Run a model (interactive when no prompt is given)",
   async run(argv, io) {
@@ -53,7 +53,7 @@ export const runCommand: Command = {
       verbose: { type: "boolean" },
     } as const;
     const parsed = tryParse(io, USAGE, () =>
-      parseArgs({ args: argv, allowPositionals: true, options }),
+      parseArgs({ args: [...argv], allowPositionals: true, options }),
     );
     const [model, ...words] = parsed?.positionals ?? [];
     if (!parsed || !model) {

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import type { ShowResponse } from "../../api/types.js";
 import { type ApiClient, clientFor } from "../api-client.js";
-import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
 
 const USAGE =
   "Usage: llmsrv show MODEL [--license|--modelfile|--parameters|--system|--template] [-v]";
@@ -65,7 +65,7 @@ function summary(s: ShowResponse): string {
 }
 
 /** `llmsrv show MODEL`: model facts, or one part with a flag. */
-export const showCommand: Command = {
+export const showCommand: ModelsCommand = {
   name: "show",
   summary: "Show information for a model",
   async run(argv, io) {
@@ -78,7 +78,7 @@ export const showCommand: Command = {
       verbose: { type: "boolean", short: "v" },
     } as const;
     const parsed = tryParse(io, USAGE, () =>
-      parseArgs({ args: argv, allowPositionals: true, options: flags }),
+      parseArgs({ args: [...argv], allowPositionals: true, options: flags }),
     );
     const model = parsed?.positionals[0];
     if (!parsed || !model) {

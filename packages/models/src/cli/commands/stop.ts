@@ -3,15 +3,15 @@ import { parseArgs } from "node:util";
 import type { PsResponse, ShowResponse } from "../../api/types.js";
 import { LlmsrvError } from "../../errors.js";
 import { clientFor } from "../api-client.js";
-import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
 
 /** `llmsrv stop MODEL`: unloads a loaded model (an empty request with keep_alive 0). */
-export const stopCommand: Command = {
+export const stopCommand: ModelsCommand = {
   name: "stop",
   summary: "Unload a running model",
   async run(argv, io) {
     const parsed = tryParse(io, "Usage: llmsrv stop MODEL", () =>
-      parseArgs({ args: argv, allowPositionals: true }),
+      parseArgs({ args: [...argv], allowPositionals: true }),
     );
     const model = parsed?.positionals[0];
     if (!model) {

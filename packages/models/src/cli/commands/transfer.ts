@@ -2,17 +2,17 @@
 import { parseArgs } from "node:util";
 import type { TransferProgress } from "../../api/types.js";
 import { clientFor } from "../api-client.js";
-import { type CliIo, type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { EXIT, type ModelsCommand, type ModelsIo, reportFailure, tryParse } from "../io.js";
 import { ProgressBars } from "../progress-bars.js";
 
 /** Progress goes to stderr, as Ollama's CLI draws it, redrawn in place on a terminal. */
-function isTty(io: CliIo): boolean {
-  return (io.stderr as { isTTY?: boolean }).isTTY === true;
+function isTty(io: ModelsIo): boolean {
+  return io.stderr.isTTY === true;
 }
 
 /** Streams `/api/pull` or `/api/push`, drawing the progress; throws the stream's error. */
 export async function runTransfer(
-  io: CliIo,
+  io: ModelsIo,
   kind: "pull" | "push",
   model: string,
   insecure: boolean,
@@ -25,7 +25,7 @@ export async function runTransfer(
 }
 
 /** Shared body of `pull` and `push`: stream the route's progress as bars. */
-function transferCommand(name: "pull" | "push", summary: string): Command {
+function transferCommand(name: "pull" | "push", summary: string): ModelsCommand {
   const usage = `Usage: llmsrv ${name} MODEL [--insecure]`;
   return {
     name,
@@ -33,7 +33,7 @@ function transferCommand(name: "pull" | "push", summary: string): Command {
     async run(argv, io) {
       const parsed = tryParse(io, usage, () =>
         parseArgs({
-          args: argv,
+          args: [...argv],
           allowPositionals: true,
           options: { insecure: { type: "boolean" } },
         }),
