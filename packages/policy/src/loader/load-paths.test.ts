@@ -65,7 +65,10 @@ describe("loadPaths", () => {
   it("reports two files of one directory that set the same key differently", () => {
     const dir = tree("any-name-clash", { "a.json": '{"k": 1}', "b.json": '{"k": 2}' });
     const problems = problemsOf(() => loadPaths([dir]));
-    assert.ok(problems.some((p) => p.includes("b.json")), problems.join("\n"));
+    assert.ok(
+      problems.some((p) => p.includes("b.json")),
+      problems.join("\n"),
+    );
   });
 
   it("merges a data file named directly at the root, and keeps big integers exact", () => {
