@@ -182,4 +182,3 @@ describe("rego test -s <file>", () => {
     assert.match(run.stderr, /bad-schema\.json/);
   });
 });
-
