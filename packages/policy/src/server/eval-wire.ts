@@ -41,7 +41,10 @@ export interface JobMessage {
   readonly job: EvalJob;
 }
 
-/** What the server queues, in order: runs of jobs go as JSON text (eval-batch.ts), state changes one by one. */
+/**
+ * What the server queues, in order: runs of jobs go as JSON text (eval-batch.ts), state
+ * changes one by one.
+ */
 export type ToWorker = StateMessage | DataPatchMessage | JobMessage;
 
 /** A worker's first message, once it has built its first engine. */
