@@ -22,6 +22,7 @@ import type { PolicyEngine } from "../engine.js";
 import { RegoError } from "../errors.js";
 import { type AnswerRecord, JobEncoder, readAnswer } from "./eval-batch.js";
 import type { EvalJob, JobResult } from "./eval-job.js";
+import type { Pending, Slot } from "./eval-slot.js";
 import {
   type DataPatchMessage,
   type EngineState,
@@ -62,36 +63,6 @@ export interface EvalPoolOptions {
   readonly execArgv?: string[];
   /** How a delayed replacement is started (default: a timer); tests hold them. */
   readonly schedule?: RestartScheduler;
-}
-
-interface Pending {
-  readonly job: EvalJob;
-  readonly done: JobCallback;
-  /** Date.now() when queued, for the watchdog and the metrics. */
-  readonly queuedAt: number;
-}
-
-interface Slot {
-  readonly worker: Worker;
-  readonly pending: Map<number, Pending>;
-  outbox: ToWorker[];
-  /** Writes its job batches (it numbers the decision paths this worker was told of). */
-  readonly encoder: JobEncoder;
-  /** Set when the pool stopped it on purpose (its exit is not a crash). */
-  retired: boolean;
-  /**
-   * Date.now() when the oldest pending job became the oldest: a worker takes its jobs in
-   * order, so from then on that job is the one it is evaluating.
-   */
-  headSince: number;
-  /** False until the worker has built its first engine (start-up is not a job's time). */
-  ready: boolean;
-  /** Whether it answered a job: it evaluates. */
-  answered: boolean;
-  /** Workers lost in a row at this place of the pool before this one (restart delays). */
-  readonly streak: number;
-  /** The error the worker died of, when it reported one. */
-  lastError?: Error;
 }
 
 /** Time past the evaluation limit before a job's worker is deemed stuck. */
