@@ -100,7 +100,8 @@ export class Compiler {
     }
     const b = lookupBuiltin(name);
     if (this.checks.builtins && !this.checks.builtins.has(name)) return undefined;
-    return b ? b.args.length : undefined;
+    if (b) return b.args.length;
+    return this.checks.declaredBuiltins?.get(name);
   };
 
   compile(modules: Module[]): CompiledPolicy {

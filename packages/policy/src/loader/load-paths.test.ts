@@ -35,16 +35,39 @@ describe("loadPaths", () => {
       "data.json": '{"top": true}',
       "a/b/data.json": '{"k": 1}',
       "a/data.yaml": "y: [1, 2]\n",
-      "a/other.json": '{"ignored": true}',
+      "a/other.json": '{"also": true}',
       "p/x.rego": "package x\n",
       "p/q/y.rego": "package y\n",
       "notes.txt": "not loaded",
     });
     const loaded = loadPaths([dir]);
-    assert.deepEqual(toJSON(loaded.data), { top: true, a: { b: { k: 1 }, y: [1, 2] } });
+    assert.deepEqual(toJSON(loaded.data), {
+      top: true,
+      a: { b: { k: 1 }, y: [1, 2], also: true },
+    });
     assert.deepEqual(
       loaded.modules.map((m) => m.file.slice(dir.length + 1)),
       ["p/q/y.rego", "p/x.rego"],
+    );
+  });
+
+  it("merges any .json/.yaml/.yml file of a directory, not only data.*, as OPA's loader", () => {
+    // conftest's examples/data: `-d exclusions` holds services.yaml with a top-level key.
+    const dir = tree("any-name", {
+      "exclusions/services.yaml": "services:\n  ports: [22, 21]\n",
+      "exclusions/nested/limits.yml": "max: 3\n",
+      "exclusions/README.md": "not data",
+    });
+    const loaded = loadPaths([join(dir, "exclusions")]);
+    assert.deepEqual(toJSON(loaded.data), { services: { ports: [22, 21] }, nested: { max: 3 } });
+  });
+
+  it("reports two files of one directory that set the same key differently", () => {
+    const dir = tree("any-name-clash", { "a.json": '{"k": 1}', "b.json": '{"k": 2}' });
+    const problems = problemsOf(() => loadPaths([dir]));
+    assert.ok(
+      problems.some((p) => p.includes("b.json")),
+      problems.join("\n"),
     );
   });
 

@@ -1,7 +1,8 @@
 /**
  * Reads the paths given on the command line: `.rego` files are policies; in directories
- * (walked recursively) `data.json`, `data.yaml` and `data.yml` are merged into `data` at the
- * path of their directory relative to the directory given; a data file named directly on
+ * (walked recursively) every `.json`, `.yaml` and `.yml` file is merged into `data` at the
+ * path of its directory relative to the directory given, as OPA's loader does outside
+ * bundle mode (the file's own name is no part of the path); a data file named directly on
  * the command line merges at the root of `data`; a `.tar.gz` bundle (named, or found in a
  * directory) adds its policies and data files at the root. Every problem is collected and
  * reported together, so nothing is half-loaded.
@@ -37,7 +38,6 @@ export interface LoadOptions {
   ignore?: readonly string[];
 }
 
-const DATA_FILE_NAMES = new Set(["data.json", "data.yaml", "data.yml"]);
 const DATA_EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 
 interface Found {
@@ -56,7 +56,7 @@ function walk(root: string, dir: string, out: Found[], ignored: (name: string) =
     if (entry.isDirectory()) walk(root, full, out, ignored);
     else if (entry.name.endsWith(".rego")) out.push({ kind: "rego", file: full, dataPath: [] });
     else if (entry.name.endsWith(".tar.gz")) out.push({ kind: "bundle", file: full, dataPath: [] });
-    else if (DATA_FILE_NAMES.has(entry.name)) {
+    else if (DATA_EXTENSIONS.has(extname(entry.name))) {
       const rel = relative(root, dir);
       out.push({ kind: "data", file: full, dataPath: rel === "" ? [] : rel.split(sep) });
     }

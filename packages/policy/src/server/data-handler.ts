@@ -13,7 +13,7 @@ import { isYamlRequest } from "./data-input.js";
 import { type DataJob, exactJson, JobFailure, type JobResult } from "./eval-job.js";
 import { insightParams, jobLimits, provenance, wantsMetrics } from "./eval-params.js";
 import { boolParam } from "./query-params.js";
-import { readBody } from "./request-body.js";
+import { collectBody } from "./request-body.js";
 import { sendJsonText } from "./respond.js";
 import { evaluationsOf, type RequestTarget, type ServerContext } from "./server-context.js";
 
@@ -83,21 +83,22 @@ function logDecision(
   });
 }
 
-/** The job of a data request; the body (POST) is read first. */
-async function dataJob(
+/** The job of a data request; `body`: the POST body, undefined for a GET. */
+function dataJob(
   ctx: ServerContext,
   req: IncomingMessage,
   target: RequestTarget,
-): Promise<DataJob> {
+  path: string[],
+  body: string | undefined,
+): DataJob {
   const params = target.params;
   const logged = ctx.decisionLogger !== undefined;
-  const post = req.method === "POST";
   return {
     kind: "data",
-    path: dataPath(target.pathname),
-    body: post ? (await readBody(req, ctx.maxBodyBytes)).toString("utf8") : undefined,
-    yaml: post && isYamlRequest(req),
-    inputParam: post ? undefined : lastInput(params),
+    path,
+    body,
+    yaml: body !== undefined && isYamlRequest(req),
+    inputParam: body === undefined ? lastInput(params) : undefined,
     wantInput: logged,
     limits: jobLimits(ctx, params),
     insight: insightParams(params, logged),
@@ -132,24 +133,69 @@ function answerText(parts: {
   return `{${fields.join(",")}}\n`;
 }
 
-/** Serves GET and POST on /v1/data and below. */
-export async function handleData(
+/**
+ * Serves GET and POST on /v1/data and below. Callbacks all the way (body read, evaluation,
+ * answer): no promise per stage on the hottest path of the server.
+ */
+export function handleData(
   ctx: ServerContext,
   req: IncomingMessage,
   res: ServerResponse,
   target: RequestTarget,
-): Promise<void> {
+): void {
   const start = process.hrtime.bigint();
-  const job = await dataJob(ctx, req, target);
-  let result: JobResult;
-  try {
-    result = await evaluationsOf(ctx).run(job);
-  } catch (e) {
-    if (!(e instanceof JobFailure)) throw e;
-    const input = e.input === undefined ? undefined : exactJson(e.input as string);
-    logDecision(ctx, req, job.path, { input, metrics: e.metrics, error: e.error });
-    throw e.error;
+  const path = dataPath(target.pathname);
+  if (req.method !== "POST") {
+    evaluate(ctx, req, res, target, dataJob(ctx, req, target, path, undefined), start);
+    return;
   }
+  collectBody(req, ctx.maxBodyBytes, (error, body) => {
+    if (error) {
+      target.fail(res, error);
+      return;
+    }
+    const text = (body as Buffer).toString("utf8");
+    evaluate(ctx, req, res, target, dataJob(ctx, req, target, path, text), start);
+  });
+}
+
+/** Runs the job where decisions run and answers it; every error goes to `target.fail`. */
+function evaluate(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: RequestTarget,
+  job: DataJob,
+  start: bigint,
+): void {
+  evaluationsOf(ctx).submit(job, (error, result) => {
+    try {
+      if (error === undefined) answer(ctx, req, res, target, job, result as JobResult, start);
+      else target.fail(res, failed(ctx, req, job, error));
+    } catch (e) {
+      target.fail(res, e);
+    }
+  });
+}
+
+/** The error to answer for a failed job; a failed evaluation is logged first. */
+function failed(ctx: ServerContext, req: IncomingMessage, job: DataJob, error: unknown): unknown {
+  if (!(error instanceof JobFailure)) return error;
+  const input = error.input === undefined ? undefined : exactJson(error.input as string);
+  logDecision(ctx, req, job.path, { input, metrics: error.metrics, error: error.error });
+  return error.error;
+}
+
+/** Writes the answer of an evaluated job (and logs the decision when logging is on). */
+function answer(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: RequestTarget,
+  job: DataJob,
+  result: JobResult,
+  start: bigint,
+): void {
   const params = target.params;
   const metrics = result.metrics ? { ...result.metrics } : undefined;
   if (metrics) metrics.timer_server_handler_ns = elapsedNs(start);

@@ -78,6 +78,7 @@ export function startEvaluations(settings: EvaluationSettings): Evaluations {
   });
   return {
     run: (job) => pool.run(job),
+    submit: (job, done) => pool.submit(job, done),
     ready: () => pool.ready(),
     started: () => pool.started(),
     close: () => {

@@ -20,18 +20,24 @@
 import { type ResourceLimits, Worker } from "node:worker_threads";
 import type { PolicyEngine } from "../engine.js";
 import { RegoError } from "../errors.js";
+import { type AnswerRecord, JobEncoder, readAnswer } from "./eval-batch.js";
 import type { EvalJob, JobResult } from "./eval-job.js";
+import type { Pending, Slot } from "./eval-slot.js";
 import {
   type DataPatchMessage,
   type EngineState,
-  type FromWorker,
   fromWire,
   type JobMessage,
   READY,
   type StateMessage,
   type ToWorker,
 } from "./eval-wire.js";
-import { type EvalOutcome, type Evaluations, InlineEvaluations } from "./evaluations.js";
+import {
+  type EvalOutcome,
+  type Evaluations,
+  InlineEvaluations,
+  type JobCallback,
+} from "./evaluations.js";
 import { type RestartScheduler, restartDelayMs, StartFailures } from "./worker-restarts.js";
 
 export interface EvalPoolOptions {
@@ -57,35 +63,6 @@ export interface EvalPoolOptions {
   readonly execArgv?: string[];
   /** How a delayed replacement is started (default: a timer); tests hold them. */
   readonly schedule?: RestartScheduler;
-}
-
-interface Pending {
-  readonly job: EvalJob;
-  readonly resolve: (result: JobResult) => void;
-  readonly reject: (error: unknown) => void;
-  /** Date.now() when queued, for the watchdog and the metrics. */
-  readonly queuedAt: number;
-}
-
-interface Slot {
-  readonly worker: Worker;
-  readonly pending: Map<number, Pending>;
-  outbox: ToWorker[];
-  /** Set when the pool stopped it on purpose (its exit is not a crash). */
-  retired: boolean;
-  /**
-   * Date.now() when the oldest pending job became the oldest: a worker takes its jobs in
-   * order, so from then on that job is the one it is evaluating.
-   */
-  headSince: number;
-  /** False until the worker has built its first engine (start-up is not a job's time). */
-  ready: boolean;
-  /** Whether it answered a job: it evaluates. */
-  answered: boolean;
-  /** Workers lost in a row at this place of the pool before this one (restart delays). */
-  readonly streak: number;
-  /** The error the worker died of, when it reported one. */
-  lastError?: Error;
 }
 
 /** Time past the evaluation limit before a job's worker is deemed stuck. */
@@ -145,11 +122,15 @@ export class EvalPool implements Evaluations {
   }
 
   run(job: EvalJob): Promise<JobResult> {
-    if (this.closed) return Promise.reject(stoppedError("the server is shutting down"));
-    if (this.fallback) return this.fallback.run(job);
     return new Promise((resolve, reject) => {
-      this.dispatch({ job, resolve, reject, queuedAt: Date.now() });
+      this.submit(job, (error, result) => (error ? reject(error) : resolve(result as JobResult)));
     });
+  }
+
+  submit(job: EvalJob, done: JobCallback): void {
+    if (this.closed) done(stoppedError("the server is shutting down"));
+    else if (this.fallback) this.fallback.submit(job, done);
+    else this.dispatch({ job, done, queuedAt: Date.now() });
   }
 
   ready(): boolean {
@@ -168,7 +149,7 @@ export class EvalPool implements Evaluations {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     const stopped = stoppedError("the server is shutting down");
-    for (const p of this.waiting.splice(0)) p.reject(stopped);
+    for (const p of this.waiting.splice(0)) p.done(stopped);
     const slots = this.slots.splice(0);
     for (const slot of slots) {
       slot.retired = true;
@@ -184,7 +165,7 @@ export class EvalPool implements Evaluations {
    */
   private dispatch(p: Pending): void {
     if (this.fallback) {
-      this.fallback.run(p.job).then(p.resolve, p.reject);
+      this.fallback.submit(p.job, p.done);
       return;
     }
     if (this.slots.length === 0) {
@@ -211,7 +192,8 @@ export class EvalPool implements Evaluations {
 
   /**
    * Posts the queued messages in order: each run of jobs as one JSON text (cheaper to pass
-   * than as objects to clone), each state change as it is (its data is one long string).
+   * than as objects to clone; eval-batch.ts), each state change as it is (its data is one
+   * long string).
    */
   private flush(slot: Slot): void {
     const batch = slot.outbox;
@@ -223,11 +205,11 @@ export class EvalPool implements Evaluations {
         jobs.push(message);
         continue;
       }
-      if (jobs.length > 0) slot.worker.postMessage(JSON.stringify(jobs));
+      if (jobs.length > 0) slot.worker.postMessage(slot.encoder.encode(jobs));
       jobs = [];
       slot.worker.postMessage(message);
     }
-    if (jobs.length > 0) slot.worker.postMessage(JSON.stringify(jobs));
+    if (jobs.length > 0) slot.worker.postMessage(slot.encoder.encode(jobs));
   }
 
   /** Starts a worker with the current state; `streak`: workers lost in a row before it. */
@@ -248,6 +230,7 @@ export class EvalPool implements Evaluations {
       worker,
       pending: new Map(),
       outbox: [],
+      encoder: new JobEncoder(),
       retired: false,
       headSince: 0,
       ready: false,
@@ -282,22 +265,23 @@ export class EvalPool implements Evaluations {
     this.markStarted();
   }
 
-  private settle(slot: Slot, answers: FromWorker[]): void {
+  private settle(slot: Slot, records: AnswerRecord[]): void {
     const onEvaluated = this.options.onEvaluated;
     const now = Date.now();
     const head = slot.pending.keys().next().value;
-    if (answers.length > 0) slot.answered = true;
-    for (const answer of answers) {
+    if (records.length > 0) slot.answered = true;
+    for (const record of records) {
+      const answer = readAnswer(record);
       const p = slot.pending.get(answer.id);
       if (!p) continue;
       slot.pending.delete(answer.id);
-      if (answer.ok) {
+      if (answer.error === undefined) {
         const outcome = answer.result.resultText === undefined ? "undefined" : "defined";
         onEvaluated?.(outcome, (now - p.queuedAt) / 1000);
-        p.resolve(answer.result);
+        p.done(undefined, answer.result);
       } else {
         onEvaluated?.("error", (now - p.queuedAt) / 1000);
-        p.reject(fromWire(answer.error));
+        p.done(fromWire(answer.error));
       }
     }
     if (slot.pending.size === 0) slot.worker.unref();
@@ -376,7 +360,7 @@ export class EvalPool implements Evaluations {
     slot.pending.clear();
     for (const p of jobs) {
       this.options.onEvaluated?.("error", 0);
-      p.reject(error);
+      p.done(error);
     }
   }
 
@@ -398,7 +382,7 @@ export class EvalPool implements Evaluations {
       const jobs = [...slot.pending.values()];
       slot.pending.clear();
       this.options.onEvaluated?.("error", (now - oldest.queuedAt) / 1000);
-      oldest.reject(
+      oldest.done(
         new RegoError("eval_cancel_error", "timed out: query evaluation exceeded its time limit"),
       );
       for (const p of jobs) if (p !== oldest) this.dispatch(p);

@@ -7,7 +7,7 @@
 import type { EngineOptions } from "../engine.js";
 import { type Location, RegoError, type RegoErrorCode, RegoErrorList } from "../errors.js";
 import { ApiError, type ApiErrorCode, type ApiErrorKind } from "./api-error.js";
-import { type EvalJob, JobFailure, type JobResult } from "./eval-job.js";
+import { type EvalJob, JobFailure } from "./eval-job.js";
 
 /** Everything a worker needs to build the served engine. */
 export interface EngineState {
@@ -41,16 +41,14 @@ export interface JobMessage {
   readonly job: EvalJob;
 }
 
-/** What the server sends, in order: runs of jobs as JSON text, state changes one by one. */
+/**
+ * What the server queues, in order: runs of jobs go as JSON text (eval-batch.ts), state
+ * changes one by one.
+ */
 export type ToWorker = StateMessage | DataPatchMessage | JobMessage;
 
 /** A worker's first message, once it has built its first engine. */
 export const READY = "ready";
-
-/** What a worker answers: several per postMessage, as JSON text. */
-export type FromWorker =
-  | { readonly id: number; readonly ok: true; readonly result: JobResult }
-  | { readonly id: number; readonly ok: false; readonly error: WireError };
 
 interface WireRegoError {
   readonly code: string;

@@ -9,14 +9,9 @@ import { parentPort } from "node:worker_threads";
 import { PolicyEngine } from "../engine.js";
 import { parseJsonValue } from "../loader/data-document.js";
 import { RegoObject, type Value } from "../value/value.js";
-import { type EvalJob, runJob } from "./eval-job.js";
-import type {
-  DataPatchMessage,
-  EngineState,
-  FromWorker,
-  StateMessage,
-  ToWorker,
-} from "./eval-wire.js";
+import { type AnswerRecord, errorRecord, JobDecoder, resultRecord } from "./eval-batch.js";
+import { runJob } from "./eval-job.js";
+import type { DataPatchMessage, EngineState, StateMessage } from "./eval-wire.js";
 import { READY, toWire } from "./eval-wire.js";
 
 const port = parentPort;
@@ -37,25 +32,6 @@ function applyState(message: StateMessage): void {
   }
   if (!compiled) throw new Error("evaluation worker: data before policies");
   engine = compiled.withData(parseJsonValue(message.dataText));
-}
-
-/**
- * One array per distinct decision path: every message brings a fresh copy, and the engine
- * caches a path's parsed form by array identity.
- */
-const paths = new Map<string, string[]>();
-const PATHS_KEPT = 1024;
-
-function internPath(job: EvalJob): EvalJob {
-  if (job.kind !== "data" && job.kind !== "value") return job;
-  const key = JSON.stringify(job.path);
-  let path = paths.get(key);
-  if (!path) {
-    if (paths.size >= PATHS_KEPT) paths.clear();
-    path = job.path;
-    paths.set(key, path);
-  }
-  return path === job.path ? job : { ...job, path };
 }
 
 /**
@@ -82,7 +58,8 @@ function applyPatch(message: DataPatchMessage): void {
   engine = compiled.withData(patched(engine.baseData(), message.path, value));
 }
 
-let outbox: FromWorker[] = [];
+const decoder = new JobDecoder();
+let outbox: AnswerRecord[] = [];
 /** Whether READY was sent. */
 let announced = false;
 
@@ -92,42 +69,46 @@ function flush(): void {
   port?.postMessage(JSON.stringify(batch));
 }
 
-function reply(answer: FromWorker): void {
+function reply(answer: AnswerRecord): void {
   if (outbox.length === 0) setImmediate(flush);
   outbox.push(answer);
 }
 
-/** A message: a run of jobs as JSON text, or one state change. */
-port.on("message", (message: string | ToWorker) => {
-  const messages: ToWorker[] = typeof message === "string" ? JSON.parse(message) : [message];
-  for (const m of messages) {
-    if (m.type === "state" || m.type === "patch") {
-      try {
-        if (m.type === "state") applyState(m);
-        else applyPatch(m);
-        if (!announced) {
-          announced = true;
-          port?.postMessage(READY);
-        }
-      } catch (e) {
-        // Without a first engine the worker cannot start: dying says so to the pool, which
-        // counts it as a start failure (and in the end evaluates on the main thread).
-        if (!announced) throw e;
-        // The server compiled this state before sending it; failing here is a bug. Jobs
-        // answer 500 until the next state rather than the worker dying on every restart.
-        engine = undefined;
-        process.stderr.write(`evaluation worker: cannot apply state: ${String(e)}\n`);
-      }
-      continue;
+/** A state change (a new engine, or a data write). */
+function applyChange(m: StateMessage | DataPatchMessage): void {
+  try {
+    if (m.type === "state") applyState(m);
+    else applyPatch(m);
+    if (!announced) {
+      announced = true;
+      port?.postMessage(READY);
     }
+  } catch (e) {
+    // Without a first engine the worker cannot start: dying says so to the pool, which
+    // counts it as a start failure (and in the end evaluates on the main thread).
+    if (!announced) throw e;
+    // The server compiled this state before sending it; failing here is a bug. Jobs
+    // answer 500 until the next state rather than the worker dying on every restart.
+    engine = undefined;
+    process.stderr.write(`evaluation worker: cannot apply state: ${String(e)}\n`);
+  }
+}
+
+/** A message: a run of jobs as JSON text (eval-batch.ts), or one state change. */
+port.on("message", (message: string | StateMessage | DataPatchMessage) => {
+  if (typeof message !== "string") {
+    applyChange(message);
+    return;
+  }
+  for (const { id, job } of decoder.decode(message)) {
     const current = engine;
     if (!current) {
-      reply({ id: m.id, ok: false, error: { type: "other", message: "no policies loaded" } });
+      reply(errorRecord(id, { type: "other", message: "no policies loaded" }));
       continue;
     }
-    runJob(current, internPath(m.job)).then(
-      (result) => reply({ id: m.id, ok: true, result }),
-      (error: unknown) => reply({ id: m.id, ok: false, error: toWire(error) }),
+    runJob(current, job).then(
+      (result) => reply(resultRecord(id, result)),
+      (error: unknown) => reply(errorRecord(id, toWire(error))),
     );
   }
 });

@@ -6,9 +6,17 @@
 import type { PolicyEngine } from "../engine.js";
 import { type EvalJob, type JobResult, runJob } from "./eval-job.js";
 
+/**
+ * Told once how a job ended: its error, or its result. Called synchronously from where the
+ * answer arrives (no trip through the promise queue), so it must not throw.
+ */
+export type JobCallback = (error: unknown, result?: JobResult) => void;
+
 /** Evaluates jobs somewhere; the server's handlers call only this. */
 export interface Evaluations {
   run(job: EvalJob): Promise<JobResult>;
+  /** `run` with a callback: the hot path of decisions, one promise fewer per request. */
+  submit(job: EvalJob, done: JobCallback): void;
   /**
    * Whether a decision asked now is evaluated without waiting for a worker to start: false
    * while no worker has started (at start-up, or while failed ones are being replaced) and
@@ -26,6 +34,17 @@ export class InlineEvaluations implements Evaluations {
 
   run(job: EvalJob): Promise<JobResult> {
     return runJob(this.current(), job);
+  }
+
+  submit(job: EvalJob, done: JobCallback): void {
+    let pending: Promise<JobResult>;
+    try {
+      pending = runJob(this.current(), job);
+    } catch (e) {
+      done(e);
+      return;
+    }
+    pending.then((result) => done(undefined, result), done);
   }
 
   ready(): boolean {

@@ -35,10 +35,17 @@ function finish(req: IncomingMessage, raw: Buffer, limit: number, done: BodyCall
 }
 
 /**
- * Collects the body and calls `done` from the request's end event, so that the answer can
- * be written at once, without a trip through the promise queue (measurably cheaper).
+ * Collects the body and calls `done` once, from the request's end event (or its first
+ * error), so that the answer can be written at once, without a trip through the promise
+ * queue (measurably cheaper).
  */
-export function collectBody(req: IncomingMessage, limit: number, done: BodyCallback): void {
+export function collectBody(req: IncomingMessage, limit: number, then: BodyCallback): void {
+  let called = false;
+  const done: BodyCallback = (error, body) => {
+    if (called) return;
+    called = true;
+    then(error, body);
+  };
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;

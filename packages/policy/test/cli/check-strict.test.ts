@@ -288,6 +288,30 @@ describe("rego check --capabilities", () => {
     ]);
   });
 
+  it("accepts builtins the capabilities declare that this engine lacks, with their arity", async () => {
+    const custom = {
+      name: "custom.parse",
+      decl: { type: "function", args: [{ type: "string" }], result: { type: "any" } },
+    };
+    const path = write("caps-custom.json", { ...full, builtins: [...full.builtins, custom] });
+    const uses = 'package p\n\nr := custom.parse(lower("A"))\n';
+    assert.deepEqual(await located(uses, []), [[3, 6, "undefined function custom.parse"]]);
+    const run = await check(uses, ["--capabilities", path]);
+    assert.equal(run.code, 0, run.stderr);
+    const tooMany = 'package p\n\nr := custom.parse("a", "b")\n';
+    assert.deepEqual(await located(tooMany, ["--capabilities", path]), [
+      [3, 6, "custom.parse: too many arguments: want 1, got 2"],
+    ]);
+  });
+
+  it("refuses a declared builtin whose decl.args is not an array", async () => {
+    const bad = { name: "custom.g", decl: { type: "function", args: "string" } };
+    const path = write("caps-bad-decl.json", { ...full, builtins: [...full.builtins, bad] });
+    const run = await check(src, ["--capabilities", path]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /custom\.g: decl\.args must be an array/);
+  });
+
   it("refuses a path that is neither a file nor a known version", async () => {
     const run = await check(src, ["--capabilities", join(tree.dir, "missing.json")]);
     assert.equal(run.code, 2);

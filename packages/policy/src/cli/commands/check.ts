@@ -6,6 +6,7 @@
  * 10) of its errors and then `error limit reached`, as OPA's compiler does.
  */
 import { readFileSync } from "node:fs";
+import { lookupBuiltin } from "../../builtins/registry.js";
 import { DEFAULT_MAX_ERRORS } from "../../compile/error-limit.js";
 import type { CheckOptions } from "../../compile/strict/index.js";
 import { buildEngine } from "../../loader/build-engine.js";
@@ -89,7 +90,9 @@ function parse(argv: string[]) {
  * the name of this version (`v0.1.0`), as `opa check --capabilities` takes a file or an OPA
  * version; no other version's capabilities are known here.
  */
-export function loadCapabilities(source: string): Pick<CheckOptions, "builtins" | "deprecated"> {
+export function loadCapabilities(
+  source: string,
+): Pick<CheckOptions, "builtins" | "deprecated" | "declaredBuiltins"> {
   const own = `v${packageVersion()}`;
   if (source === own || source === own.slice(1)) return {};
   let text: string;
@@ -111,14 +114,34 @@ export function loadCapabilities(source: string): Pick<CheckOptions, "builtins" 
     throw new UsageError(`capabilities file ${source}: builtins must be an array`);
   const builtins = new Set<string>();
   const deprecated = new Set<string>();
-  for (const b of list as { name?: unknown; deprecated?: unknown }[]) {
+  const declaredBuiltins = new Map<string, number | undefined>();
+  for (const b of list as CapabilityBuiltin[]) {
     if (typeof b?.name !== "string") {
       throw new UsageError(`capabilities file ${source}: every builtin needs a string name`);
     }
     builtins.add(b.name);
     if (b.deprecated === true) deprecated.add(b.name);
+    if (!lookupBuiltin(b.name)) declaredBuiltins.set(b.name, declaredArity(source, b));
   }
-  return { builtins, deprecated };
+  return { builtins, deprecated, declaredBuiltins };
+}
+
+interface CapabilityBuiltin {
+  name?: unknown;
+  deprecated?: unknown;
+  decl?: { args?: unknown; variadic?: unknown };
+}
+
+/** The argument count a capabilities `decl` gives (OPA's function type); variadic: undefined. */
+function declaredArity(source: string, b: CapabilityBuiltin): number | undefined {
+  if (b.decl?.variadic !== undefined) return undefined;
+  const args = b.decl?.args ?? [];
+  if (!Array.isArray(args)) {
+    throw new UsageError(
+      `capabilities file ${source}: ${String(b.name)}: decl.args must be an array`,
+    );
+  }
+  return args.length;
 }
 
 export const checkCommand: Command = {

@@ -28,6 +28,12 @@ export interface CheckOptions {
   strict?: boolean;
   /** The builtins the capabilities allow (`--capabilities`); absent means all. */
   builtins?: ReadonlySet<string>;
+  /**
+   * Builtins the capabilities declare that this engine does not implement, with their
+   * argument count (undefined: variadic). As OPA, `rego check` accepts calls of them (a
+   * policy library may target a runtime that registers its own builtins).
+   */
+  declaredBuiltins?: ReadonlyMap<string, number | undefined>;
   /** The builtins the capabilities mark deprecated; default OPA's list. */
   deprecated?: ReadonlySet<string>;
   /** Errors a failing stage reports before `error limit reached`; absent or 0: all. */

@@ -82,6 +82,10 @@ function termVars(t: Term, out: Set<string> = new Set()): Set<string> {
       for (const v of inner) if (!own.has(v)) out.add(v);
       break;
     }
+    case "template":
+      // `$"{x}"`: the embedded expressions use their vars (forEachChild has no parts).
+      for (const p of t.parts) if (typeof p !== "string") exprVars(p, out);
+      break;
     default:
       forEachChild(t, (c) => termVars(c, out));
   }
@@ -318,6 +322,9 @@ function headComprehensions(rule: Rule, walk: () => BodyWalk): void {
         visit(v);
       }
     } else if (t.type === "call") for (const a of t.args) visit(a);
+    else if (t.type === "template") {
+      for (const p of t.parts) if (typeof p !== "string" && p.type === "term") visit(p.term);
+    }
   };
   for (const t of rule.ref.slice(1)) visit(t);
   if (rule.key) visit(rule.key);

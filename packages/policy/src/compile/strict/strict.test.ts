@@ -151,6 +151,21 @@ describe("unused locals", () => {
     );
   });
 
+  test("args and locals used only inside a template string in the head are used", () => {
+    // open-policy-agent/regal's bundle: `policy(snippet) := regal.parse_module("p.rego", $"...{snippet}")`.
+    const used = [
+      'package p\nf(name) := $"hello {name}"',
+      'package p\nf(s, q) := $"{s}" if q',
+      'package p\nr contains $"{x}!" if { x := input.a }',
+      'package p\nr[$"{k}"] := 1 if { k := input.k }',
+      'package p\nf(xs) := $"{[y | some y in xs]}"',
+    ];
+    for (const src of used) assert.deepEqual(errors(src, { strict: true }, false), [], src);
+    assert.deepEqual(errors('package p\nf(a, b) := $"{a}"', { strict: true }, false), [
+      "2:1: unused argument b. (hint: use _ (wildcard variable) instead)",
+    ]);
+  });
+
   test("declared vars are reported in any mode; some-in vars never are", () => {
     assert.deepEqual(errors("package p\nr {\n\tsome x\n\tinput.a\n}"), [
       "3:2: declared var x unused",
