@@ -3,11 +3,11 @@
  * claim checks, and sign. Keys are PEM certificates or public keys, or JWK (set) JSON.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { verifySignature } from "../../lib/jws/algorithms.js";
 import type { Value } from "../../value/value.js";
 import { asObject, asString } from "../args.js";
 import { namedErrors } from "../crypto/error-prefix.js";
 import type { BuiltinDef } from "../registry-types.js";
-import { verifySignature } from "./algorithms.js";
 import { decodeVerify } from "./decode-verify.js";
 import { encodeSign, goJSON } from "./encode.js";
 import { keysFromCertOrJwk } from "./keys.js";
