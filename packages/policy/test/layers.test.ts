@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 const LAYERS: readonly (readonly string[])[] = [
   ["errors.ts", "version.ts", "config.ts"],
   ["value"],
+  ["lib"],
   ["ast"],
   ["syntax"],
   ["builtins"],

@@ -5,9 +5,10 @@
  * `.signatures.json` as `{"signatures": [<JWT>]}` indented by one space.
  */
 import { readFileSync } from "node:fs";
+import { signCompact } from "../lib/jws/compact.js";
+import { signingKey } from "../lib/jws/pem-keys.js";
 import { type GoJson, goMarshal, goQuote, parseGoJson } from "./go-json.js";
 import { DEFAULT_HASHING_ALGORITHM, hashBundleFile } from "./hash.js";
-import { signCompact, signingKey } from "./jws.js";
 import { DEFAULT_SIGNING_ALGORITHM } from "./keys-config.js";
 import { type BundleFile, isSignaturesFile, type SignedFile } from "./verify.js";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { BuiltinError } from "../errors.js";
-import { RegoObject, RegoSet, toJSON, type Value } from "../value/value.js";
-import { lookupBuiltin } from "./registry.js";
-import { testContext } from "./testing/call-builtin.js";
+import { BuiltinError } from "../../errors.js";
+import { RegoObject, RegoSet, toJSON, type Value } from "../../value/value.js";
+import { lookupBuiltin } from "../registry.js";
+import { testContext } from "../testing/call-builtin.js";
 
 const ctx = testContext();
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { describe, test } from "node:test";
-import type { RegoObject } from "../value/value.js";
-import { builtinError, callBuiltin, callJSON, typeError } from "./testing/call-builtin.js";
+import type { RegoObject } from "../../value/value.js";
+import { builtinError, callBuiltin, callJSON, typeError } from "../testing/call-builtin.js";
 
 // A self-signed P-256 CA and a leaf it issued (serverAuth, DNS and URI SANs), valid 2021-2031/2036.
 const root = `-----BEGIN CERTIFICATE-----

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { describe, test } from "node:test";
-import { stringifyJSON } from "../value/value.js";
+import { stringifyJSON } from "../../value/value.js";
 import {
   builtinError,
   callBuiltin,
@@ -9,7 +9,7 @@ import {
   obj,
   set,
   typeError,
-} from "./testing/call-builtin.js";
+} from "../testing/call-builtin.js";
 
 const secretJwk = { kty: "oct", k: Buffer.from("42").toString("base64url") };
 const hs256 = (payload: Record<string, unknown>) =>

@@ -6,11 +6,12 @@
  */
 import { lookup } from "node:dns/promises";
 import { readFileSync } from "node:fs";
-import { BuiltinError } from "../errors.js";
-import { RegoObject, RegoSet, type Value } from "../value/value.js";
-import { asString, oneOfError } from "./args.js";
-import { checkSize } from "./limits.js";
-import { mergeNetworks } from "./net/cidr-merge.js";
+import { BuiltinError } from "../../errors.js";
+import { RegoObject, RegoSet, type Value } from "../../value/value.js";
+import { asString, oneOfError } from "../args.js";
+import { checkSize } from "../limits.js";
+import type { BuiltinDef } from "../registry-types.js";
+import { mergeNetworks } from "./cidr-merge.js";
 import {
   formatIp,
   formatNetwork,
@@ -20,8 +21,7 @@ import {
   networkOf,
   parseCidr,
   parseIp,
-} from "./net/ip-address.js";
-import type { BuiltinDef } from "./registry-types.js";
+} from "./ip-address.js";
 
 /** The largest network `net.cidr_expand` lists (a /8 in IPv4 terms). */
 const MAX_EXPAND = 1n << 24n;

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { BuiltinError, BuiltinTypeError } from "../errors.js";
-import type { Value } from "../value/value.js";
-import { lookupBuiltin } from "./registry.js";
-import type { BuiltinContext } from "./registry-types.js";
+import { BuiltinError, BuiltinTypeError } from "../../errors.js";
+import type { Value } from "../../value/value.js";
+import { lookupBuiltin } from "../registry.js";
+import type { BuiltinContext } from "../registry-types.js";
 
 const ctx: BuiltinContext = {
   nowNs: 1670006453141828752n,

@@ -3,23 +3,23 @@
  * verification, and private key parsing. Results follow the JSON OPA derives from Go's types.
  */
 import { createHash, createHmac, timingSafeEqual, X509Certificate } from "node:crypto";
-import { BuiltinError } from "../errors.js";
-import { RegoObject, type Value } from "../value/value.js";
-import { asObject, asString } from "./args.js";
-import { certificatesFromString, verifyChain } from "./crypto/certificates.js";
-import { DerError } from "./crypto/der.js";
-import { namedErrors } from "./crypto/error-prefix.js";
-import { goBase64Decode, pemDecode } from "./crypto/go-encoding.js";
+import { BuiltinError } from "../../errors.js";
+import { RegoObject, type Value } from "../../value/value.js";
+import { asObject, asString } from "../args.js";
+import type { BuiltinDef } from "../registry-types.js";
+import { certificatesFromString, verifyChain } from "./certificates.js";
+import { DerError } from "./der.js";
+import { namedErrors } from "./error-prefix.js";
+import { goBase64Decode, pemDecode } from "./go-encoding.js";
 import {
   goPrivateKeyValue,
   jwkValue,
   keyMatchesCertificate,
   pemText,
   privateKeysFromPem,
-} from "./crypto/private-keys.js";
-import { type ChainOptions, chainOptions } from "./crypto/verify-options.js";
-import { certificateRequestValue, certificateValue } from "./crypto/x509-json.js";
-import type { BuiltinDef } from "./registry-types.js";
+} from "./private-keys.js";
+import { type ChainOptions, chainOptions } from "./verify-options.js";
+import { certificateRequestValue, certificateValue } from "./x509-json.js";
 
 function digest(name: string, algorithm: string): BuiltinDef {
   return {

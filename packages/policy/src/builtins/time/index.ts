@@ -4,16 +4,16 @@
  */
 
 import { DurationError, parseGoDuration } from "@quintet/gostd/time";
-import { BuiltinError } from "../errors.js";
-import { isNumber, normalizeNumber, plainNumber, type RegoNumber } from "../value/number.js";
-import type { Value } from "../value/value.js";
-import { asInteger, asNumber, asString, oneOfError } from "./args.js";
-import type { BuiltinDef } from "./registry-types.js";
-import { civilAt, daysFromCivil, inNsRange, instantFromCivil, type Zone } from "./time/civil.js";
-import { formatGoTime } from "./time/go-format.js";
-import { LONG_WEEKDAYS, NAMED_LAYOUTS, resolveLayout } from "./time/go-layout.js";
-import { parseGoTime, TimeParseError } from "./time/go-parse.js";
-import { loadZone, UnknownZoneError, UTC } from "./time/zones.js";
+import { BuiltinError } from "../../errors.js";
+import { isNumber, normalizeNumber, plainNumber, type RegoNumber } from "../../value/number.js";
+import type { Value } from "../../value/value.js";
+import { asInteger, asNumber, asString, oneOfError } from "../args.js";
+import type { BuiltinDef } from "../registry-types.js";
+import { civilAt, daysFromCivil, inNsRange, instantFromCivil, type Zone } from "./civil.js";
+import { formatGoTime } from "./go-format.js";
+import { LONG_WEEKDAYS, NAMED_LAYOUTS, resolveLayout } from "./go-layout.js";
+import { parseGoTime, TimeParseError } from "./go-parse.js";
+import { loadZone, UnknownZoneError, UTC } from "./zones.js";
 
 /** A time operand: `ns`, `[ns, tz]` or `[ns, tz, layout]`. */
 interface ZonedTime {

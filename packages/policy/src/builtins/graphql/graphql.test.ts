@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { builtinError, callBuiltin, callJSON, typeError } from "./testing/call-builtin.js";
+import { builtinError, callBuiltin, callJSON, typeError } from "../testing/call-builtin.js";
 
 const schema = `
   type Employee { id: String! salary: Int! }

@@ -3,15 +3,15 @@
  * claim checks, and sign. Keys are PEM certificates or public keys, or JWK (set) JSON.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Value } from "../value/value.js";
-import { asObject, asString } from "./args.js";
-import { namedErrors } from "./crypto/error-prefix.js";
-import { verifySignature } from "./jwt/algorithms.js";
-import { decodeVerify } from "./jwt/decode-verify.js";
-import { encodeSign, goJSON } from "./jwt/encode.js";
-import { keysFromCertOrJwk } from "./jwt/keys.js";
-import { decodeHeader, decodeSection, decodeToken, parseHeader, splitToken } from "./jwt/token.js";
-import type { BuiltinDef } from "./registry-types.js";
+import { verifySignature } from "../../lib/jws/algorithms.js";
+import type { Value } from "../../value/value.js";
+import { asObject, asString } from "../args.js";
+import { namedErrors } from "../crypto/error-prefix.js";
+import type { BuiltinDef } from "../registry-types.js";
+import { decodeVerify } from "./decode-verify.js";
+import { encodeSign, goJSON } from "./encode.js";
+import { keysFromCertOrJwk } from "./keys.js";
+import { decodeHeader, decodeSection, decodeToken, parseHeader, splitToken } from "./token.js";
 
 /** verify_rs256 and friends: true when any given key verifies the token's signature. */
 function verifyWithKeys(fn: string, alg: string, args: Value[]): boolean {

@@ -3,12 +3,12 @@
  * results and messages OPA produces through gojsonschema. Schemas and documents may be given
  * as values or as JSON text.
  */
-import { BuiltinError } from "../errors.js";
-import { RegoObject, type Value } from "../value/value.js";
-import { checkSchema, SchemaError } from "./json-schema/schema-check.js";
-import { type SchemaFailure, Validator } from "./json-schema/validate.js";
-import { readJSON } from "./jwt/json-reader.js";
-import type { BuiltinDef } from "./registry-types.js";
+import { BuiltinError } from "../../errors.js";
+import { checkSchema, SchemaError } from "../../lib/json-schema/schema-check.js";
+import { type SchemaFailure, Validator } from "../../lib/json-schema/validate.js";
+import { RegoObject, type Value } from "../../value/value.js";
+import { readJSON } from "../jwt/json-reader.js";
+import type { BuiltinDef } from "../registry-types.js";
 
 /** A schema or document operand: JSON text is parsed, objects are used as they are. */
 function operandValue(v: Value): Value {

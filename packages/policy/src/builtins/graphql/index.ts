@@ -2,18 +2,18 @@
  * GraphQL builtins: parse queries and schemas into OPA's AST objects and validate queries
  * against schemas. Operands may be GraphQL text or AST objects from an earlier parse.
  */
-import { BuiltinError, BuiltinTypeError } from "../errors.js";
-import { RegoObject, type Value } from "../value/value.js";
-import { asString, oneOfError } from "./args.js";
-import type { QueryDocument, SchemaDocument } from "./graphql/ast.js";
-import { queryDocumentFromValue, schemaDocumentFromValue } from "./graphql/from-value.js";
-import { GraphQLSyntaxError } from "./graphql/lexer.js";
-import { parseQueryDocument } from "./graphql/query-parser.js";
-import { validateQuery } from "./graphql/query-rules.js";
-import { loadSchema, type Schema } from "./graphql/schema.js";
-import { parseSchemaDocument } from "./graphql/schema-parser.js";
-import { queryDocumentToValue, schemaDocumentToValue } from "./graphql/to-value.js";
-import type { BuiltinContext, BuiltinDef } from "./registry-types.js";
+import { BuiltinError, BuiltinTypeError } from "../../errors.js";
+import type { QueryDocument, SchemaDocument } from "../../lib/graphql/ast.js";
+import { GraphQLSyntaxError } from "../../lib/graphql/lexer.js";
+import { parseQueryDocument } from "../../lib/graphql/query-parser.js";
+import { validateQuery } from "../../lib/graphql/query-rules.js";
+import { loadSchema, type Schema } from "../../lib/graphql/schema.js";
+import { parseSchemaDocument } from "../../lib/graphql/schema-parser.js";
+import { RegoObject, type Value } from "../../value/value.js";
+import { asString, oneOfError } from "../args.js";
+import type { BuiltinContext, BuiltinDef } from "../registry-types.js";
+import { queryDocumentFromValue, schemaDocumentFromValue } from "./from-value.js";
+import { queryDocumentToValue, schemaDocumentToValue } from "./to-value.js";
 
 type Stage = "parse" | "validate" | "schema";
 

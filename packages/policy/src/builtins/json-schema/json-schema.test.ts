@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { builtinError, callBuiltin, callJSON } from "./testing/call-builtin.js";
+import { builtinError, callBuiltin, callJSON } from "../testing/call-builtin.js";
 
 const schema = {
   type: "object",
