@@ -12,7 +12,7 @@ import type { CheckOptions } from "../../compile/strict/index.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { loadSchemas } from "../../loader/schemas.js";
 import { packageVersion } from "../../version.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import {
   parseFlags,
@@ -51,7 +51,7 @@ const OPTIONS = {
   "rego-v1": { type: "boolean" },
 } as const;
 
-async function runCheck(argv: string[], io: CliIO): Promise<number> {
+async function runCheck(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const { values, checks } = parsed;

@@ -14,7 +14,7 @@ import {
 } from "../../dependencies/query-dependencies.js";
 import { loadPaths } from "../../loader/load-paths.js";
 import { parseModule, parseQuery } from "../../syntax/module-parser.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { describeFailure } from "../error-report.js";
 import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
 
@@ -111,7 +111,7 @@ function depsJson(deps: Dependencies): string {
   return `${stringifyAst(out)}\n`;
 }
 
-async function runDeps(argv: string[], io: CliIO): Promise<number> {
+async function runDeps(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const { values, query } = parsed;
@@ -122,10 +122,10 @@ async function runDeps(argv: string[], io: CliIO): Promise<number> {
     const modules = files.modules.map((m) => parseModule(m.file, m.source, v0));
     const policy = new Compiler().compile(modules);
     const deps = queryDependencies(policy, body);
-    io.stdout(values.format === "json" ? depsJson(deps) : depsTable(deps));
+    io.stdout.write(values.format === "json" ? depsJson(deps) : depsTable(deps));
     return 0;
   } catch (e) {
-    io.stderr(describeFailure(e));
+    io.stderr.write(describeFailure(e));
     return 1;
   }
 }

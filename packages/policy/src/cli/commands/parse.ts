@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { commentsJson, OpaAstEncoder, stringifyAst } from "../../ast/opa-json.js";
 import { type Comment, SourceMap, tokenize } from "../../syntax/lexer.js";
 import { parseModule } from "../../syntax/module-parser.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import { prettyAst } from "../opa-ast-pretty.js";
 import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
@@ -69,7 +69,7 @@ function moduleJson(file: string, source: string, v0: boolean, spec: string): st
   return `${stringifyAst(json)}\n`;
 }
 
-async function runParse(argv: string[], io: CliIO): Promise<number> {
+async function runParse(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const { values, file } = parsed;
@@ -77,13 +77,14 @@ async function runParse(argv: string[], io: CliIO): Promise<number> {
   try {
     source = readFileSync(file, "utf8");
   } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n`);
+    io.stderr.write(`error: ${(e as Error).message}\n`);
     return 1;
   }
   const v0 = values["v0-compatible"] ?? false;
   try {
-    if (values.format === "json") io.stdout(moduleJson(file, source, v0, values["json-include"]));
-    else io.stdout(prettyAst(parseModule(file, source, v0), source));
+    if (values.format === "json")
+      io.stdout.write(moduleJson(file, source, v0, values["json-include"]));
+    else io.stdout.write(prettyAst(parseModule(file, source, v0), source));
     return 0;
   } catch (e) {
     return reportExpectedFailure(io, e, true);

@@ -1,9 +1,9 @@
 /** `rego version`: version lines in `opa version`'s layout. */
 import { packageVersion } from "../../version.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 
-async function runVersion(_argv: string[], io: CliIO): Promise<number> {
-  io.stdout(
+async function runVersion(_argv: string[], io: PolicyIo): Promise<number> {
+  io.stdout.write(
     [
       `Version: ${packageVersion()}`,
       "Build Commit: unknown",
