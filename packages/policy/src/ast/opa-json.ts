@@ -1,8 +1,10 @@
 /**
- * A parsed module in OPA's AST JSON encoding, as `opa parse --format json` prints it: terms
- * as {"type", "value"} (numbers as written), rules with head and body, expressions with index
- * and terms (an operator call as an array led by the operator ref), comments as base64 text,
- * locations only when asked for. Object keys keep OPA's order (maps sorted by key).
+ * The one encoder of the syntax tree into OPA's AST JSON, as Go's encoding/json writes OPA's
+ * nodes: terms as {"type", "value"} (numbers as written, sets and objects in term order),
+ * rules with head and body, expressions with index and terms (an operator call as an array
+ * led by the operator ref), comments as base64 text, locations only when asked for. Object
+ * keys keep OPA's order (maps sorted by key). `rego parse`, `rego deps`, partial results and
+ * /v1/compile print it; json.ts turns it into the `rego.parse_module` value.
  */
 import type { Annotation, Body, CallTerm, Expr, Loc, Module, Rule, Term } from "./nodes.js";
 import { infixOf } from "./operators.js";
@@ -21,6 +23,8 @@ export interface JsonObject {
 export interface AstJsonOptions {
   locations: boolean;
   comments: boolean;
+  /** METADATA annotations (OPA's ProcessAnnotation); default true. */
+  annotations?: boolean;
 }
 
 export class OpaAstEncoder {
@@ -56,8 +60,11 @@ export class OpaAstEncoder {
       case "set":
         // OPA writes a set's elements in its term order.
         return { type: "set", value: [...t.items].sort(compareTerms).map((i) => this.term(i)) };
-      case "object":
-        return { type: "object", value: t.entries.map(([k, v]) => [this.term(k), this.term(v)]) };
+      case "object": {
+        // OPA writes an object's entries sorted by key, in its term order.
+        const entries = [...t.entries].sort(([a], [b]) => compareTerms(a, b));
+        return { type: "object", value: entries.map(([k, v]) => [this.term(k), this.term(v)]) };
+      }
       case "arraycompr":
         return {
           type: "arraycomprehension",
@@ -85,11 +92,27 @@ export class OpaAstEncoder {
       case "template":
         return {
           type: "templatestring",
-          value: t.parts.map((p, i) =>
-            typeof p === "string" ? { type: "string", value: p } : this.expr(p, i),
-          ),
+          value: { parts: this.templateParts(t), multi_line: this.source[t.loc.start + 1] === "`" },
         };
     }
+  }
+
+  /**
+   * OPA's parts of a template string: no empty text, a literal scalar as a term, any other
+   * expression as an expression parsed on its own (so its index is 0).
+   */
+  private templateParts(t: Extract<Term, { type: "template" }>): JsonNode[] {
+    const out: JsonNode[] = [];
+    for (const p of t.parts) {
+      if (typeof p === "string") {
+        if (p !== "") out.push({ type: "string", value: p });
+      } else if (p.type === "term" && p.term.type === "scalar" && !p.negated && !p.with.length) {
+        out.push(this.term(p.term));
+      } else {
+        out.push(this.expr(p, 0));
+      }
+    }
+    return out;
   }
 
   private scalar(t: Extract<Term, { type: "scalar" }>): JsonObject {
@@ -102,14 +125,20 @@ export class OpaAstEncoder {
     return { type: "number", value: new RawNumber(text) };
   }
 
-  /** The operator of a call: always a ref (`plus` → [var plus]), located at its token. */
+  /**
+   * The operator of a call: always a ref, located at its token. A builtin's dotted name is
+   * its ref as OPA's Builtin.Ref() splits it: `internal.member_2` → [var internal, "member_2"].
+   */
   private operator(call: CallTerm): JsonObject {
     const op = call.op;
     if (op.type === "ref") return this.term(op);
     const loc = this.operatorLoc(call);
-    const name = op.type === "var" ? op.name : call.name;
-    const v = this.withLoc(loc, { type: "var", value: name });
-    return this.withLoc(loc, { type: "ref", value: [v] });
+    const [head, ...rest] = (op.type === "var" ? op.name : call.name).split(".");
+    const parts = [
+      this.withLoc(loc, { type: "var", value: head ?? "" }),
+      ...rest.map((r) => this.withLoc(loc, { type: "string", value: r })),
+    ];
+    return this.withLoc(loc, { type: "ref", value: parts });
   }
 
   /** An infix operator's own token (`==` between the operands), else the call's start. */
@@ -174,7 +203,7 @@ export class OpaAstEncoder {
 
   rule(r: Rule): JsonObject {
     const out: JsonObject = {};
-    if (r.annotations && r.annotations.length > 0)
+    if (this.opts.annotations !== false && r.annotations && r.annotations.length > 0)
       out.annotations = r.annotations.map((a) => this.annotation(a));
     // A generated body sits at the value, or, for a default rule, at the keyword.
     out.body = this.body(r.body, r.isDefault ? ruleLoc(r) : (r.value?.loc ?? ruleLoc(r)));
@@ -242,7 +271,8 @@ export class OpaAstEncoder {
         ...(this.opts.locations ? { location: this.location(keywordLoc(i.loc, "import")) } : {}),
         path: this.term(i.path),
       }));
-    if (m.annotations.length > 0) out.annotations = m.annotations.map((a) => this.annotation(a));
+    if (this.opts.annotations !== false && m.annotations.length > 0)
+      out.annotations = m.annotations.map((a) => this.annotation(a));
     if (m.rules.length > 0) out.rules = m.rules.map((r) => this.rule(r));
     return out;
   }

@@ -5,6 +5,7 @@
  */
 import { moduleToValue } from "../ast/json.js";
 import { BuiltinError } from "../errors.js";
+import { moduleComments } from "../syntax/module-comments.js";
 import { parseModule } from "../syntax/module-parser.js";
 import type { Value } from "../value/value.js";
 import { asString } from "./args.js";
@@ -31,7 +32,7 @@ export const regoBuiltins: BuiltinDef[] = [
       const name = asString("rego.parse_module", file as Value, 1);
       const text = asString("rego.parse_module", source as Value, 2);
       try {
-        return moduleToValue(parseModule(name, text));
+        return moduleToValue(parseModule(name, text), text, moduleComments(name, text));
       } catch (e) {
         throw new BuiltinError(`rego.parse_module: ${String(e instanceof Error ? e.message : e)}`);
       }

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { commentsJson, OpaAstEncoder, stringifyAst } from "../../ast/opa-json.js";
-import { type Comment, SourceMap, tokenize } from "../../syntax/lexer.js";
+import { moduleComments } from "../../syntax/module-comments.js";
 import { parseModule } from "../../syntax/module-parser.js";
 import type { Command, PolicyIo } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
@@ -53,18 +53,9 @@ function moduleJson(file: string, source: string, v0: boolean, spec: string): st
   const include = jsonIncludes(spec);
   const json = new OpaAstEncoder(source, include).module(module);
   if (include.comments) {
-    const found: Comment[] = [];
-    const map = new SourceMap(file, source);
-    tokenize(map, 0, source.length, found);
-    if (found.length > 0) {
-      const lineStarts = [0];
-      for (let i = 0; i < source.length; i++) if (source[i] === "\n") lineStarts.push(i + 1);
-      const located = found.map((c) => {
-        const start = (lineStarts[c.row - 1] ?? 0) + c.col - 1;
-        return { ...c, start, end: start + 1 + c.text.length };
-      });
-      json.comments = commentsJson(file, source, located, include.locations);
-    }
+    const comments = moduleComments(file, source);
+    if (comments.length > 0)
+      json.comments = commentsJson(file, source, comments, include.locations);
   }
   return `${stringifyAst(json)}\n`;
 }
