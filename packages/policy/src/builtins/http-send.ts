@@ -7,6 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
+import { readJSON } from "../value/json-reader.js";
 import { RegoObject, type Value } from "../value/value.js";
 import { asObject } from "./args.js";
 import type { ExternalCall, ExternalCalls } from "./external-calls.js";
@@ -32,7 +33,6 @@ import {
   raiseErrorOf,
   requestKey,
 } from "./http-send-request.js";
-import { readJSON } from "./json-reader.js";
 import type { BuiltinContext, BuiltinDef } from "./registry-types.js";
 import { readYAML } from "./yaml-codec.js";
 
