@@ -7,4 +7,5 @@ export {
   type JsonErrorAt,
   JsonSyntaxError,
   parseJson,
+  SIMPLE_ESCAPES,
 } from "./parse.js";

@@ -66,7 +66,11 @@ export class JsonDepthError extends JsonSyntaxError {
 /** Go's encoding/json refuses nesting deeper than this. */
 export const GO_MAX_JSON_DEPTH = 10_000;
 
-const ESCAPES: Readonly<Record<string, string>> = {
+/**
+ * The one-character escapes of a JSON string (`\n` is a newline, ...); Rego's and GraphQL's
+ * strings have the same ones, so their lexers read this table too.
+ */
+export const SIMPLE_ESCAPES: Readonly<Record<string, string>> = Object.freeze({
   '"': '"',
   "\\": "\\",
   "/": "/",
@@ -75,7 +79,7 @@ const ESCAPES: Readonly<Record<string, string>> = {
   n: "\n",
   r: "\r",
   t: "\t",
-};
+});
 
 const LITERALS: readonly (readonly [string, boolean | null])[] = [
   ["true", true],
@@ -343,7 +347,7 @@ class Parser<V, O> {
       throw this.unexpected("in string escape code", "string", { ...where, midToken: true });
     }
     if (e !== "u") {
-      const mapped = ESCAPES[e];
+      const mapped = SIMPLE_ESCAPES[e];
       this.i++;
       if (mapped === undefined) throw this.unexpected("in string escape code", "string", where);
       this.i++;

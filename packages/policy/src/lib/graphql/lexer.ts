@@ -3,17 +3,8 @@
  * reports: columns count code points, string tokens start after their opening quotes, and a
  * lexing failure yields an `<Invalid>` token plus an error the parser may report later.
  */
-/** The one-character escapes of a GraphQL string (the spec's EscapedCharacter). */
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-};
+/** GraphQL strings have JSON's one-character escapes (the spec's EscapedCharacter). */
+import { SIMPLE_ESCAPES } from "@quintet/gostd/json";
 
 /** Token kinds; the string is how messages name the kind. */
 export type TokenKind =
