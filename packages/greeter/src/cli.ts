@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 /** The `greeter` binary: a dispatch table of commands. */
-import { isEntryPoint } from "@quintet/kit";
-import type { CliIO, Command } from "./cli-io.js";
+import { type CliIo, type Command, isEntryPoint, processIo } from "@quintet/kit";
 import { greetCommand } from "./commands/greet.js";
 import { serveCommand } from "./commands/serve.js";
 
@@ -13,30 +12,22 @@ function help(): string {
 }
 
 /** Runs one command line; resolves to the exit code. */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
-    io.stdout(help());
+    io.stdout.write(help());
     return name === undefined ? 2 : 0;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    io.stderr(`greeter: unknown command "${name}"\n${help()}`);
+    io.stderr.write(`greeter: unknown command "${name}"\n${help()}`);
     return 2;
   }
   return command.run(rest, io);
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const stop = new AbortController();
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => stop.abort());
-  }
-  const code = await main(process.argv.slice(2), {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    env: process.env,
-    signal: stop.signal,
-  });
+  // A second Ctrl-C changes nothing: in-flight calls keep their grace period.
+  const code = await main(process.argv.slice(2), processIo({ secondSignal: "ignored" }));
   process.exitCode = code;
 }

@@ -12,11 +12,15 @@ async function runCli(
   let stdout = "";
   let stderr = "";
   const code = await main(argv, {
-    stdout: (text) => {
-      stdout += text;
+    stdout: {
+      write: (text: string) => {
+        stdout += text;
+      },
     },
-    stderr: (text) => {
-      stderr += text;
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+      },
     },
     env,
     signal,

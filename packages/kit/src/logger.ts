@@ -5,12 +5,10 @@
  */
 import { type Logger, pino } from "pino";
 import { isLogRecord, type LogFormat, renderText, resolveLogFormat } from "./log-format.js";
+import type { TextSink } from "./text-sink.js";
 
-/** Where log lines go: a writable with `write(text)`, and whether it is a terminal. */
-export interface LogDestination {
-  write(text: string): unknown;
-  isTTY?: boolean;
-}
+/** Where log lines go: any text sink; `isTTY` picks text over JSON when no format is set. */
+export type LogDestination = TextSink;
 
 export interface LoggerOptions {
   /** Name in every record's `service` field (the package's command). */

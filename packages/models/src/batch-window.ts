@@ -1,3 +1,4 @@
+// How long streamed pieces wait so that pieces produced close together share a send.
 /** Longest time a streamed piece may wait so that pieces produced close together share a send. */
 export const BATCH_WINDOW_MS = 2;
 

@@ -1,12 +1,8 @@
+// Tests of loadConfig: defaults, every variable, and all bad values reported together.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  CONFIG_VARIABLES,
-  loadConfig,
-  parseByteSize,
-  parseHostAddress,
-  physicalCoreCount,
-} from "./config.js";
+import { loadConfig, parseByteSize, parseHostAddress, physicalCoreCount } from "./config.js";
+import { CONFIG_VARIABLES } from "./config-variables.js";
 import { ConfigError } from "./errors.js";
 
 describe("configuration", () => {

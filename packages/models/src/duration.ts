@@ -3,29 +3,19 @@
  * numbers of seconds, and negative values meaning "forever". Results are milliseconds;
  * `Infinity` stands for forever.
  */
+import { DurationError, parseGoDuration as parseDuration } from "@quintet/gostd/time";
 
-const UNIT_MS: Readonly<Record<string, number>> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-const GO_DURATION = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/;
-const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g;
-
-/** Parses a Go duration string; returns undefined when it is not one. "0" is accepted. */
+/**
+ * Parses a Go duration string (time.ParseDuration, from @quintet/gostd) into milliseconds;
+ * returns undefined when it is not one. "0" is accepted.
+ */
 export function parseGoDuration(text: string): number | undefined {
-  const s = text.trim();
-  if (s === "0" || s === "+0" || s === "-0") return 0;
-  const m = GO_DURATION.exec(s);
-  if (!m) return undefined;
-  let total = 0;
-  for (const part of s.matchAll(PART)) total += Number(part[1]) * (UNIT_MS[part[2] ?? "s"] ?? 0);
-  return m[1] === "-" ? -total : total;
+  try {
+    return Number(parseDuration(text.trim())) / 1e6;
+  } catch (e) {
+    if (e instanceof DurationError) return undefined;
+    throw e;
+  }
 }
 
 /** Normalises a signed millisecond value: negative means forever. */

@@ -1,7 +1,10 @@
-export { CONFIG_VARIABLES, type LlmsrvConfig, loadConfig } from "./config.js";
+// The package's public door: configuration, errors, logger, server, store and demo model.
+export { type LlmsrvConfig, loadConfig } from "./config.js";
+export { CONFIG_VARIABLES } from "./config-variables.js";
+export { DEMO_MODEL_SHAPE, type DemoModelShape, writeDemoModel } from "./demo/demo-model.js";
+export { DEMO_MODEL_NAME, ensureDemoModel } from "./demo/demo-setup.js";
 export { ConfigError, LlmsrvError, type LlmsrvErrorCode } from "./errors.js";
 export { createLogger } from "./logger.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";
-export { DEMO_MODEL_SHAPE, type DemoModelShape, writeDemoModel } from "./store/demo-model.js";
-export { DEMO_MODEL_NAME, ensureDemoModel } from "./store/demo-setup.js";
-export { ModelStore, type StoredModel } from "./store/model-store.js";
+export { ModelStore } from "./store/model-store.js";
+export type { StoredModel } from "./store/stored-model.js";

@@ -1,3 +1,4 @@
+// The server's structured logger (pino, in the format every Quintet service shares).
 import { createLogger as createServiceLogger, type LogFormat, type Logger } from "@quintet/kit";
 
 /**

@@ -1,7 +1,9 @@
+// Starts the server: store, runtime, scheduler and HTTP app wired together; graceful stop.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import type { LlmsrvConfig } from "./config.js";
+import { ensureDemoModel } from "./demo/demo-setup.js";
 import { createApp } from "./http/app.js";
 import { ModelMetrics } from "./http/metrics.js";
 import { ROUTES } from "./http/routes.js";
@@ -9,7 +11,6 @@ import type { ModelRuntime } from "./runtime/model-runner.js";
 import { ProcessRuntime } from "./runtime/process-runtime.js";
 import { Scheduler } from "./runtime/scheduler.js";
 import type { ServerDeps } from "./service/deps.js";
-import { ensureDemoModel } from "./store/demo-setup.js";
 import { ModelStore } from "./store/model-store.js";
 import { pruneUnreferencedBlobs } from "./store/startup-prune.js";
 

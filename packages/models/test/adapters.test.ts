@@ -67,6 +67,7 @@ describe("adapters in /api/create and ADAPTER in a Modelfile", { timeout: 120_00
         stdout: { write: () => true },
         stderr: { write: (t: string) => errors.push(t) },
         stdin: Readable.from([""]),
+        signal: new AbortController().signal,
       });
       assert.notEqual(code, 0);
       assert.match(errors.join(""), /ADAPTER is not supported/);

@@ -5,10 +5,10 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { writeDemoModel } from "../src/demo/demo-model.js";
 import { createLogger } from "../src/logger.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import { digestOfFile } from "../src/store/blob-store.js";
-import { writeDemoModel } from "../src/store/demo-model.js";
 import { postJson, testConfig, waitFor } from "./harness.js";
 
 const TINY = { embeddingLength: 64, headCount: 4, headCountKv: 2, feedForwardLength: 128 };

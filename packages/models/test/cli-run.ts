@@ -10,6 +10,7 @@ export async function cli(args: string[], env: Record<string, string>, stdin = "
     stdout: { write: (t: string) => (stdout += t) },
     stderr: { write: (t: string) => (stderr += t) },
     stdin: Readable.from([stdin]),
+    signal: new AbortController().signal,
     env,
   });
   return { code, stdout, stderr };

@@ -1,6 +1,6 @@
-import { demoModelParts } from "../src/store/demo-model.js";
-import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GGUF_VERSION } from "../src/store/gguf-format.js";
-import { GgufHeaderBuilder, type GgufTypedValue, gguf } from "../src/store/gguf-writer.js";
+import { demoModelParts } from "../src/demo/demo-model.js";
+import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GGUF_VERSION } from "../src/gguf/gguf-format.js";
+import { GgufHeaderBuilder, type GgufTypedValue, gguf } from "../src/gguf/gguf-writer.js";
 
 /**
  * Builds GGUF files whose every header field can lie: counts, type ids, dimensions,

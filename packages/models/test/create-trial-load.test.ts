@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { trialLoad } from "../src/store/trial-load.js";
+import { trialLoad } from "../src/gguf/trial-load.js";
 import { baseModel, type CraftedGguf, encodeCrafted, gguf, withMeta } from "./crafted-gguf.js";
 import { postJson, startTestServer, type TestServer } from "./harness.js";
 

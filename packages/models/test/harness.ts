@@ -95,7 +95,7 @@ export async function postJson(
  * than demo) through the blob upload and create endpoints.
  */
 export async function createTinyModel(url: string, name: string, seed: number): Promise<void> {
-  const { writeDemoModel } = await import("../src/store/demo-model.js");
+  const { writeDemoModel } = await import("../src/demo/demo-model.js");
   const { digestOfFile } = await import("../src/store/blob-store.js");
   const { readFile } = await import("node:fs/promises");
   const dir = await mkdtemp(join(tmpdir(), "llmsrv-tiny-"));

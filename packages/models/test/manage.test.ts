@@ -214,7 +214,7 @@ describe("model management: blobs, create, copy, delete", { timeout: 180_000 }, 
 
   it("creates from a Modelfile through the CLI, uploading the GGUF blob", async () => {
     const { main } = await import("../src/cli/main.js");
-    const { writeDemoModel } = await import("../src/store/demo-model.js");
+    const { writeDemoModel } = await import("../src/demo/demo-model.js");
     const gguf = join(scratch, "cli.gguf");
     await writeDemoModel(gguf, {
       embeddingLength: 64,
@@ -234,6 +234,7 @@ describe("model management: blobs, create, copy, delete", { timeout: 180_000 }, 
       stdout: { write: (t: string) => (out += t) },
       stderr: { write: (t: string) => (err += t) },
       stdin: process.stdin,
+      signal: new AbortController().signal,
       env: { LLMSRV_HOST: server.url },
     };
     const code = await main(["create", "from-file", "-f", modelfile], io);

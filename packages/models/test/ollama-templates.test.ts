@@ -3,9 +3,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { skipUnlessProvided } from "@quintet/kit/testing";
-import type { PromptMessage } from "../src/prompt/ollama-template.js";
-import { OllamaTemplate } from "../src/prompt/ollama-template.js";
-import { checkGoTemplate } from "../src/prompt/template-check.js";
+import type { PromptMessage } from "../src/template/ollama-template.js";
+import { OllamaTemplate } from "../src/template/ollama-template.js";
+import { checkGoTemplate } from "../src/template/template-check.js";
 import { OLLAMA_TEMPLATES_DIR } from "./harness.js";
 
 const skip = skipUnlessProvided(

@@ -3,7 +3,7 @@ import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { loadConfig } from "../src/config.js";
 import { ConfigError } from "../src/errors.js";
-import { originAllowed } from "../src/http/origin-guard.js";
+import { originAllowed } from "../src/origin-patterns.js";
 import { startTestServer, type TestServer } from "./harness.js";
 
 interface Answer {

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { writeDemoModel } from "../src/store/demo-model.js";
+import { writeDemoModel } from "../src/demo/demo-model.js";
 import {
   createTinyModel,
   postJson,

@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { writeDemoModel } from "../src/demo/demo-model.js";
 import { LlmsrvError } from "../src/errors.js";
 import { ProcessRuntime } from "../src/runtime/process-runtime.js";
-import { writeDemoModel } from "../src/store/demo-model.js";
 import { postJson, startTestServer, type TestServer, waitFor } from "./harness.js";
 
 /** A generation that runs for many seconds unless stopped. */

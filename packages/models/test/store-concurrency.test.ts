@@ -3,8 +3,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { writeDemoModel } from "../src/demo/demo-model.js";
 import { digestOfFile } from "../src/store/blob-store.js";
-import { writeDemoModel } from "../src/store/demo-model.js";
 import { postJson, startTestServer, type TestServer } from "./harness.js";
 
 /** Every manifest file under the store, as paths relative to `manifests/`. */

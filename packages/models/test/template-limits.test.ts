@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { DEMO_CHAT_TEMPLATE, writeDemoModel } from "../src/store/demo-model.js";
+import { DEMO_CHAT_TEMPLATE, writeDemoModel } from "../src/demo/demo-model.js";
 import { postJson, startTestServer, type TestServer } from "./harness.js";
 
 /** The demo GGUF with its chat template replaced by `template` (padded to the same length). */

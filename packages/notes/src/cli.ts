@@ -2,19 +2,10 @@
 /**
  * Entry point of the `notes` binary: runs `cli/main.ts` with the real process streams.
  */
+import { processIo } from "@quintet/kit";
 import { main } from "./cli/main.js";
 
-const stopSignal = new Promise<string>((resolve) => {
-  process.once("SIGINT", () => resolve("SIGINT"));
-  process.once("SIGTERM", () => resolve("SIGTERM"));
-});
-
-main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  stopSignal,
-}).then(
+main(process.argv.slice(2), processIo()).then(
   (code) => {
     process.exitCode = code;
   },

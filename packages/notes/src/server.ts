@@ -2,6 +2,8 @@
  * Wires configuration to a running server: opens the database (PostgreSQL or PGlite), builds
  * the repositories, account logic, session codec and app, and listens.
  */
+
+import type { SqlClient } from "@quintet/kit";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import { buildApp } from "./app.js";
 import { createAccounts } from "./auth/accounts.js";
@@ -11,7 +13,6 @@ import { createSessionCodec } from "./auth/session.js";
 import type { NotesConfig } from "./config.js";
 import { type DataDirLock, lockDataDir } from "./db/data-dir-lock.js";
 import { openDatabase } from "./db/open-database.js";
-import type { SqlClient } from "./db/sql-client.js";
 import { createDraftStore } from "./notes/draft-store.js";
 import { createNoteRepo } from "./notes/note-repo.js";
 import { createUserRepo } from "./users/user-repo.js";

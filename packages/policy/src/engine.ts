@@ -4,6 +4,11 @@
  */
 import type { Body, Expr, Loc, Module, Term, TermExpr } from "./ast/nodes.js";
 import { displayName, shallowExprVars } from "./ast/walk.js";
+import {
+  type ExternalCall,
+  ExternalCalls,
+  PendingExternalCall,
+} from "./builtins/external-calls.js";
 import { InterQueryCache } from "./builtins/http-send-cache.js";
 import { type CompiledPolicy, Compiler } from "./compile/compiler.js";
 import { dataConflicts } from "./compile/data-conflicts.js";
@@ -13,7 +18,6 @@ import type { RuleNode } from "./compile/tree.js";
 import { DEFAULT_MAX_COLLECTION_SIZE } from "./config.js";
 import { collectionTooLarge, internalError, RegoError, RegoErrorList } from "./errors.js";
 import { Evaluator } from "./eval/evaluator.js";
-import { type ExternalCall, ExternalCalls, PendingExternalCall } from "./eval/external-calls.js";
 import type { FunctionTable } from "./eval/functions.js";
 import type { EvalTracer } from "./eval/state.js";
 import type { Env } from "./eval/terms.js";

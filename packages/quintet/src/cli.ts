@@ -3,21 +3,15 @@
  * The `quintet` binary. `up [names...]` starts components (all present ones by default),
  * `status` shows which answer their health check, `list` names what is registered.
  */
-import { ConfigError, isEntryPoint, resolveLogFormat } from "@quintet/kit";
+import { type CliIo, ConfigError, isEntryPoint, processIo, resolveLogFormat } from "@quintet/kit";
 import { type Component, isPresent, registeredComponents, repoRoot } from "./components.js";
 import { configTable, type LauncherConfig, loadConfig } from "./config.js";
 import { Supervisor } from "./supervisor.js";
 
-export interface CliIO {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  env: NodeJS.ProcessEnv;
-  /** Aborted with the signal name as reason when the process is asked to stop. */
-  signal: AbortSignal;
+/** The launcher's io: kit's, plus where the repository is. */
+export interface QuintetIo extends CliIo {
   /** Repository root holding packages/ (tests point it elsewhere). */
-  root?: string;
-  /** Whether stdout is a terminal (log lines for a person rather than JSON). */
-  stdoutIsTTY?: boolean;
+  readonly root?: string;
 }
 
 const usage = `usage: quintet <command>
@@ -55,27 +49,27 @@ function select(all: Component[], names: string[], root: string): Component[] | 
   return chosen;
 }
 
-async function up(names: string[], config: LauncherConfig, io: CliIO, root: string) {
+async function up(names: string[], config: LauncherConfig, io: QuintetIo, root: string) {
   const chosen = select(registeredComponents(config), names, root);
   if (typeof chosen === "string") {
-    io.stderr(`quintet: ${chosen}\n`);
+    io.stderr.write(`quintet: ${chosen}\n`);
     return 2;
   }
   if (chosen.length === 0) {
-    io.stderr("quintet: no component is built; run npm run build\n");
+    io.stderr.write("quintet: no component is built; run npm run build\n");
     return 1;
   }
   const supervisor = new Supervisor(chosen, {
     root,
     startTimeoutMs: config.startTimeoutMs,
-    logFormat: resolveLogFormat(config.logFormat, io.stdoutIsTTY),
-    io: { line: (text) => io.stdout(`${text}\n`) },
+    logFormat: resolveLogFormat(config.logFormat, io.stdout.isTTY),
+    io: { line: (text) => io.stdout.write(`${text}\n`) },
     env: io.env,
   });
   return supervisor.run(io.signal);
 }
 
-async function status(config: LauncherConfig, io: CliIO, root: string) {
+async function status(config: LauncherConfig, io: QuintetIo, root: string) {
   let allUp = true;
   for (const component of registeredComponents(config)) {
     let state: string;
@@ -86,17 +80,17 @@ async function status(config: LauncherConfig, io: CliIO, root: string) {
       state = healthy ? "up" : "down";
       allUp &&= healthy;
     }
-    io.stdout(`${component.name.padEnd(8)} ${state.padEnd(22)} ${component.url}\n`);
+    io.stdout.write(`${component.name.padEnd(8)} ${state.padEnd(22)} ${component.url}\n`);
   }
   return allUp ? 0 : 1;
 }
 
 /** Runs one command line; resolves to the exit code. */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: readonly string[], io: QuintetIo): Promise<number> {
   const [command, ...rest] = argv;
   const root = io.root ?? repoRoot;
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    io.stdout(usage);
+    io.stdout.write(usage);
     return command === undefined ? 2 : 0;
   }
   let config: LauncherConfig;
@@ -104,7 +98,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     config = loadConfig(io.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      io.stderr(`quintet: ${error.message}\n`);
+      io.stderr.write(`quintet: ${error.message}\n`);
       return 1;
     }
     throw error;
@@ -116,27 +110,18 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return status(config, io, root);
     case "list":
       for (const c of registeredComponents(config)) {
-        io.stdout(
+        io.stdout.write(
           `${c.name.padEnd(8)} ${c.kind.padEnd(8)} ${isPresent(c, root) ? "built" : "not built"}\n`,
         );
       }
       return 0;
     default:
-      io.stderr(`quintet: unknown command "${command}"\n${usage}`);
+      io.stderr.write(`quintet: unknown command "${command}"\n${usage}`);
       return 2;
   }
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const stop = new AbortController();
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => stop.abort(signal));
-  }
-  process.exitCode = await main(process.argv.slice(2), {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    env: process.env,
-    signal: stop.signal,
-    stdoutIsTTY: process.stdout.isTTY,
-  });
+  // A second Ctrl-C changes nothing: the launcher goes on stopping its children.
+  process.exitCode = await main(process.argv.slice(2), processIo({ secondSignal: "ignored" }));
 }

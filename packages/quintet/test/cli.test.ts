@@ -11,11 +11,15 @@ async function runInProcess(argv: string[], env: NodeJS.ProcessEnv = {}) {
   let stdout = "";
   let stderr = "";
   const code = await main(argv, {
-    stdout: (t) => {
-      stdout += t;
+    stdout: {
+      write: (t: string) => {
+        stdout += t;
+      },
     },
-    stderr: (t) => {
-      stderr += t;
+    stderr: {
+      write: (t: string) => {
+        stderr += t;
+      },
     },
     env,
     signal: new AbortController().signal,

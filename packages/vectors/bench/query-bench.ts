@@ -100,7 +100,9 @@ export async function runQueryBench(
   const store = new VectorStore(db.session(true), options.dim);
   try {
     await store.setup();
-    const [v] = await store.client.query<{ pg: string; vector: string }>(
+    const {
+      rows: [v],
+    } = await store.client.query<{ pg: string; vector: string }>(
       "SELECT current_setting('server_version') AS pg, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS vector",
     );
     const generator = new ClusteredVectors(options.dim, 200, 0.6, 20_48);

@@ -49,7 +49,9 @@ function envFor(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessE
 async function count(dataDir: string): Promise<number> {
   const client = await openPgliteClient(join(work, dataDir));
   try {
-    const [row] = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM docs_vector");
+    const {
+      rows: [row],
+    } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM docs_vector");
     return row?.n ?? -1;
   } finally {
     await client.close();

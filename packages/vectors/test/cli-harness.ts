@@ -30,6 +30,7 @@ export async function runVectors(
   let stderr = "";
   const code = await runCli(argv, {
     env: sandboxed(env),
+    signal: new AbortController().signal,
     stdout: {
       write: (text: string) => {
         stdout += text;

@@ -80,9 +80,10 @@ type Row = { doc_id: string; doc_source: string; doc_content: string };
 async function tableRows(dataDir: string): Promise<Row[]> {
   const client = await openPgliteClient(join(work, dataDir));
   try {
-    return await client.query<Row>(
+    const { rows } = await client.query<Row>(
       "SELECT doc_id, doc_source, doc_content FROM docs_vector ORDER BY doc_id::int",
     );
+    return rows;
   } finally {
     await client.close();
   }

@@ -82,7 +82,7 @@ export function runLoadContract(open: () => Promise<SqlClient>): void {
     loadDataset(store, embedder(), { dataset, append, batchSize, concurrency: 2 });
 
   async function contents(store: VectorStore): Promise<string[]> {
-    const rows = await store.client.query<{ doc_content: string }>(
+    const { rows } = await store.client.query<{ doc_content: string }>(
       "SELECT doc_content FROM docs_vector ORDER BY doc_id::int",
     );
     return rows.map((row) => row.doc_content);
@@ -218,7 +218,7 @@ export function runLoadContract(open: () => Promise<SqlClient>): void {
       const stored = await contents(store);
       assert.equal(stored.length, 24);
       assert.equal(new Set(stored).size, 24, "no duplicates");
-      const ids = await store.client.query<{ doc_id: string }>(
+      const { rows: ids } = await store.client.query<{ doc_id: string }>(
         "SELECT doc_id FROM docs_vector ORDER BY doc_id::int",
       );
       assert.deepEqual(

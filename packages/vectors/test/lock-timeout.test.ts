@@ -60,7 +60,9 @@ describe("bounded waits on a real PostgreSQL", { timeout: 120_000, skip: reason 
     await holder.query("LOCK TABLE docs_vector IN ACCESS EXCLUSIVE MODE");
     try {
       await work();
-      const [row] = await holder.query<{ n: number }>(
+      const {
+        rows: [row],
+      } = await holder.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'docs_vector'::regclass " +
           "AND mode = 'AccessExclusiveLock' AND granted AND pid = pg_backend_pid()",
       );
@@ -122,7 +124,7 @@ describe("bounded waits on a real PostgreSQL", { timeout: 120_000, skip: reason 
         assert.match(error.message, /ran longer than PG_STATEMENT_TIMEOUT=1 s and was cancelled/);
         return true;
       });
-      assert.deepEqual(await client.query("SELECT 1 AS one"), [{ one: 1 }]);
+      assert.deepEqual((await client.query("SELECT 1 AS one")).rows, [{ one: 1 }]);
     } finally {
       await client.close();
     }

@@ -39,7 +39,7 @@ export function runStoreContract(open: () => Promise<SqlClient>): void {
       await store.setup();
       await store.setup();
       assert.deepEqual(await store.shape(), { present: true, dim: D });
-      const ext = await store.client.query<{ n: number }>(
+      const { rows: ext } = await store.client.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'vector'",
       );
       assert.equal(ext[0]?.n, 1);
@@ -144,7 +144,7 @@ export function runStoreContract(open: () => Promise<SqlClient>): void {
         });
       }
       assert.deepEqual(await store.shape(), { present: true, dim: D });
-      const rows = await store.client.query<{ doc_source: string; doc_content: string }>(
+      const { rows } = await store.client.query<{ doc_source: string; doc_content: string }>(
         "SELECT doc_source, doc_content FROM docs_vector ORDER BY doc_id",
       );
       assert.deepEqual(

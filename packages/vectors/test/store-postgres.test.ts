@@ -113,7 +113,7 @@ describe("vector store on a real PostgreSQL with pgvector", {
       assert.match(refused.stderr, /cannot load: another load, index build or cleanup/);
       const client = await open();
       try {
-        const rows = await client.query<{ n: number; distinct: number }>(
+        const { rows } = await client.query<{ n: number; distinct: number }>(
           "SELECT count(*)::int AS n, count(DISTINCT doc_content)::int AS distinct FROM docs_vector",
         );
         assert.deepEqual(rows[0], { n: 12, distinct: 12 });

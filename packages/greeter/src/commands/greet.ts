@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { addrProblem } from "@quintet/kit";
-import { type Command, configOrReport } from "../cli-io.js";
+import { addrProblem, type Command } from "@quintet/kit";
 import { GreetCallError, GreeterClient } from "../client.js";
+import { configOrReport } from "../config-or-report.js";
 
 const usage = "usage: greeter greet <name> [--addr host:port] [--deadline <ms>]";
 
@@ -15,7 +15,7 @@ export const greetCommand: Command = {
     try {
       parsed = parseGreetArgs(argv);
     } catch (error) {
-      io.stderr(`${(error as Error).message}\n${usage}\n`);
+      io.stderr.write(`${(error as Error).message}\n${usage}\n`);
       return 2;
     }
     const config = configOrReport(io);
@@ -26,11 +26,11 @@ export const greetCommand: Command = {
     });
     try {
       const greeting = await client.greet(parsed.name, { deadlineMs: parsed.deadlineMs });
-      io.stdout(`${greeting.message}\n`);
+      io.stdout.write(`${greeting.message}\n`);
       return 0;
     } catch (error) {
       if (error instanceof GreetCallError) {
-        io.stderr(`${error.statusName}: ${error.details}\n`);
+        io.stderr.write(`${error.statusName}: ${error.details}\n`);
         return 1;
       }
       throw error;
@@ -40,9 +40,13 @@ export const greetCommand: Command = {
   },
 };
 
-function parseGreetArgs(argv: string[]): { name: string; addr?: string; deadlineMs?: number } {
+function parseGreetArgs(argv: readonly string[]): {
+  name: string;
+  addr?: string;
+  deadlineMs?: number;
+} {
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: [...argv],
     allowPositionals: true,
     options: { addr: { type: "string" }, deadline: { type: "string" } },
   });

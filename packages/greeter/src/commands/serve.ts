@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { addrProblem, createLogger } from "@quintet/kit";
-import { type Command, configOrReport } from "../cli-io.js";
+import { addrProblem, type Command, createLogger, whenAborted } from "@quintet/kit";
 import { configTable } from "../config.js";
+import { configOrReport } from "../config-or-report.js";
 import { GreeterServer } from "../server.js";
 
 const usage = `usage: greeter serve [--addr host:port]
@@ -15,22 +15,24 @@ export const serveCommand: Command = {
   name: "serve",
   summary: "run the greeting server",
   async run(argv, io) {
+    // Listening starts now, so a stop asked for during start-up ends the server once it is up.
+    const stop = io.signal;
     let values: { addr?: string; help?: boolean };
     try {
       ({ values } = parseArgs({
-        args: argv,
+        args: [...argv],
         options: { addr: { type: "string" }, help: { type: "boolean", short: "h" } },
       }));
     } catch (error) {
-      io.stderr(`${(error as Error).message}\n${usage}\n`);
+      io.stderr.write(`${(error as Error).message}\n${usage}\n`);
       return 2;
     }
     if (values.help) {
-      io.stdout(`${usage}\n`);
+      io.stdout.write(`${usage}\n`);
       return 0;
     }
     if (values.addr !== undefined && addrProblem("--addr", values.addr)) {
-      io.stderr(`${addrProblem("--addr", values.addr)}\n`);
+      io.stderr.write(`${addrProblem("--addr", values.addr)}\n`);
       return 2;
     }
     const config = configOrReport(io);
@@ -38,7 +40,7 @@ export const serveCommand: Command = {
     const log = createLogger({
       service: "greeter",
       format: config.logFormat,
-      destination: { write: io.stdout, isTTY: process.stdout.isTTY },
+      destination: io.stdout,
     });
     const addr = values.addr ?? config.addr;
     const server = new GreeterServer({
@@ -52,7 +54,7 @@ export const serveCommand: Command = {
     try {
       port = await server.start(addr);
     } catch (error) {
-      io.stderr(`greeter: ${(error as Error).message}\n`);
+      io.stderr.write(`greeter: ${(error as Error).message}\n`);
       return 1;
     }
     const host = addr.slice(0, addr.lastIndexOf(":"));
@@ -60,10 +62,7 @@ export const serveCommand: Command = {
       { addr: `${host}:${port}`, tls: Boolean(config.tlsCert), auth: Boolean(config.token) },
       `greeter listening on ${host}:${port}`,
     );
-    await new Promise<void>((resolve) => {
-      if (io.signal.aborted) resolve();
-      io.signal.addEventListener("abort", () => resolve(), { once: true });
-    });
+    await whenAborted(stop);
     log.info({ graceMs: config.shutdownGraceMs }, "shutting down, letting in-flight calls finish");
     const { forced } = await server.shutdown(config.shutdownGraceMs);
     log.info({ forced }, forced ? "stopped, cancelling calls past the grace period" : "stopped");

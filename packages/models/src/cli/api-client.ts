@@ -1,3 +1,4 @@
+// The CLI's HTTP client: base URL from LLMSRV_HOST, JSON calls, NDJSON streams, server errors.
 import { parseHostAddress } from "../config.js";
 import { LlmsrvError } from "../errors.js";
 

@@ -1,3 +1,4 @@
+// How the CLI prints sizes, ages and tables, as Ollama's CLI does.
 /** Decimal byte size as Ollama's CLI prints it: "2.0 GB", "17 GB", "29 MB". */
 export function formatBytes(n: number): string {
   const units = ["B", "KB", "MB", "GB", "TB"];

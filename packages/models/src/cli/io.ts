@@ -1,29 +1,19 @@
+// Models' part of kit's CLI contract, and the helpers its commands share for errors.
 import type { Readable } from "node:stream";
+import { type CliIo, type Command, EXIT } from "@quintet/kit";
 
-/** Streams and environment a command uses; injected so tests run commands in-process. */
-export interface CliIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  stdin: Readable;
-  env: Readonly<Record<string, string | undefined>>;
-  /** Aborted to stop long-running commands (serve, interactive run). */
-  signal?: AbortSignal;
+export { EXIT };
+
+/** Kit's io with standard input always there: interactive `run` reads it. */
+export interface ModelsIo extends CliIo {
+  readonly stdin: Readable;
 }
 
-/** A CLI command: `run` returns the exit code (0 ok, 1 failure, 2 usage). */
-export interface Command {
-  name: string;
-  /** Other names the command answers to (`ls` for `list`). */
-  aliases?: readonly string[];
-  summary: string;
-  run(argv: string[], io: CliIo): Promise<number>;
-}
-
-/** Exit codes. */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/** A models command: `run` returns the exit code (0 ok, 1 failure, 2 usage). */
+export type ModelsCommand = Command<ModelsIo>;
 
 /** Parses argv with node:util parseArgs; usage errors print and return undefined. */
-export function tryParse<T>(io: CliIo, usage: string, parse: () => T): T | undefined {
+export function tryParse<T>(io: ModelsIo, usage: string, parse: () => T): T | undefined {
   try {
     return parse();
   } catch (e) {
@@ -33,7 +23,7 @@ export function tryParse<T>(io: CliIo, usage: string, parse: () => T): T | undef
 }
 
 /** Runs a command body, printing `Error: <message>` and returning 1 on failure. */
-export async function reportFailure(io: CliIo, body: () => Promise<number>): Promise<number> {
+export async function reportFailure(io: ModelsIo, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (e) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// The `llmsrv` entry point: dispatches to one command by name.
+import { isEntryPoint, processIo } from "@quintet/kit";
 import { cpCommand } from "./commands/cp.js";
 import { createCommand } from "./commands/create.js";
 import { listCommand } from "./commands/list.js";
@@ -11,10 +11,10 @@ import { serveCommand } from "./commands/serve.js";
 import { showCommand } from "./commands/show.js";
 import { stopCommand } from "./commands/stop.js";
 import { pullCommand, pushCommand } from "./commands/transfer.js";
-import { type CliIo, type Command, EXIT } from "./io.js";
+import { EXIT, type ModelsCommand, type ModelsIo } from "./io.js";
 
 /** Every CLI command, by name. */
-export const COMMANDS: readonly Command[] = [
+export const COMMANDS: readonly ModelsCommand[] = [
   serveCommand,
   createCommand,
   listCommand,
@@ -37,7 +37,7 @@ function usage(): string {
 }
 
 /** Runs the CLI with injected streams; returns the exit code. */
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], io: ModelsIo): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "help" || name === "--help" || name === "-h") {
     (name ? io.stdout : io.stderr).write(usage());
@@ -51,20 +51,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   return command.run(rest, io);
 }
 
-function isEntryPoint(): boolean {
-  try {
-    return realpathSync(process.argv[1] ?? "") === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
-  const code = await main(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    env: process.env,
-  });
+if (isEntryPoint(import.meta.url)) {
+  const code = await main(process.argv.slice(2), processIo());
   process.exit(code);
 }

@@ -1,3 +1,4 @@
+// Tests of the pull/push progress bars: a line per layer, redrawn in place on a terminal.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { barLine, ProgressBars } from "./progress-bars.js";

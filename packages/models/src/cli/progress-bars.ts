@@ -1,17 +1,13 @@
+// Pull and push progress drawn as Ollama's CLI draws it.
+import type { TransferProgress } from "../api/types.js";
 import { formatBytes } from "./format.js";
-
-/** One line of a pull or push stream. */
-export interface ProgressLine {
-  status: string;
-  digest?: string;
-  total?: number;
-  completed?: number;
-}
 
 const BAR_WIDTH = 25;
 
 /** `pulling 1a2b3c4d5e6f: 42% ▕██████████               ▏ 12 MB/29 MB` */
-export function barLine(p: Required<Pick<ProgressLine, "status" | "total" | "completed">>): string {
+export function barLine(
+  p: Required<Pick<TransferProgress, "status" | "total" | "completed">>,
+): string {
   const ratio = p.total > 0 ? Math.min(1, p.completed / p.total) : 1;
   const filled = Math.round(ratio * BAR_WIDTH);
   const bar = `${"█".repeat(filled)}${" ".repeat(BAR_WIDTH - filled)}`;
@@ -37,7 +33,7 @@ export class ProgressBars {
     private readonly tty: boolean,
   ) {}
 
-  update(p: ProgressLine): void {
+  update(p: TransferProgress): void {
     if (p.digest && p.total !== undefined) {
       const line = barLine({ status: p.status, total: p.total, completed: p.completed ?? 0 });
       const done = (p.completed ?? 0) >= p.total;

@@ -1,8 +1,9 @@
+// The interactive loop of `llmsrv run`: reads turns, handles /commands, keeps the history.
 import { createInterface } from "node:readline";
-import { parseModelfile } from "../store/modelfile.js";
+import { parseModelfile } from "../modelfile/modelfile.js";
 import type { ApiClient } from "./api-client.js";
 import { fetchShow, renderShow, type ShowPart } from "./commands/show.js";
-import type { CliIo } from "./io.js";
+import type { ModelsIo } from "./io.js";
 
 /** What one conversation of `llmsrv run` carries from turn to turn. */
 export interface Session {
@@ -17,7 +18,7 @@ export interface Session {
 }
 
 /** Sends the conversation and streams the answer; returns the answer's text. */
-export type ChatTurn = (s: Session, io: CliIo) => Promise<string>;
+export type ChatTurn = (s: Session, io: ModelsIo) => Promise<string>;
 
 const HELP = `Available Commands:
   /set            Set session variables
@@ -46,7 +47,7 @@ const SHOW_HELP = `Available Commands:
 `;
 
 /** `/set parameter NAME VALUE`: typed as a Modelfile PARAMETER; `stop` accumulates. */
-function setParameter(s: Session, rest: string, io: CliIo): void {
+function setParameter(s: Session, rest: string, io: ModelsIo): void {
   const m = /^(\S+)\s+([\s\S]+)$/.exec(rest.trim());
   if (!m) {
     io.stdout.write("Usage: /set parameter <name> <value>\n");
@@ -67,7 +68,7 @@ function setParameter(s: Session, rest: string, io: CliIo): void {
   }
 }
 
-function setCommand(s: Session, args: string, io: CliIo): void {
+function setCommand(s: Session, args: string, io: ModelsIo): void {
   const [what = "", ...rest] = args.split(/\s+/);
   const text = args.slice(what.length).trim();
   if (what === "parameter") setParameter(s, rest.join(" "), io);
@@ -86,7 +87,7 @@ function setCommand(s: Session, args: string, io: CliIo): void {
   } else io.stdout.write(SET_HELP);
 }
 
-async function showCommand(s: Session, args: string, io: CliIo): Promise<void> {
+async function showCommand(s: Session, args: string, io: ModelsIo): Promise<void> {
   const what = args.trim();
   const parts: readonly string[] = ["license", "modelfile", "parameters", "system", "template"];
   if (what !== "info" && !parts.includes(what)) {
@@ -104,7 +105,7 @@ async function showCommand(s: Session, args: string, io: CliIo): Promise<void> {
 }
 
 /** Handles a `/command` line; returns false for `/bye`. */
-async function slashCommand(s: Session, line: string, io: CliIo): Promise<boolean> {
+async function slashCommand(s: Session, line: string, io: ModelsIo): Promise<boolean> {
   const cmd = line.split(/\s+/)[0] ?? "";
   const args = line.slice(cmd.length).trim(); // newlines kept for a """ value
   if (cmd === "/bye" || cmd === "/exit") return false;
@@ -128,7 +129,7 @@ function opensBlock(line: string): boolean {
  * opening a message (or a `/set system """...` value) that runs until a line ending with
  * `"""`; everything else is a turn.
  */
-export async function interactive(s: Session, io: CliIo, turn: ChatTurn): Promise<void> {
+export async function interactive(s: Session, io: ModelsIo, turn: ChatTurn): Promise<void> {
   const rl = createInterface({ input: io.stdin, terminal: false });
   let pending: string[] | undefined;
   io.stderr.write(">>> ");

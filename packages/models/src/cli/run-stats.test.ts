@@ -1,3 +1,4 @@
+// Tests of the `run --verbose` timing lines and Go duration notation.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { goDuration, statsText } from "./run-stats.js";

@@ -1,17 +1,10 @@
+// The timing lines `llmsrv run --verbose` prints after an answer.
+import type { ResponseMetrics } from "../api/types.js";
+
 /**
  * The timing lines `run --verbose` prints after an answer, as Ollama's CLI prints them
  * (durations in Go's `time.Duration` notation, rates with two decimals).
  */
-
-/** The final chunk's metrics (nanoseconds and token counts). */
-export interface RunMetrics {
-  total_duration?: number;
-  load_duration?: number;
-  prompt_eval_count?: number;
-  prompt_eval_duration?: number;
-  eval_count?: number;
-  eval_duration?: number;
-}
 
 /** Digits of `value` with up to `places` decimals, trailing zeros dropped. */
 function trimmed(value: number, places: number): string {
@@ -34,7 +27,7 @@ export function goDuration(ns: number): string {
 }
 
 /** The lines Ollama prints, each only when its figure is present. */
-export function statsText(m: RunMetrics): string {
+export function statsText(m: ResponseMetrics): string {
   const lines: string[] = [];
   const row = (label: string, value: string) => lines.push(`${`${label}:`.padEnd(22)}${value}`);
   const rate = (count: number, ns: number) => `${((count / ns) * 1e9).toFixed(2)} tokens/s`;

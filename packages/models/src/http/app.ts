@@ -1,3 +1,4 @@
+// The HTTP app: API key check, browser guard, routing, and one error answer for every failure.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { LlmsrvError } from "../errors.js";
 import type { ServerDeps } from "../service/deps.js";

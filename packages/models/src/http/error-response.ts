@@ -1,3 +1,4 @@
+// Maps errors to HTTP status codes and Ollama's `{"error": ...}` bodies.
 import type { LlmsrvErrorCode } from "../errors.js";
 import { LlmsrvError, messageOf } from "../errors.js";
 

@@ -1,3 +1,4 @@
+// Streaming NDJSON responses, with a mid-stream error as the last line.
 import type { ServerResponse } from "node:http";
 import { ollamaErrorBody, toHttpError } from "./error-response.js";
 import { WriteCoalescer } from "./write-coalescer.js";

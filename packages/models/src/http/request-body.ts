@@ -1,3 +1,4 @@
+// Reads a JSON request body within the size limit, and typed optional fields of it.
 import type { IncomingMessage } from "node:http";
 import { LlmsrvError } from "../errors.js";
 

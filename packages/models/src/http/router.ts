@@ -1,3 +1,4 @@
+// The router: a route table matched by method and path, and each request's context.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServerDeps } from "../service/deps.js";
 import { parseJsonObject, readBodyText } from "./request-body.js";

@@ -1,3 +1,4 @@
+// Every route of the server, in one table.
 import type { Route } from "./router.js";
 import { headBlobHandler, postBlobHandler } from "./routes/blobs.js";
 import { chatHandler } from "./routes/chat.js";

@@ -1,3 +1,4 @@
+// OpenAI-style Server-Sent Events: `data: <json>` blocks, then `data: [DONE]`.
 import type { ServerResponse } from "node:http";
 import { openaiErrorBody, toHttpError } from "./error-response.js";
 import { WriteCoalescer } from "./write-coalescer.js";

@@ -1,3 +1,4 @@
+// Batches streamed response writes off the generation's critical path.
 import type { ServerResponse } from "node:http";
 import { BatchWindow } from "../batch-window.js";
 

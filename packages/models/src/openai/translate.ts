@@ -1,5 +1,6 @@
+// Translates OpenAI requests to native ones and native answers to OpenAI's shapes.
+import type { ToolCall } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
-import type { ToolCall } from "../prompt/tool-calls.js";
 import type { DoneReason, OutputFormat } from "../runtime/model-runner.js";
 import type { ChatMessage } from "../service/chat.js";
 import { parseFormat } from "../service/request-fields.js";

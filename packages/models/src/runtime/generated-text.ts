@@ -1,3 +1,4 @@
+// The text of one generation as it grows: decoded tokens with stop sequences applied.
 import { StopSequenceFilter } from "./stop-sequences.js";
 import type { TokenTextDecoder } from "./token-text.js";
 

@@ -1,3 +1,4 @@
+// The node-llama-cpp runtime: loads models, tokenizes, generates and embeds.
 import { stat } from "node:fs/promises";
 import {
   getLlama,

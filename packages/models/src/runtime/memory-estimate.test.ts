@@ -1,6 +1,7 @@
+// Tests of the memory estimate: weights, KV cache and compute buffers of the demo model.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ModelShape } from "../store/model-shape.js";
+import type { ModelShape } from "../gguf/model-shape.js";
 import { estimateMemory, formatBytes, insufficientMemory } from "./memory-estimate.js";
 
 /** The demo model's dimensions (demo-model.ts). */

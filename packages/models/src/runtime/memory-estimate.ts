@@ -1,7 +1,8 @@
+// Estimates a load's memory (weights, KV cache, compute) and refuses what will not fit.
 import { readFileSync } from "node:fs";
 import { freemem } from "node:os";
 import { LlmsrvError } from "../errors.js";
-import type { ModelShape } from "../store/model-shape.js";
+import type { ModelShape } from "../gguf/model-shape.js";
 import type { LoadSpec } from "./model-runner.js";
 
 /**

@@ -1,3 +1,4 @@
+// Tests of request options: types, bounds and defaults.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { resolveOptions } from "./options.js";

@@ -1,3 +1,5 @@
+// Validates request and Modelfile options into sampling and load settings.
+import { OPTION_KINDS, type OptionKind } from "../api/options.js";
 import type { LlmsrvConfig } from "../config.js";
 import { LlmsrvError } from "../errors.js";
 import type { SamplingOptions } from "./model-runner.js";
@@ -24,33 +26,6 @@ export const OPTION_DEFAULTS = Object.freeze({
   presence_penalty: 0,
   frequency_penalty: 0,
   num_predict: -1,
-});
-
-/** The JSON type an option takes: an integer, a number, or a string or list of strings. */
-export type OptionKind = "int" | "float" | "strings";
-
-/**
- * Known options and their JSON types. Unknown request options are ignored, as Ollama does;
- * the Modelfile parser uses the same table for PARAMETER.
- */
-export const OPTION_KINDS: Readonly<Record<string, OptionKind>> = Object.freeze({
-  temperature: "float",
-  seed: "int",
-  top_k: "int",
-  top_p: "float",
-  min_p: "float",
-  typical_p: "float",
-  num_ctx: "int",
-  num_thread: "int",
-  num_predict: "int",
-  num_keep: "int",
-  num_batch: "int",
-  num_gpu: "int",
-  repeat_penalty: "float",
-  repeat_last_n: "int",
-  presence_penalty: "float",
-  frequency_penalty: "float",
-  stop: "strings",
 });
 
 function checkType(key: string, value: unknown, kind: OptionKind): void {

@@ -1,3 +1,4 @@
+// The process runtime: each loaded model in its own runner process.
 import { requestCanceled } from "../errors.js";
 import { insufficientMemory, systemAvailableMemory } from "./memory-estimate.js";
 import type {

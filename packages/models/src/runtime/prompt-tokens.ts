@@ -1,3 +1,4 @@
+// The tokens a generation starts from: context, prompt and images, fitted to the window.
 import type { LlamaModel } from "node-llama-cpp";
 import { LlmsrvError } from "../errors.js";
 import type { CompletionRequest } from "./model-runner.js";

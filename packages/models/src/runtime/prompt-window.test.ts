@@ -1,3 +1,4 @@
+// Tests of prompt truncation: num_keep tokens kept, the middle dropped.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fitPromptTokens, INPUT_TOO_LONG, type WindowSpec } from "./prompt-window.js";

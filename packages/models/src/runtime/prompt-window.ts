@@ -1,3 +1,4 @@
+// Fits a prompt to the context window: keeps num_keep tokens and the end, drops the middle.
 import { LlmsrvError } from "../errors.js";
 
 /** Ollama's default `num_keep`: prompt tokens always kept at the start when truncating. */

@@ -1,3 +1,4 @@
+// The server's side of a runner process: spawn, requests over IPC, crash handling.
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { LlmsrvError } from "../errors.js";

@@ -1,7 +1,8 @@
+// The scheduler: loads, shares, queues and unloads models by keep-alive and memory.
+import { AsyncLock, waitOrAbort } from "../async-lock.js";
 import { LlmsrvError, requestCanceled, serverBusy } from "../errors.js";
 import { MediaType } from "../store/manifest.js";
-import type { StoredModel } from "../store/model-store.js";
-import { AsyncLock, waitOrAbort } from "./async-lock.js";
+import type { StoredModel } from "../store/stored-model.js";
 import { estimateMemory, insufficientMemory, systemAvailableMemory } from "./memory-estimate.js";
 import type { LoadedModel, LoadSpec, ModelRuntime } from "./model-runner.js";
 

@@ -1,3 +1,4 @@
+// Tests of stop sequences: held-back partial matches and cuts.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { StopSequenceFilter } from "./stop-sequences.js";

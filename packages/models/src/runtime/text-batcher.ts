@@ -1,3 +1,4 @@
+// Batches the text a runner streams to the server into fewer IPC messages.
 import { BatchWindow } from "../batch-window.js";
 
 /**

@@ -1,4 +1,5 @@
-import type { ToolCall, ToolDefinition } from "../prompt/tool-calls.js";
+// The answer of a chat turn split as it streams: thinking, content and tool calls.
+import type { ToolCall, ToolDefinition } from "../api/types.js";
 import type { ThinkingParser } from "./thinking-parser.js";
 import { ToolCallStream } from "./tool-stream.js";
 

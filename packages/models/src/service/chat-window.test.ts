@@ -1,3 +1,4 @@
+// Tests of fitting a chat to the context window.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fitChatPrompt, type TokenCounter } from "./chat-window.js";

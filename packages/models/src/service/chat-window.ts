@@ -1,4 +1,5 @@
-import type { TemplateMessage } from "../prompt/chat-template.js";
+// Fits a chat to the context window: system messages kept, oldest turns dropped.
+import type { TemplateMessage } from "../template/chat-template.js";
 
 /** Counting tokens needs the loaded model; a chat prompt is fitted once it is loaded. */
 export interface TokenCounter {

@@ -1,9 +1,10 @@
+// A native chat turn: messages and tools checked, the prompt built, the answer parsed.
+import type { ToolCall, ToolDefinition } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
-import { buildChatPrompt } from "../prompt/build-prompt.js";
-import type { TemplateMessage } from "../prompt/chat-template.js";
-import type { ToolCall, ToolDefinition } from "../prompt/tool-calls.js";
 import type { OutputFormat } from "../runtime/model-runner.js";
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
+import { buildChatPrompt } from "../template/build-prompt.js";
+import type { TemplateMessage } from "../template/chat-template.js";
 import { type ChatDelta, ChatOutput } from "./chat-output.js";
 import { fitChatPrompt, type TokenCounter } from "./chat-window.js";
 import { type CompletionOutcome, runCompletion } from "./completion.js";

@@ -1,8 +1,9 @@
+// One generation through the scheduler: options, prompt tokens, timings.
 import { badRequest } from "../errors.js";
 import type { CompletionResult, OutputFormat } from "../runtime/model-runner.js";
 import { optionDefaults, resolveOptions } from "../runtime/options.js";
 import { answerRoom } from "../runtime/prompt-window.js";
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
 import type { TokenCounter } from "./chat-window.js";
 import type { ServerDeps } from "./deps.js";
 

@@ -1,3 +1,4 @@
+// What request handlers share: configuration, store, scheduler, logger.
 import type { Logger } from "pino";
 import type { LlmsrvConfig } from "../config.js";
 import type { Scheduler } from "../runtime/scheduler.js";

@@ -1,3 +1,4 @@
+// Vector math for embeddings: L2 normalisation.
 import { LlmsrvError } from "../errors.js";
 
 /** Scales a vector to unit L2 length (a zero vector stays zero). */

@@ -1,6 +1,7 @@
+// Fill in the middle (`suffix`): through the template or the model's FIM tokens.
 import { LlmsrvError } from "../errors.js";
-import { templateVars } from "../prompt/ollama-template.js";
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
+import { templateVars } from "../template/ollama-template.js";
 
 /**
  * How a generation with `suffix` (fill in the middle) reaches the model: through a template

@@ -1,8 +1,9 @@
+// Reads shared request fields (format, keep_alive, capabilities) in Ollama's terms.
+import type { Capability } from "../api/types.js";
 import { parseKeepAliveField } from "../duration.js";
 import { LlmsrvError } from "../errors.js";
 import type { OutputFormat } from "../runtime/model-runner.js";
-import type { Capability } from "../store/model-info.js";
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
 
 /** Reads `format`: absent/"" → none, "json", or a JSON schema object; else 400. */
 export function parseFormat(value: unknown): OutputFormat | undefined {

@@ -1,3 +1,4 @@
+// Tests of `think` values and of splitting reasoning from the answer.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { inferThinkingTags, templateUsesThink } from "./thinking.js";

@@ -1,6 +1,7 @@
+// A request's `think`: checked against the model and turned into template values.
 import { LlmsrvError } from "../errors.js";
-import { templateVars } from "../prompt/ollama-template.js";
-import type { StoredModel } from "../store/model-store.js";
+import type { StoredModel } from "../store/stored-model.js";
+import { templateVars } from "../template/ollama-template.js";
 import { ThinkingParser } from "./thinking-parser.js";
 
 /** A request's `think`: a boolean or a level ("low", "medium", "high"; Ollama's gpt-oss levels). */

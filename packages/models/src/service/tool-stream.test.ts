@@ -1,6 +1,7 @@
+// Tests of streaming tool-call detection: content released as soon as it is known.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ToolCall } from "../prompt/tool-calls.js";
+import type { ToolCall } from "../api/types.js";
 import { ToolCallStream } from "./tool-stream.js";
 
 const TOOLS = [{ type: "function", function: { name: "get_weather" } }];

@@ -1,4 +1,6 @@
-import { extractToolCalls, type ToolCall, type ToolDefinition } from "../prompt/tool-calls.js";
+// Finds tool calls in a streaming answer, releasing plain text as soon as it is known.
+import type { ToolCall, ToolDefinition } from "../api/types.js";
+import { extractToolCalls } from "../template/tool-calls.js";
 
 const OPEN = "<tool_call>";
 const CLOSE = "</tool_call>";

@@ -1,3 +1,4 @@
+// The content-addressed blob store: digests, atomic writes, reads and removal.
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";

@@ -1,3 +1,4 @@
+// Walks the store's manifest files, and the blob digests they reference.
 import type { Dirent } from "node:fs";
 import { readdir, readFile, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";

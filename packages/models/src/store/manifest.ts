@@ -1,3 +1,4 @@
+// Model manifests (Docker image manifest v2): media types, layers, and checking a parsed one.
 /** Media types of manifest layers, as Ollama names them. */
 export const MediaType = {
   manifest: "application/vnd.docker.distribution.manifest.v2+json",

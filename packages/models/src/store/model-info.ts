@@ -1,27 +1,9 @@
-import { templateCapabilities } from "../prompt/ollama-template.js";
-import { FILE_TYPE_NAMES, GGML_TYPE_NAMES } from "./gguf-format.js";
-import type { GgufInfo, GgufValue } from "./gguf-reader.js";
-import { type ModelShape, shapeFromGguf } from "./model-shape.js";
-
-/** Capabilities a model may advertise (`/api/show`), per the spec plus `embedding`/`insert`. */
-export type Capability =
-  | "completion"
-  | "vision"
-  | "audio"
-  | "tools"
-  | "thinking"
-  | "insert"
-  | "embedding";
-
-/** The `details` object of listings. */
-export interface ModelDetails {
-  parent_model: string;
-  format: string;
-  family: string;
-  families: string[];
-  parameter_size: string;
-  quantization_level: string;
-}
+// Facts derived from a GGUF header: architecture, size, quantization, capabilities.
+import type { Capability, ModelDetails } from "../api/types.js";
+import { FILE_TYPE_NAMES, GGML_TYPE_NAMES } from "../gguf/gguf-format.js";
+import type { GgufInfo, GgufValue } from "../gguf/gguf-reader.js";
+import { type ModelShape, shapeFromGguf } from "../gguf/model-shape.js";
+import { templateCapabilities } from "../template/ollama-template.js";
 
 /** Facts derived from a GGUF header, used by listings, show and the runtime. */
 export interface ModelFacts {

@@ -1,3 +1,4 @@
+// Tests of model names: parsing, defaults, display and invalid names.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { displayName, parseModelName } from "./model-name.js";

@@ -1,3 +1,4 @@
+// Model names as Ollama reads them: host/namespace/model:tag, defaults and checks.
 import { LlmsrvError } from "../errors.js";
 
 /** Defaults applied to a short name, as Ollama does. */

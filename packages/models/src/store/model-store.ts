@@ -1,16 +1,17 @@
-import { createHash } from "node:crypto";
+// The model store: Ollama's layout of manifests and blobs, with list, get, create, copy, delete.
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { AsyncLock } from "../async-lock.js";
 import { LlmsrvError, modelNotFound } from "../errors.js";
-import { AsyncLock } from "../runtime/async-lock.js";
+import { checkArchitecture } from "../gguf/gguf-arch-check.js";
+import { checkTensorLayout } from "../gguf/gguf-layout-check.js";
+import { readGgufInfo } from "../gguf/gguf-reader.js";
+import { TrialLoads } from "../gguf/trial-load.js";
 import { type BlobLease, BlobPins } from "./blob-pins.js";
 import { BlobStore, digestOf, tempPathFor } from "./blob-store.js";
-import { checkArchitecture } from "./gguf-arch-check.js";
-import { checkTensorLayout } from "./gguf-layout-check.js";
-import { readGgufInfo } from "./gguf-reader.js";
 import { asManifest, type Manifest, type ManifestLayer, MediaType } from "./manifest.js";
 import { manifestFiles, referencedDigests, removeEmptyFolders } from "./manifest-files.js";
-import { factsFromGguf, type ModelFacts, withTemplateCapabilities } from "./model-info.js";
+import { factsFromGguf, type ModelFacts } from "./model-info.js";
 import {
   displayName,
   type ModelName,
@@ -18,36 +19,10 @@ import {
   nameKey,
   parseModelName,
 } from "./model-name.js";
-import { TrialLoads } from "./trial-load.js";
+import { readStoredModel, type StoredMessage, type StoredModel } from "./stored-model.js";
 
 /** How long a trial load at create may take before the file is refused. */
 const TRIAL_LOAD_TIMEOUT_MS = 120_000;
-
-/** A chat message stored with a model (Modelfile MESSAGE). */
-export interface StoredMessage {
-  role: string;
-  content: string;
-}
-
-/** Everything the server needs to know about one stored model. */
-export interface StoredModel {
-  name: ModelName;
-  display: string;
-  /** Hex SHA-256 of the manifest bytes (the listing's `digest`). */
-  digest: string;
-  size: number;
-  modifiedAt: Date;
-  manifest: Manifest;
-  modelPath: string;
-  modelDigest: string;
-  facts: ModelFacts;
-  template: string | undefined;
-  system: string | undefined;
-  params: Record<string, unknown>;
-  license: string[];
-  messages: StoredMessage[];
-  parentModel: string;
-}
 
 /** How the store treats blobs nobody references any more. */
 export interface ModelStoreOptions {
@@ -150,57 +125,9 @@ export class ModelStore {
     if (!info) throw modelNotFound(displayName(name));
     const cached = this.modelCache.get(path);
     if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.model;
-    const model = await this.loadUncached(name, path);
+    const model = await readStoredModel(name, path, this.blobs, (d) => this.factsFor(d));
     this.modelCache.set(path, { mtimeMs: info.mtimeMs, size: info.size, model });
     return model;
-  }
-
-  private async loadUncached(name: ModelName, path: string): Promise<StoredModel> {
-    let raw: Buffer;
-    try {
-      raw = await readFile(path);
-    } catch {
-      throw modelNotFound(displayName(name));
-    }
-    const manifest = asManifest(JSON.parse(raw.toString("utf8")));
-    if (!manifest)
-      throw new LlmsrvError("internal", `manifest of ${displayName(name)} is malformed`);
-    const modelLayer = manifest.layers.find((l) => l.mediaType === MediaType.model);
-    if (!modelLayer) throw new LlmsrvError("internal", `${displayName(name)} has no model layer`);
-    const text = async (media: string) => {
-      const layers = manifest.layers.filter((l) => l.mediaType === media);
-      return Promise.all(layers.map((l) => readFile(this.blobs.path(l.digest), "utf8")));
-    };
-    const [template, system, params, license, messages] = await Promise.all(
-      [
-        MediaType.template,
-        MediaType.system,
-        MediaType.params,
-        MediaType.license,
-        MediaType.messages,
-      ].map(text),
-    );
-    const config = await readFile(this.blobs.path(manifest.config.digest), "utf8").then(
-      (t) => JSON.parse(t) as { parent_model?: string },
-      () => ({}) as { parent_model?: string },
-    );
-    return {
-      name,
-      display: displayName(name),
-      digest: createHash("sha256").update(raw).digest("hex"),
-      size: manifest.layers.reduce((a, l) => a + l.size, manifest.config.size),
-      modifiedAt: (await stat(path)).mtime,
-      manifest,
-      modelPath: this.blobs.path(modelLayer.digest),
-      modelDigest: modelLayer.digest,
-      facts: withTemplateCapabilities(this.factsFor(modelLayer.digest), template?.[0]),
-      template: template?.[0],
-      system: system?.[0],
-      params: params?.[0] ? (JSON.parse(params[0]) as Record<string, unknown>) : {},
-      license: license ?? [],
-      messages: messages?.[0] ? (JSON.parse(messages[0]) as StoredMessage[]) : [],
-      parentModel: config.parent_model ?? "",
-    };
   }
 
   /**

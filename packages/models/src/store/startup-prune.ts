@@ -1,3 +1,4 @@
+// Removes unreferenced blobs at start-up, sparing those of creates in progress.
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { referencedDigests } from "./manifest-files.js";

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { CliIo } from "./io.js";
+import type { CliIo } from "@quintet/kit";
 import { main } from "./main.js";
 
 /** An in-process io whose output is collected and whose stop signal the test fires. */
@@ -18,9 +18,9 @@ function testIo(env: NodeJS.ProcessEnv) {
   const out = { stdout: "", stderr: "" };
   stdout.on("data", (chunk) => (out.stdout += chunk));
   stderr.on("data", (chunk) => (out.stderr += chunk));
-  let stop: (signal: string) => void = () => {};
-  const stopSignal = new Promise<string>((resolve) => (stop = resolve));
-  const io: CliIo = { stdout, stderr, env, stopSignal };
+  const controller = new AbortController();
+  const stop = (signal: string) => controller.abort(signal);
+  const io: CliIo = { stdout, stderr, env, signal: controller.signal };
   return { io, out, stop };
 }
 

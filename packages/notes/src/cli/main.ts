@@ -2,14 +2,12 @@
  * The `notes` command line: a dispatch table from command name to command.
  */
 
+import { type CliIo, type Command, EXIT } from "@quintet/kit";
 import { serveCommand } from "./commands/serve.js";
 import { configHelp } from "./config-help.js";
-import { type CliCommand, type CliIo, EXIT } from "./io.js";
 
 /** Every command, by name. */
-export const COMMANDS: ReadonlyMap<string, CliCommand> = new Map([
-  [serveCommand.name, serveCommand],
-]);
+export const COMMANDS: ReadonlyMap<string, Command> = new Map([[serveCommand.name, serveCommand]]);
 
 function usage(): string {
   const lines = [...COMMANDS.values()].map((c) => `  ${c.name.padEnd(8)}${c.summary}`);

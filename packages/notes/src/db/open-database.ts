@@ -2,10 +2,11 @@
  * Picks the storage driver from the configuration (PostgreSQL when a URL is set, else embedded
  * PGlite) and creates the tables.
  */
+
+import type { SqlClient } from "@quintet/kit";
 import { openPgClient } from "./pg-client.js";
 import { openPgliteClient } from "./pglite-client.js";
 import { ensureSchema } from "./schema.js";
-import type { SqlClient } from "./sql-client.js";
 
 /** Where the data lives. */
 export interface DatabaseTarget {

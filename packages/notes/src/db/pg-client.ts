@@ -1,10 +1,11 @@
 /**
- * The PostgreSQL driver of `SqlClient`, a `pg` connection pool. An optional schema isolates
+ * The PostgreSQL driver of kit's `SqlClient`, a `pg` connection pool. An optional schema isolates
  * one user of a shared database (tests use a fresh schema per run).
  */
+
+import type { SqlClient, SqlResult } from "@quintet/kit";
 import pg from "pg";
 import { NotesError } from "../errors.js";
-import type { SqlClient, SqlResult } from "./sql-client.js";
 
 /** Options of the PostgreSQL driver. */
 export interface PgClientOptions {
@@ -40,8 +41,11 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
     });
   }
   return {
-    driver: "postgres",
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<Row>> {
+    driver: "pg",
+    async query<Row extends object>(
+      sql: string,
+      params: readonly unknown[] = [],
+    ): Promise<SqlResult<Row>> {
       const result = await pool.query(sql, params as unknown[]);
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },

@@ -1,11 +1,11 @@
 /**
- * The embedded driver of `SqlClient`: PGlite, PostgreSQL compiled to WebAssembly, so the app
+ * The embedded driver of kit's `SqlClient`: PGlite, PostgreSQL compiled to WebAssembly, so the app
  * runs without a database server. Data lives in a directory, or in memory when none is given.
  */
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
+import type { SqlClient, SqlResult } from "@quintet/kit";
 import { NotesError } from "../errors.js";
-import type { SqlClient, SqlResult } from "./sql-client.js";
 
 /** Opens PGlite on `dataDir` (created if absent), or in memory when `dataDir` is undefined. */
 export async function openPgliteClient(dataDir: string | undefined): Promise<SqlClient> {
@@ -22,7 +22,10 @@ export async function openPgliteClient(dataDir: string | undefined): Promise<Sql
   }
   return {
     driver: "pglite",
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<Row>> {
+    async query<Row extends object>(
+      sql: string,
+      params: readonly unknown[] = [],
+    ): Promise<SqlResult<Row>> {
       const result = await db.query<Row>(sql, params as unknown[]);
       return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
     },

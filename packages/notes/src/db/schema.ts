@@ -3,7 +3,7 @@
  * user record plus `session_version` (bumped on logout: sessions signed with an older version
  * are refused); `notes` holds each user's notes, owned by the email.
  */
-import type { SqlClient } from "./sql-client.js";
+import type { SqlClient } from "@quintet/kit";
 
 /** Longest email (and `email_id` column width), from the spec. */
 export const MAX_EMAIL_LENGTH = 64;

@@ -2,7 +2,7 @@
  * Notes in table `notes`. Every read and delete is scoped to the owner's email, so one user
  * can never see or remove another user's notes, whatever id they send.
  */
-import type { SqlClient } from "../db/sql-client.js";
+import type { SqlClient } from "@quintet/kit";
 import { NotesError } from "../errors.js";
 
 /** A stored note. `id` is a decimal string (the column is a bigint). */

@@ -2,7 +2,7 @@
  * Registered users in `user_tbl`: the email, the bcrypt hash of the password and the session
  * version. The password itself never reaches this module.
  */
-import type { SqlClient } from "../db/sql-client.js";
+import type { SqlClient } from "@quintet/kit";
 
 /** Storage of registered users. */
 export interface UserRepo {

@@ -4,10 +4,10 @@
  * afterwards, so parallel runs never collide).
  */
 import { randomBytes } from "node:crypto";
+import type { SqlClient } from "@quintet/kit";
 import { skipUnlessProvided } from "@quintet/kit/testing";
 import { openDatabase } from "../../src/db/open-database.js";
 import { openPgClient } from "../../src/db/pg-client.js";
-import type { SqlClient } from "../../src/db/sql-client.js";
 
 /** A database a suite can open and must dispose of. */
 export interface StorageTarget {

@@ -3,9 +3,9 @@
  * fixed secret, a low bcrypt cost to keep tests quick, and helpers for forms and cookies.
  */
 import { after, before } from "node:test";
+import type { SqlClient } from "@quintet/kit";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { loadConfig } from "../../src/config.js";
-import type { SqlClient } from "../../src/db/sql-client.js";
 import { buildAppFromConfig } from "../../src/server.js";
 import type { OpenedStorage, StorageTarget } from "./storage-targets.js";
 

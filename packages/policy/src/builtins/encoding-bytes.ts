@@ -2,11 +2,12 @@
  * Byte-level encodings of strings (their UTF-8 bytes): base64, base64url, hex and URL query
  * escaping, with the strictness and error messages of Go's encoders.
  */
+
+import { isPrintable } from "@quintet/gostd/strconv";
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
 import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { asObject, asString } from "./args.js";
 import { goString, quoteBytes } from "./go-bytes.js";
-import { isPrintable } from "./go-fmt-verbs.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 const STD = /^[A-Za-z0-9+/]$/;

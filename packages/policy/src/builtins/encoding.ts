@@ -4,15 +4,16 @@
  * kept exact; output follows Go's encoders (sorted keys, HTML-safe escapes in JSON).
  * The byte-level encodings (base64, hex, urlquery) live in encoding-bytes.ts.
  */
+import { JsonSyntaxError } from "@quintet/gostd/json";
 import { BuiltinError, BuiltinTypeError, isStackOverflow } from "../errors.js";
 import { MAX_VALUE_DEPTH } from "../value/depth.js";
 import { formatValue } from "../value/format.js";
 import { indentJsonWith } from "../value/indent-json.js";
+import { JSONRangeError, readJSON } from "../value/json-reader.js";
 import { RegoObject, stringifyJSON, typeName, type Value } from "../value/value.js";
 import { asString, operandError } from "./args.js";
 import { encodingBytesBuiltins } from "./encoding-bytes.js";
 import { withNamePrefix } from "./error-prefix.js";
-import { JSONRangeError, JSONSyntaxError, readJSON } from "./json-reader.js";
 import type { BuiltinDef } from "./registry-types.js";
 import { readYAML, writeYAML } from "./yaml-codec.js";
 
@@ -68,9 +69,9 @@ function marshalWithOptions(args: Value[]): Value {
 function unmarshalJSON(args: Value[]): Value {
   const text = asString("json.unmarshal", args[0] as Value, 1);
   try {
-    return readJSON(text, MAX_VALUE_DEPTH);
+    return readJSON(text, { maxDepth: MAX_VALUE_DEPTH });
   } catch (e) {
-    if (e instanceof JSONSyntaxError) throw new BuiltinError(e.message);
+    if (e instanceof JsonSyntaxError) throw new BuiltinError(e.message);
     throw e;
   }
 }

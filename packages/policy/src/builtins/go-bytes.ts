@@ -2,7 +2,7 @@
  * Go strings are bytes: these helpers turn byte results (decoded base64, hex, URL escapes,
  * replacements that split characters) into JS strings as Go's would print, and quote them.
  */
-import { goQuote } from "./go-fmt-verbs.js";
+import { goQuote } from "@quintet/gostd/strconv";
 
 const strictUTF8 = new TextDecoder("utf-8", { fatal: true });
 

@@ -2,11 +2,12 @@
  * `http.send`'s request object read into settings, with OPA's checks and messages, and the
  * key that identifies equal requests in the caches.
  */
+
+import { DurationError, parseGoDuration } from "@quintet/gostd/time";
 import { isNumber } from "../value/number.js";
 import { canonicalKey, RegoObject, typeName, type Value } from "../value/value.js";
 import { marshalJSON } from "./encoding.js";
 import type { ClientRequest } from "./http-send-client.js";
-import { DurationError, parseGoDuration } from "./time/go-duration.js";
 
 /** String-valued TLS keys copied as they are, and the setting each fills. */
 const TLS_STRING_KEYS = new Map<

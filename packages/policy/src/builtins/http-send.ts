@@ -2,14 +2,15 @@
  * `http.send`. Evaluation is synchronous, so the builtin only reads answers: from the
  * query's own record of calls made (and, with `cache`/`force_cache`, a fresh inter-query
  * entry). A request not answered yet stops the round with a pending call that the
- * asynchronous driver performs (see eval/external-calls.ts); the synchronous entry points
+ * asynchronous driver performs (see builtins/external-calls.ts); the synchronous entry points
  * have no driver and fail with a message saying so.
  */
 import { readFile } from "node:fs/promises";
 import { BuiltinError, BuiltinTypeError } from "../errors.js";
-import type { ExternalCall, ExternalCalls } from "../eval/external-calls.js";
+import { readJSON } from "../value/json-reader.js";
 import { RegoObject, type Value } from "../value/value.js";
 import { asObject } from "./args.js";
+import type { ExternalCall, ExternalCalls } from "./external-calls.js";
 import {
   CACHEABLE_STATUS_CODES,
   type CachedResponse,
@@ -32,7 +33,6 @@ import {
   raiseErrorOf,
   requestKey,
 } from "./http-send-request.js";
-import { readJSON } from "./json-reader.js";
 import type { BuiltinContext, BuiltinDef } from "./registry-types.js";
 import { readYAML } from "./yaml-codec.js";
 

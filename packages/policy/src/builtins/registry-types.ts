@@ -7,8 +7,9 @@
  *   A | B        (union, lowest precedence)
  * Example: `{ name: "upper", args: ["string"], result: "string", impl: ... }`.
  */
-import type { ExternalCalls } from "../eval/external-calls.js";
+
 import type { Value } from "../value/value.js";
+import type { ExternalCalls } from "./external-calls.js";
 
 /** What a builtin may use besides its operands. Fixed for one query evaluation. */
 export interface BuiltinContext {
@@ -31,7 +32,7 @@ export interface BuiltinContext {
   readonly trace?: (note: string) => void;
   /**
    * Present when the query runs asynchronously (`queryAsync`/`evalRefAsync`): builtins
-   * that reach the network read their answers here (see eval/external-calls.ts).
+   * that reach the network read their answers here (see builtins/external-calls.ts).
    */
   readonly external?: ExternalCalls;
 }

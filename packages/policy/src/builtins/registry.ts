@@ -8,25 +8,30 @@ import { arraysBuiltins } from "./arrays.js";
 import { bitsBuiltins } from "./bits.js";
 import { castsBuiltins } from "./casts.js";
 import { comparisonBuiltins } from "./comparison.js";
-import { cryptoBuiltins } from "./crypto.js";
+import { cryptoBuiltins } from "./crypto/index.js";
 import { encodingBuiltins } from "./encoding.js";
 import { globBuiltins } from "./glob.js";
 import { graphBuiltins } from "./graph.js";
-import { graphqlBuiltins } from "./graphql.js";
+import { graphqlBuiltins } from "./graphql/index.js";
+import { httpSendBuiltin } from "./http-send.js";
 import { jsonOpsBuiltins } from "./json-ops.js";
-import { jsonSchemaBuiltins } from "./json-schema.js";
-import { jwtBuiltins } from "./jwt.js";
-import { netBuiltins } from "./net.js";
+import { jsonSchemaBuiltins } from "./json-schema/index.js";
+import { jwtBuiltins } from "./jwt/index.js";
+import { netBuiltins } from "./net/index.js";
 import { objectsBuiltins } from "./objects.js";
+import { opaRuntimeBuiltins } from "./opa-runtime.js";
+import { printBuiltins } from "./print.js";
 import { providersAwsBuiltins } from "./providers-aws.js";
 import { regexBuiltins } from "./regex.js";
 import type { BuiltinDef } from "./registry-types.js";
+import { regoBuiltins } from "./rego.js";
 import { semverBuiltins } from "./semver.js";
 import { setsBuiltins } from "./sets.js";
 import { sprintfBuiltins } from "./sprintf.js";
 import { stringsBuiltins } from "./strings.js";
 import { templateBuiltins } from "./template.js";
-import { timeBuiltins } from "./time.js";
+import { timeBuiltins } from "./time/index.js";
+import { traceBuiltins } from "./trace.js";
 import { typesBuiltins } from "./types.js";
 import { unitsBuiltins } from "./units.js";
 import { uuidBuiltins } from "./uuid.js";
@@ -37,6 +42,11 @@ const families: BuiltinDef[][] = [
   aggregatesBuiltins,
   arithmeticBuiltins,
   comparisonBuiltins,
+  printBuiltins,
+  traceBuiltins,
+  regoBuiltins,
+  opaRuntimeBuiltins,
+  [httpSendBuiltin],
   bitsBuiltins,
   stringsBuiltins,
   sprintfBuiltins,

@@ -4,6 +4,13 @@
  * keep the last of duplicate keys, and strings are escaped as Go's encoder escapes them.
  * File hashes and JWT payloads are computed over these bytes, so they must match Go's.
  */
+import {
+  type JsonBuilder,
+  type JsonErrorAt,
+  JsonSyntaxError,
+  jsonString,
+  parseJson,
+} from "@quintet/gostd/json";
 
 /** A JSON number kept as written. */
 export class JsonNumber {
@@ -21,137 +28,64 @@ export class GoJsonSyntaxError extends Error {
   }
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-class Reader {
-  pos = 0;
-  constructor(readonly text: string) {}
-
-  fail(what: string): never {
-    throw new GoJsonSyntaxError(`invalid character ${what} at offset ${this.pos}`);
-  }
-
-  skipSpace(): void {
-    while (this.pos < this.text.length && " \t\n\r".includes(this.text[this.pos] as string))
-      this.pos++;
-  }
-
-  expect(ch: string): void {
-    this.skipSpace();
-    if (this.text[this.pos] !== ch) this.fail(this.describe());
-    this.pos++;
-  }
-
-  describe(): string {
-    const ch = this.text[this.pos];
-    return ch === undefined ? "(end of input)" : `'${ch}'`;
-  }
-
-  value(depth: number): GoJson {
-    if (depth > 10_000) this.fail("(nesting too deep)");
-    this.skipSpace();
-    const ch = this.text[this.pos];
-    if (ch === "{") return this.object(depth);
-    if (ch === "[") return this.array(depth);
-    if (ch === '"') return this.string();
-    for (const [word, value] of [
-      ["true", true],
-      ["false", false],
-      ["null", null],
-    ] as const) {
-      if (this.text.startsWith(word, this.pos)) {
-        this.pos += word.length;
-        return value;
-      }
-    }
-    NUMBER.lastIndex = this.pos;
-    const m = NUMBER.exec(this.text);
-    if (!m) this.fail(this.describe());
-    this.pos += m[0].length;
-    return new JsonNumber(m[0]);
-  }
-
-  object(depth: number): Map<string, GoJson> {
-    this.pos++;
-    const out = new Map<string, GoJson>();
-    this.skipSpace();
-    if (this.text[this.pos] === "}") {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      this.skipSpace();
-      if (this.text[this.pos] !== '"') this.fail(this.describe());
-      const key = this.string();
-      this.expect(":");
-      // Go's map keeps the last value of a repeated key.
-      out.delete(key);
-      out.set(key, this.value(depth + 1));
-      if (this.closes("}")) return out;
-    }
-  }
-
-  array(depth: number): GoJson[] {
-    this.pos++;
-    const out: GoJson[] = [];
-    this.skipSpace();
-    if (this.text[this.pos] === "]") {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      out.push(this.value(depth + 1));
-      if (this.closes("]")) return out;
-    }
-  }
-
-  /** After an element: true past the closing `close`, false past a comma; else Go's error. */
-  private closes(close: "}" | "]"): boolean {
-    this.skipSpace();
-    const next = this.text[this.pos];
-    if (next === close || next === ",") {
-      this.pos++;
-      return next === close;
-    }
-    return this.fail(this.describe());
-  }
-
-  string(): string {
-    const start = this.pos;
-    this.pos++;
-    let escaped = false;
-    while (this.pos < this.text.length) {
-      const ch = this.text[this.pos] as string;
-      if (ch === "\\") {
-        escaped = true;
-        this.pos += 2;
-        continue;
-      }
-      if (ch === '"') {
-        this.pos++;
-        const raw = this.text.slice(start, this.pos);
-        if (!escaped) return raw.slice(1, -1);
-        try {
-          return JSON.parse(raw) as string;
-        } catch {
-          this.pos = start;
-          this.fail("in string literal");
-        }
-      }
-      if (ch < " ") this.fail("in string literal");
-      this.pos++;
-    }
-    return this.fail("(unterminated string)");
-  }
-}
+/** Go's decoder with UseNumber: numbers as written, maps keeping a repeated key's last value. */
+const GO_JSON: JsonBuilder<GoJson, Map<string, GoJson>> = {
+  string: (s) => s,
+  number: (text) => new JsonNumber(text),
+  literal: (v) => v,
+  array: (items) => items,
+  newObject: () => new Map(),
+  set(object, key, value) {
+    // Go's map keeps the last value of a repeated key.
+    object.delete(key);
+    object.set(key, value);
+  },
+  object: (object) => object,
+};
 
 /** Parses JSON text, keeping number literals; throws GoJsonSyntaxError when malformed. */
 export function parseGoJson(text: string): GoJson {
-  const reader = new Reader(text);
-  const value = reader.value(0);
-  reader.skipSpace();
-  if (reader.pos !== text.length) reader.fail(`'${text[reader.pos]}' after top-level value`);
-  return value;
+  try {
+    return parseJson(text, GO_JSON);
+  } catch (e) {
+    if (!(e instanceof JsonSyntaxError) || e.at === undefined) throw e;
+    throw new GoJsonSyntaxError(`invalid character ${bundleWording(text, e.at)}`);
+  }
+}
+
+/** What follows "invalid character" in the messages bundle signatures have always given. */
+function bundleWording(text: string, at: JsonErrorAt): string {
+  const found = text[at.offset];
+  const described = found === undefined ? "(end of input)" : `'${found}'`;
+  switch (at.site) {
+    case "after-top":
+      return `${described} after top-level value at offset ${at.offset}`;
+    case "depth":
+      return `(nesting too deep) at offset ${at.offset}`;
+    case "string":
+      return stringWording(text, at.tokenStart);
+    default:
+      return `${described} at offset ${at.offset}`;
+  }
+}
+
+/**
+ * A malformed string is judged whole: a raw control character where it stands, an unclosed
+ * string at the end, anything else (a bad escape) at the opening quote.
+ */
+function stringWording(text: string, start: number): string {
+  let pos = start + 1;
+  while (pos < text.length) {
+    const ch = text[pos] as string;
+    if (ch === "\\") {
+      pos += 2;
+      continue;
+    }
+    if (ch === '"') return `in string literal at offset ${start}`;
+    if (ch < " ") return `in string literal at offset ${pos}`;
+    pos++;
+  }
+  return `(unterminated string) at offset ${pos}`;
 }
 
 /** Converts a plain JavaScript value (from a YAML parser, say) to GoJson. */
@@ -172,47 +106,6 @@ export function goJsonFrom(value: unknown): GoJson {
   throw new GoJsonSyntaxError(`unsupported value of type ${typeof value}`);
 }
 
-const SHORT_ESCAPES: Record<string, string> = {
-  '"': '\\"',
-  "\\": "\\\\",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\b": "\\b",
-  "\f": "\\f",
-};
-
-/**
- * A string as Go's encoding/json writes it: control characters, U+2028 and U+2029 escaped,
- * lone surrogates (invalid UTF-8 in Go) replaced by U+FFFD, and with `escapeHTML` also
- * `<`, `>` and `&` (json.Marshal does; the hasher's encoder turns it off).
- */
-export function goQuote(s: string, escapeHTML: boolean): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i] as string;
-    const code = s.charCodeAt(i);
-    const short = SHORT_ESCAPES[ch];
-    if (short !== undefined) out += short;
-    else if (
-      code < 0x20 ||
-      code === 0x2028 ||
-      code === 0x2029 ||
-      (escapeHTML && "<>&".includes(ch))
-    )
-      out += `\\u${code.toString(16).padStart(4, "0")}`;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      const low = s.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        out += s.slice(i, i + 2);
-        i++;
-      } else out += "\ufffd";
-    } else if (code >= 0xdc00 && code <= 0xdfff) out += "\ufffd";
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
 /** Compares keys as Go's sort.Strings does: by their UTF-8 bytes. */
 export function compareUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
@@ -222,12 +115,12 @@ export function compareUtf8(a: string, b: string): number {
 export function goMarshal(value: GoJson, escapeHTML = true): string {
   if (value === null) return "null";
   if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "string") return goQuote(value, escapeHTML);
+  if (typeof value === "string") return jsonString(value, escapeHTML);
   if (value instanceof JsonNumber) return value.text;
   if (Array.isArray(value)) return `[${value.map((v) => goMarshal(v, escapeHTML)).join(",")}]`;
   const keys = [...value.keys()].sort(compareUtf8);
   const items = keys.map(
-    (k) => `${goQuote(k, escapeHTML)}:${goMarshal(value.get(k) as GoJson, escapeHTML)}`,
+    (k) => `${jsonString(k, escapeHTML)}:${goMarshal(value.get(k) as GoJson, escapeHTML)}`,
   );
   return `{${items.join(",")}}`;
 }

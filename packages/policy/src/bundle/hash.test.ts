@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { goMarshal, goQuote, type JsonNumber, parseGoJson } from "./go-json.js";
+import { jsonString } from "@quintet/gostd/json";
+import { goMarshal, type JsonNumber, parseGoJson } from "./go-json.js";
 import { canonicalBytes, hashBundleFile, isStructuredDoc, parseStructured } from "./hash.js";
 
 const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
@@ -56,9 +57,9 @@ describe("bundle file hashes", () => {
 
   it("escape strings as Go does: HTML characters only when marshalling payloads", () => {
     assert.equal(canonicalBytes(parseStructured(Buffer.from('"<a>&"'))).toString(), '"<a>&"');
-    assert.equal(goQuote("<a>&", true), '"\\u003ca\\u003e\\u0026"');
-    assert.equal(goQuote("\u2028\b\f\u0001\n", false), '"\\u2028\\b\\f\\u0001\\n"');
-    assert.equal(goQuote("\ud800x", false), '"\ufffdx"');
+    assert.equal(jsonString("<a>&", true), '"\\u003ca\\u003e\\u0026"');
+    assert.equal(jsonString("\u2028\b\f\u0001\n", false), '"\\u2028\\b\\f\\u0001\\n"');
+    assert.equal(jsonString("\ud800x", false), '"\ufffdx"');
   });
 
   it("refuse a hashing algorithm OPA does not know, and support the ones it does", () => {
@@ -80,5 +81,24 @@ describe("bundle file hashes", () => {
     assert.throws(() => parseGoJson("{"));
     assert.throws(() => parseGoJson("[1,]"));
     assert.throws(() => parseGoJson("01"));
+  });
+
+  it("words malformed JSON with the offset of the problem", () => {
+    const cases: [string, string][] = [
+      ["[1 2]", "invalid character '2' at offset 3"],
+      ["[1", "invalid character (end of input) at offset 2"],
+      ['{"a":1 }x', "invalid character 'x' after top-level value at offset 8"],
+      ['{"a" 1}', "invalid character '1' at offset 5"],
+      ["{1:2}", "invalid character '1' at offset 1"],
+      ["[-]", "invalid character '-' at offset 1"],
+      ["[1.]", "invalid character '.' at offset 2"],
+      ["tru", "invalid character 't' at offset 0"],
+      ['"a\\q"', "invalid character in string literal at offset 0"],
+      ['"a\u0001"', "invalid character in string literal at offset 2"],
+      ['"abc', "invalid character (unterminated string) at offset 4"],
+      ["[".repeat(10_001), "invalid character (nesting too deep) at offset 10000"],
+    ];
+    for (const [text, message] of cases)
+      assert.throws(() => parseGoJson(text), { name: "GoJsonSyntaxError", message }, text);
   });
 });

@@ -5,7 +5,7 @@
  * (`--verification-key` names a PEM file or is the key or HMAC secret itself).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { SIGNING_ALGORITHMS } from "./jws.js";
+import { SIGNING_ALGORITHMS } from "../lib/jws/compact.js";
 
 /** One entry of OPA's `keys` configuration. */
 export interface KeyConfig {

@@ -5,9 +5,11 @@
  * `.signatures.json` as `{"signatures": [<JWT>]}` indented by one space.
  */
 import { readFileSync } from "node:fs";
-import { type GoJson, goMarshal, goQuote, parseGoJson } from "./go-json.js";
+import { jsonString } from "@quintet/gostd/json";
+import { signCompact } from "../lib/jws/compact.js";
+import { signingKey } from "../lib/jws/pem-keys.js";
+import { type GoJson, goMarshal, parseGoJson } from "./go-json.js";
 import { DEFAULT_HASHING_ALGORITHM, hashBundleFile } from "./hash.js";
-import { signCompact, signingKey } from "./jws.js";
 import { DEFAULT_SIGNING_ALGORITHM } from "./keys-config.js";
 import { type BundleFile, isSignaturesFile, type SignedFile } from "./verify.js";
 
@@ -34,7 +36,7 @@ export function signedFileList(files: readonly BundleFile[]): SignedFile[] {
 
 /** A `files` entry as Go marshals the struct: name, hash, algorithm. */
 function fileJson(f: SignedFile): string {
-  return `{"name":${goQuote(f.name, true)},"hash":${goQuote(f.hash, true)},"algorithm":${goQuote(f.algorithm, true)}}`;
+  return `{"name":${jsonString(f.name, true)},"hash":${jsonString(f.hash, true)},"algorithm":${jsonString(f.algorithm, true)}}`;
 }
 
 /** The JWT payload: a Go map, so its keys come out sorted. */
@@ -42,11 +44,11 @@ function payloadJson(files: readonly SignedFile[], config: SigningConfig, keyId:
   const members = new Map<string, string>([["files", `[${files.map(fileJson).join(",")}]`]]);
   if (config.claims) {
     for (const [k, v] of config.claims) members.set(k, goMarshal(v));
-  } else if (keyId !== "") members.set("keyid", goQuote(keyId, true));
+  } else if (keyId !== "") members.set("keyid", jsonString(keyId, true));
   const keys = [...members.keys()].sort((a, b) =>
     Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8")),
   );
-  return `{${keys.map((k) => `${goQuote(k, true)}:${members.get(k)}`).join(",")}}`;
+  return `{${keys.map((k) => `${jsonString(k, true)}:${members.get(k)}`).join(",")}}`;
 }
 
 /**
@@ -74,7 +76,7 @@ export function signBundleFiles(
 
 /** `.signatures.json` as OPA writes it: one-space indentation, no final newline. */
 export function signaturesFileText(token: string): string {
-  return `{\n "signatures": [\n  ${goQuote(token, true)}\n ]\n}`;
+  return `{\n "signatures": [\n  ${jsonString(token, true)}\n ]\n}`;
 }
 
 /** Reads `--claims-file`: a JSON object whose members join the payload. */

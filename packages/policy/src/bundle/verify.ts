@@ -6,10 +6,11 @@
  * `bundle <name>: `).
  */
 
+import { decodeRawUrl, verifyCompact } from "../lib/jws/compact.js";
+import { verificationKey } from "../lib/jws/pem-keys.js";
 import { globMatch } from "./glob.js";
 import { type GoJson, goMarshal, JsonNumber, parseGoJson } from "./go-json.js";
 import { hashBundleFile } from "./hash.js";
-import { decodeRawUrl, verificationKey, verifyCompact } from "./jws.js";
 import type { VerificationConfig } from "./keys-config.js";
 
 /** One file of a bundle: its name inside the bundle (no leading slash) and its bytes. */

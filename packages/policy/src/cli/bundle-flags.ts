@@ -12,7 +12,7 @@ import {
   loadBundlePaths,
 } from "../loader/load-bundles.js";
 import type { LoadedFiles } from "../loader/load-paths.js";
-import type { CliIO } from "./cli-io.js";
+import type { PolicyIo } from "./cli-io.js";
 import { describeFailure, isExpectedFailure } from "./error-report.js";
 import { UsageError } from "./parse-flags.js";
 import type { ReloadResult } from "./watch.js";
@@ -102,14 +102,14 @@ export function reloadBundleEngine(
 export function bundlesVerified(
   paths: readonly string[],
   options: BundleLoadOptions,
-  io: Pick<CliIO, "stderr">,
+  io: Pick<PolicyIo, "stderr">,
 ): boolean {
   try {
     loadBundlePaths(paths, options);
     return true;
   } catch (e) {
     if (!(e instanceof BundleLoadError)) throw e;
-    io.stderr(`error: load error: ${e.message}\n`);
+    io.stderr.write(`error: load error: ${e.message}\n`);
     return false;
   }
 }

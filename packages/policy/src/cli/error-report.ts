@@ -6,7 +6,7 @@ import { ConfigError } from "@quintet/kit";
 import { RegoError, RegoErrorList } from "../errors.js";
 import { LoadError } from "../loader/load-error.js";
 import { errorItem } from "../server/error-response.js";
-import type { CliIO } from "./cli-io.js";
+import type { PolicyIo } from "./cli-io.js";
 
 /** One error as a line: `file:row[:col]: code: message`. */
 export function errorLine(e: RegoError, withColumn: boolean): string {
@@ -57,8 +57,8 @@ export function isExpectedFailure(e: unknown): boolean {
  * Reports a failure caused by the user's files or query on stderr (OPA's JSON error document
  * when `json`) and returns exit code 1; anything else is a crash and is rethrown.
  */
-export function reportExpectedFailure(io: CliIO, e: unknown, json = false): number {
+export function reportExpectedFailure(io: PolicyIo, e: unknown, json = false): number {
   if (!isExpectedFailure(e)) throw e;
-  io.stderr(json ? failureJson(e) : describeFailure(e));
+  io.stderr.write(json ? failureJson(e) : describeFailure(e));
   return 1;
 }

@@ -3,7 +3,7 @@
  * the order expressions, bindings and value, text, location), values, bindings, raw, pretty.
  */
 import type { QueryResult } from "../engine.js";
-import { jsonText } from "../server/json-text.js";
+import { jsonText } from "../value/json-text.js";
 import { toJSON, type Value } from "../value/value.js";
 
 export const EVAL_FORMATS = ["json", "values", "bindings", "pretty", "raw"] as const;

@@ -1,13 +1,12 @@
 #!/usr/bin/env node
+import { isEntryPoint } from "@quintet/kit";
 /**
  * `rego`: the command-line tool of the policy engine. A dispatch table of subcommands, each
  * in `commands/<verb>.ts`; results go to stdout, diagnostics to stderr; exit 0 ok,
  * 1 failure, 2 usage (and, as in OPA, 2 for any `eval` error).
  */
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { configTable } from "../config.js";
-import { type CliIO, type Command, processIO } from "./cli-io.js";
+import { type Command, type PolicyIo, processPolicyIo } from "./cli-io.js";
 import { benchCommand } from "./commands/bench.js";
 import { buildCommand } from "./commands/build.js";
 import { capabilitiesCommand } from "./commands/capabilities.js";
@@ -74,15 +73,15 @@ const helpCommand: Command = {
   run: async (argv, io) => {
     const name = argv[0];
     if (name === undefined) {
-      io.stdout(overview());
+      io.stdout.write(overview());
       return 0;
     }
     const command = name === "help" ? helpCommand : commands.get(name);
     if (!command) {
-      io.stderr(`error: unknown command "${name}"\n`);
+      io.stderr.write(`error: unknown command "${name}"\n`);
       return 2;
     }
-    io.stdout(command.usage);
+    io.stdout.write(command.usage);
     return 0;
   },
 };
@@ -93,36 +92,26 @@ commands.set(
 );
 
 /** Runs `rego` with `argv` (without the node and script names); resolves to the exit code. */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], io: PolicyIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h") {
-    io.stdout(overview());
+    io.stdout.write(overview());
     return name === undefined ? 2 : 0;
   }
   const command = commands.get(name);
   if (!command) {
-    io.stderr(`error: unknown command "${name}"\n\n${overview()}`);
+    io.stderr.write(`error: unknown command "${name}"\n\n${overview()}`);
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    io.stdout(command.usage);
+    io.stdout.write(command.usage);
     return 0;
   }
   return command.run(rest, io);
 }
 
-function invokedDirectly(): boolean {
-  const script = process.argv[1];
-  if (!script) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
-  main(process.argv.slice(2), processIO()).then(
+if (isEntryPoint(import.meta.url)) {
+  main(process.argv.slice(2), processPolicyIo()).then(
     (code) => {
       process.exitCode = code;
     },

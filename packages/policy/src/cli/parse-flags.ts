@@ -1,6 +1,6 @@
 /** Command-line usage errors: node:util parseArgs failures become UsageError (exit 2). */
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import type { CliIO } from "./cli-io.js";
+import type { PolicyIo } from "./cli-io.js";
 
 /** Thrown for bad command-line usage; commands answer it with exit code 2. */
 export class UsageError extends Error {
@@ -42,11 +42,11 @@ export function parseFlags<const O extends FlagOptions>(
  * Runs a command's argument parser. On failure prints `error: <message>` and the usage text
  * to stderr and returns undefined, for the command to exit 2.
  */
-export function parseOrReportUsage<T>(parse: () => T, usage: string, io: CliIO): T | undefined {
+export function parseOrReportUsage<T>(parse: () => T, usage: string, io: PolicyIo): T | undefined {
   try {
     return parse();
   } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n\n${usage}`);
+    io.stderr.write(`error: ${(e as Error).message}\n\n${usage}`);
     return undefined;
   }
 }

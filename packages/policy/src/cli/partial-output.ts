@@ -3,9 +3,9 @@
  * (indented, `{}` inside when the query never holds), the pretty table, or Rego source.
  */
 
+import { stringifyAst } from "../ast/opa-json.js";
 import { partialJson, partialPretty, partialSource } from "../partial/partial-output.js";
 import type { PartialResult } from "../partial/partial-query.js";
-import { stringifyAst } from "./opa-ast-json.js";
 
 export function formatPartial(result: PartialResult, format: string): string {
   if (format === "pretty") return partialPretty(result);

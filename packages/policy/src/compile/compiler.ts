@@ -4,11 +4,12 @@
  * The checks run in OPA's stage order; the first stage with errors ends compilation, its
  * errors sorted by location and cut at the error limit (`CheckOptions.maxErrors`).
  */
+
+import { constantValue } from "../ast/constant-value.js";
 import type { Body, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { allVars } from "../ast/walk.js";
 import { lookupBuiltin } from "../builtins/registry.js";
 import { RegoError, RegoErrorList } from "../errors.js";
-import { constantValue } from "../eval/values.js";
 import { isStackOverflow, nestingMessage } from "../syntax/nesting.js";
 import { equal, stringifyJSON, type Value } from "../value/value.js";
 import { checkCalls, checkWithTargets, variadic } from "./calls.js";

@@ -1,376 +1,78 @@
 /**
- * The evaluator: calls of functions and builtins (with mocks from `with`), `print`,
- * `rego.metadata.*`, and the `with` modifier itself. Documents and terms are evaluated by
- * the classes it extends.
+ * The evaluator of one query: wires its parts together and is their public face. Terms
+ * (terms.ts) evaluate bodies, expressions and unification, and reach documents (documents.ts,
+ * with rule values from rules.ts), calls (calls.ts) and `with` (with.ts) through TermHooks.
  */
-import type { CallTerm, Term, WithModifier } from "../ast/nodes.js";
-import type { BuiltinDef } from "../builtins/registry-types.js";
+import type { Body, CallTerm, Expr, Module, Term, WithModifier } from "../ast/nodes.js";
 import type { RuleNode } from "../compile/tree.js";
-import { splitHead } from "../compile/tree.js";
-import { BuiltinError, BuiltinTypeError, internalError, RegoError } from "../errors.js";
-import { formatValue } from "../value/format.js";
-import { equal, type Value } from "../value/value.js";
-import { conflict, DocumentEvaluator } from "./documents.js";
-import { PendingExternalCall } from "./external-calls.js";
-import { resolveFunction } from "./functions.js";
-import { metadataChain, metadataRule } from "./metadata.js";
-import type { DocCache, FunctionReplacement, Overrides } from "./state.js";
-import { type Env, type K, locOf, type VK } from "./terms.js";
-import { upsert } from "./values.js";
-import { isReplacement, refName, targetFunctionName } from "./with-targets.js";
+import type { Value } from "../value/value.js";
+import { CallEvaluator } from "./calls.js";
+import { DocumentResolver } from "./documents.js";
+import type { FunctionTable } from "./functions.js";
+import { QueryContext } from "./query-context.js";
+import { RuleEvaluator } from "./rules.js";
+import { type Canceller, type EvaluatorOptions, QueryState } from "./state.js";
+import { type Env, type K, TermEvaluator, type TermHooks, type VK } from "./terms.js";
+import { WithEvaluator } from "./with.js";
 
-export type { EvaluatorOptions } from "./documents.js";
+export type { EvaluatorOptions } from "./state.js";
 
 /** A complete evaluator for one query. */
-export class Evaluator extends DocumentEvaluator {
-  // ---- calls --------------------------------------------------------------------------
+export class Evaluator implements TermHooks {
+  readonly cancel: Canceller;
+  readonly maxCollectionSize: number;
+  private readonly terms: TermEvaluator;
+  private readonly documents: DocumentResolver;
+  private readonly calls: CallEvaluator;
+  private readonly withs: WithEvaluator;
+
+  constructor(
+    root: RuleNode,
+    baseData: Value,
+    functions: FunctionTable,
+    modules: Module[],
+    opts: EvaluatorOptions,
+  ) {
+    const state = new QueryState(opts);
+    this.cancel = state.cancel;
+    this.maxCollectionSize = state.maxCollectionSize;
+    const terms = new TermEvaluator(state, this);
+    const rules = new RuleEvaluator(state, terms);
+    const ctx = new QueryContext(opts, state.cancel);
+    this.terms = terms;
+    this.documents = new DocumentResolver(state, root, baseData, terms, rules);
+    this.calls = new CallEvaluator(state, root, functions, modules, ctx, terms, rules);
+    this.withs = new WithEvaluator(state, root, functions, terms);
+  }
+
+  /** Evaluates a whole query body (with query events when traced); `k` once per solution. */
+  evalQuery(body: Body, env: Env, k: K): boolean {
+    return this.terms.evalQuery(body, env, k);
+  }
+
+  evalExpr(e: Expr, env: Env, k: K): boolean {
+    return this.terms.evalExpr(e, env, k);
+  }
+
+  evalTerm(t: Term, env: Env, k: VK): boolean {
+    return this.terms.evalTerm(t, env, k);
+  }
+
+  // ---- TermHooks: what terms reach through this facade ---------------------------------
+
+  evalDataRef(path: Term[], env: Env, k: VK): boolean {
+    return this.documents.evalDataRef(path, env, k);
+  }
+
+  dataRoot(): Value | undefined {
+    return this.documents.dataRoot();
+  }
 
   evalCall(t: CallTerm, env: Env, k: VK): boolean {
-    if (t.name === "print" || t.name === "internal.print") return this.evalPrint(t, env, k);
-    if (t.name === "rego.metadata.chain" || t.name === "rego.metadata.rule") {
-      const rule = this.currentRule;
-      if (!rule) return false;
-      if (t.name === "rego.metadata.rule")
-        return this.unifyOutput(t, 0, metadataRule(rule), env, k);
-      const node = this.root.find(splitHead(rule.module.pkg, rule).path);
-      const rules = node ? node.rules.map((r) => r.rule) : [rule];
-      const chain = metadataChain(rule, rules, this.modules);
-      return this.unifyOutput(t, 0, chain, env, k);
-    }
-    const replacement = this.overrides.funcs.get(t.name);
-    if (replacement) return this.evalReplaced(t, replacement, env, k);
-    return this.callByName(t.name, t, env, k);
+    return this.calls.evalCall(t, env, k);
   }
-
-  /** Emits a call's result, through its output operand when it has one. */
-  private unifyOutput(t: CallTerm, arity: number, v: Value, env: Env, k: VK): boolean {
-    const output = t.args[arity];
-    return output ? this.unifyValue(output, v, env, () => k(true)) : k(v);
-  }
-
-  private callByName(name: string, t: CallTerm, env: Env, k: VK): boolean {
-    const fn = resolveFunction(this.functions, this.root, name);
-    if (!fn) throw new RegoError("eval_type_error", `undefined function ${name}`, locOf(t));
-    const arity = fn.kind === "user" ? fn.node.arity : fn.def.args.length;
-    const output = t.args.length === arity + 1 ? (t.args[arity] as Term) : undefined;
-    const inputs = output ? t.args.slice(0, arity) : t.args;
-    if (
-      this.callNesting > DEEP_CALL_NESTING &&
-      !output &&
-      (fn.kind === "user" || !fn.def.relation)
-    ) {
-      const v = this.deepCallValue(t, env);
-      if (v !== FALLBACK) return v === undefined ? false : k(v);
-    }
-    this.callNesting++;
-    const stop = this.evalTerms(inputs, env, (args) => {
-      this.callNesting--;
-      const emit = (r: Value): boolean =>
-        output ? this.unifyValue(output, r, env, () => k(true)) : k(r);
-      let r: boolean;
-      if (fn.kind === "user") {
-        const v = this.callUser(fn.node, args);
-        r = v === undefined ? false : emit(v);
-      } else r = this.callBuiltin(fn.def, args, t, emit);
-      this.callNesting++;
-      return r;
-    });
-    this.callNesting--;
-    return stop;
-  }
-
-  /**
-   * The value of a deeply nested call (`abs(abs(...))`, `1 + 1 + ...`), computed with an
-   * explicit stack: calls nested in arguments are applied innermost first, so the nesting
-   * needs no JS frames. Other arguments are evaluated as usual and must have one value;
-   * FALLBACK when one has several (the caller then evaluates the call as usual).
-   */
-  private deepCallValue(root: CallTerm, env: Env): Value | undefined | typeof FALLBACK {
-    const stack: { t: CallTerm; args: Value[] }[] = [{ t: root, args: [] }];
-    let result: Value | undefined;
-    for (let top = stack[0]; top; top = stack[stack.length - 1]) {
-      if (result !== undefined) {
-        top.args.push(result);
-        result = undefined;
-      }
-      const a = top.t.args[top.args.length];
-      if (a === undefined) {
-        const v = this.applyDirect(top.t, top.args);
-        if (v === undefined || v === FALLBACK) return v;
-        stack.pop();
-        result = v;
-        continue;
-      }
-      if (a.type === "call" && this.directlyCallable(a)) {
-        stack.push({ t: a, args: [] });
-        continue;
-      }
-      const values: Value[] = [];
-      this.evalTerm(a, env, (v) => values.push(v) > 1);
-      if (values.length !== 1) return values.length === 0 ? undefined : FALLBACK;
-      result = values[0];
-    }
-    return result;
-  }
-
-  /** A call whose arguments are its inputs (no output operand) to a plain function. */
-  private directlyCallable(t: CallTerm): boolean {
-    if (t.name === "print" || t.name === "internal.print" || t.name.startsWith("rego.metadata."))
-      return false;
-    if (this.overrides.funcs.has(t.name)) return false;
-    const fn = resolveFunction(this.functions, this.root, t.name);
-    if (!fn || (fn.kind === "builtin" && fn.def.relation)) return false;
-    return t.args.length === (fn.kind === "user" ? fn.node.arity : fn.def.args.length);
-  }
-
-  private applyDirect(t: CallTerm, args: Value[]): Value | undefined | typeof FALLBACK {
-    const fn = resolveFunction(this.functions, this.root, t.name);
-    if (!fn) return FALLBACK;
-    if (fn.kind === "user") return this.callUser(fn.node, args);
-    let out: Value | undefined;
-    this.callBuiltin(fn.def, args, t, (v) => {
-      out = v;
-      return true;
-    });
-    return out;
-  }
-
-  private evalReplaced(t: CallTerm, rep: FunctionReplacement, env: Env, k: VK): boolean {
-    const arity = this.arityOf(t.name);
-    const output =
-      arity !== undefined && t.args.length === arity + 1 ? (t.args[arity] as Term) : undefined;
-    const inputs = output ? t.args.slice(0, arity) : t.args;
-    const emit = (r: Value): boolean =>
-      output ? this.unifyValue(output, r, env, () => k(true)) : k(r);
-    if (rep.kind === "value") return this.evalTerms(inputs, env, () => emit(rep.value));
-    const fn = resolveFunction(this.functions, this.root, rep.name);
-    if (!fn) throw new RegoError("eval_type_error", `undefined function ${rep.name}`, locOf(t));
-    return this.evalTerms(inputs, env, (args) => {
-      const results: Value[] = [];
-      const savedFuncs = this.overrides.funcs;
-      const savedCache = this.cache;
-      // Inside a replacement, other replacements do not apply: it sees the originals.
-      this.overrides.funcs = new Map();
-      this.cache = new Map();
-      try {
-        if (fn.kind === "user") {
-          const r = this.callUser(fn.node, args);
-          if (r !== undefined) results.push(r);
-        } else {
-          this.callBuiltin(fn.def, args, t, (r) => {
-            results.push(r);
-            return false;
-          });
-        }
-      } finally {
-        this.overrides.funcs = savedFuncs;
-        this.cache = savedCache;
-      }
-      return results.some(emit);
-    });
-  }
-
-  private arityOf(name: string): number | undefined {
-    const fn = resolveFunction(this.functions, this.root, name);
-    if (!fn) return undefined;
-    return fn.kind === "user" ? fn.node.arity : fn.def.args.length;
-  }
-
-  private evalPrint(t: CallTerm, env: Env, k: VK): boolean {
-    const parts = t.args.map((a) => {
-      const values: string[] = [];
-      this.evalTerm(a, env, (v) => {
-        values.push(typeof v === "string" ? v : formatValue(v));
-        return false;
-      });
-      return values.length === 0 ? "<undefined>" : values.join(" ");
-    });
-    this.ctx.print(parts.join(" "));
-    return k(true);
-  }
-
-  protected callUser(node: RuleNode, args: Value[]): Value | undefined {
-    let result: Value | undefined;
-    for (const cr of node.rules) {
-      const env: Env = new Map();
-      const params = cr.rule.args ?? [];
-      // Operands written as templates or calls depend on the body: unified after it.
-      const late = params.map((p) => p.type === "template" || p.type === "call");
-      const bindArgs = (i: number, kk: K, lateOnes: boolean): boolean => {
-        if (i === params.length) return kk();
-        if (late[i] !== lateOnes) return bindArgs(i + 1, kk, lateOnes);
-        return this.unifyValue(params[i] as Term, args[i] as Value, env, () =>
-          bindArgs(i + 1, kk, lateOnes),
-        );
-      };
-      const hasLate = late.some(Boolean);
-      bindArgs(
-        0,
-        () => {
-          this.evalRuleChain(
-            cr,
-            env,
-            (v, rule) => {
-              if (result === undefined) result = v;
-              else if (!equal(result, v)) {
-                throw conflict(rule, "functions must not produce multiple outputs for same inputs");
-              }
-            },
-            hasLate ? (kk) => bindArgs(0, kk, true) : undefined,
-          );
-          return false;
-        },
-        false,
-      );
-    }
-    if (result === undefined && node.defaultRule) result = this.defaultValue(node.defaultRule);
-    return result;
-  }
-
-  /**
-   * Runs a builtin. Only the builtin's own work is inside the try: errors from the
-   * continuation (the rest of the query) pass through untouched, so a failure deeper in
-   * the query is never mistaken for this builtin's error.
-   */
-  private callBuiltin(def: BuiltinDef, args: Value[], t: CallTerm, emit: VK): boolean {
-    if (def.relation) return this.callRelation(def, args, t, emit);
-    let r: Value | undefined;
-    try {
-      r = def.impl(args, this.ctx);
-    } catch (e) {
-      return this.builtinFailed(def, e, t);
-    }
-    return r === undefined ? false : emit(r);
-  }
-
-  private callRelation(def: BuiltinDef, args: Value[], t: CallTerm, emit: VK): boolean {
-    let it: Iterator<Value>;
-    try {
-      it = (def.relation as NonNullable<BuiltinDef["relation"]>)(args, this.ctx)[Symbol.iterator]();
-    } catch (e) {
-      return this.builtinFailed(def, e, t);
-    }
-    for (;;) {
-      let step: IteratorResult<Value>;
-      try {
-        step = it.next();
-      } catch (e) {
-        return this.builtinFailed(def, e, t);
-      }
-      if (step.done) return false;
-      if (emit(step.value)) {
-        it.return?.();
-        return true;
-      }
-    }
-  }
-
-  /**
-   * A builtin's deliberate errors make the expression undefined (or halt under strict
-   * builtin errors), as in OPA. Anything else (a stack overflow, a bug) aborts the query.
-   */
-  private builtinFailed(def: BuiltinDef, e: unknown, t: CallTerm): false {
-    if (e instanceof PendingExternalCall) throw e;
-    if (e instanceof BuiltinTypeError) {
-      if (this.ctx.strict) throw new RegoError("eval_type_error", e.message, locOf(t));
-      return false;
-    }
-    if (e instanceof BuiltinError) {
-      if (this.ctx.strict) throw new RegoError("eval_builtin_error", e.message, locOf(t));
-      return false;
-    }
-    throw internalError(e, def.name);
-  }
-
-  // ---- with ---------------------------------------------------------------------------
 
   evalWith(withs: WithModifier[], env: Env, inner: (k: K) => boolean, k: K): boolean {
-    const values: (Value | FunctionReplacement)[] = [];
-    const collect = (i: number): boolean => {
-      if (i === withs.length) return this.runWith(withs, values, inner, k);
-      const w = withs[i] as WithModifier;
-      const fnRep = this.functionReplacement(w, env);
-      if (fnRep) {
-        values[i] = fnRep;
-        return collect(i + 1);
-      }
-      return this.evalTerm(w.value, env, (v) => {
-        values[i] = v;
-        return collect(i + 1);
-      });
-    };
-    return collect(0);
-  }
-
-  /** For a `with` whose target is a function: what replaces it. */
-  private functionReplacement(w: WithModifier, env: Env): FunctionReplacement | undefined {
-    const name = targetFunctionName(w.target, this.root);
-    if (!name) return undefined;
-    const v = w.value;
-    const valueName =
-      v.type === "var" && !env.has(v.name) ? v.name : v.type === "ref" ? refName(v) : undefined;
-    if (valueName && resolveFunction(this.functions, this.root, valueName)) {
-      return { kind: "func", name: valueName };
-    }
-    let value: Value | undefined;
-    this.evalTerm(v, env, (x) => {
-      value = x;
-      return true;
-    });
-    return value === undefined ? undefined : { kind: "value", value };
-  }
-
-  private runWith(
-    withs: WithModifier[],
-    values: (Value | FunctionReplacement)[],
-    inner: (k: K) => boolean,
-    k: K,
-  ): boolean {
-    const prev = this.overrides;
-    const data = [...prev.data];
-    const funcs = new Map(prev.funcs);
-    const next: Overrides = { input: prev.input, data, funcs };
-    withs.forEach((w, i) => {
-      const v = values[i] as Value | FunctionReplacement;
-      const fname = targetFunctionName(w.target, this.root);
-      if (fname && isReplacement(v)) {
-        funcs.set(fname, v);
-        return;
-      }
-      const target = w.target;
-      const head = target.type === "ref" ? target.head : target;
-      const path =
-        target.type === "ref" ? target.path.map((p) => (p.type === "scalar" ? p.value : null)) : [];
-      if (head.type === "var" && head.name === "input") {
-        next.input = upsert(next.input, path as Value[], v as Value);
-      } else if (head.type === "var" && head.name === "data") {
-        data.push({ path: path.map(String), value: v as Value });
-      }
-    });
-    const prevCache = this.cache;
-    const nextCache: DocCache = new Map();
-    this.overrides = next;
-    this.cache = nextCache;
-    try {
-      return inner(() => {
-        this.overrides = prev;
-        this.cache = prevCache;
-        try {
-          return k();
-        } finally {
-          this.overrides = next;
-          this.cache = nextCache;
-        }
-      });
-    } finally {
-      this.overrides = prev;
-      this.cache = prevCache;
-    }
+    return this.withs.evalWith(withs, env, inner, k);
   }
 }
-
-/** Call nesting past which nested calls are applied from an explicit stack. */
-const DEEP_CALL_NESTING = 32;
-
-/** A nested call that the explicit stack does not handle: evaluated as usual instead. */
-const FALLBACK = Symbol("fallback");

@@ -1,11 +1,29 @@
 /**
- * Per-query evaluation state: the input, what `with` currently replaces, the virtual
- * document cache, the builtin context and the cancellation bound.
+ * Per-query evaluation state: the settings, what `with` currently replaces, the virtual
+ * document cache, the tracer and the cancellation bound.
  */
 import type { Body, Expr, Rule } from "../ast/nodes.js";
+import type { ExternalCalls } from "../builtins/external-calls.js";
 import type { RuleNode } from "../compile/tree.js";
 import { RegoError } from "../errors.js";
 import type { Value } from "../value/value.js";
+
+/** Per-query settings of an evaluator. */
+export interface EvaluatorOptions {
+  input?: Value;
+  strict: boolean;
+  print: (message: string) => void;
+  /** Receives explain, coverage and profile events; absent when none was asked for. */
+  tracer?: EvalTracer;
+  /** Fixed query time; when absent, the wall clock at the evaluator's creation. */
+  nowNs?: bigint;
+  deadline?: number;
+  signal?: AbortSignal;
+  /** Most elements one collection may have (REGO_MAX_COLLECTION_SIZE). */
+  maxCollectionSize: number;
+  /** Network answers and pinned state of an asynchronous query (see external-calls.ts). */
+  external?: ExternalCalls;
+}
 
 /** What a `with` on a function or builtin substitutes: a constant or another function. */
 export type FunctionReplacement = { kind: "value"; value: Value } | { kind: "func"; name: string };
@@ -78,4 +96,32 @@ export interface EvalTracer {
   leaveRule(rule: Rule): void;
   /** `trace(note)` was called. */
   note(message: string): void;
+}
+
+/**
+ * What the parts of one query's evaluator share: the replacements and document cache that
+ * `with` swaps, the rule being evaluated, and the query's fixed bounds.
+ */
+export class QueryState {
+  /** The replacements in effect; `with` swaps in a new object and restores the old one. */
+  overrides: Overrides;
+  /** Virtual documents computed under the current overrides. */
+  cache: DocCache = new Map();
+  /** The rule whose body is being evaluated, for rego.metadata.*. */
+  currentRule: Rule | undefined = undefined;
+  readonly cancel: Canceller;
+  /** Most elements one collection may have; comprehensions past it abort the query. */
+  readonly maxCollectionSize: number;
+  /** Explain, coverage and profiling; undefined (one check per expression) when off. */
+  readonly tracer: EvalTracer | undefined;
+
+  constructor(opts: EvaluatorOptions) {
+    this.overrides = { input: opts.input, data: NO_DATA_OVERRIDES, funcs: NO_FUNCTION_OVERRIDES };
+    this.cancel =
+      opts.deadline === undefined && opts.signal === undefined
+        ? Canceller.NONE
+        : new Canceller(opts.deadline, opts.signal);
+    this.maxCollectionSize = opts.maxCollectionSize;
+    this.tracer = opts.tracer;
+  }
 }

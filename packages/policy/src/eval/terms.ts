@@ -4,6 +4,8 @@
  * returns true when a continuation asked to stop (used by `not`, `every` and early exits).
  * Bindings live in a Map per rule frame and are undone on the way back.
  */
+
+import { constantValue } from "../ast/constant-value.js";
 import type {
   Body,
   CallTerm,
@@ -19,8 +21,8 @@ import { collectionTooLarge, RegoError } from "../errors.js";
 import { formatValue } from "../value/format.js";
 import { equal, RegoObject, RegoSet, type Value } from "../value/value.js";
 import { evalBodyFlat, FLAT_BODY_DEPTH } from "./flat-body.js";
-import type { Canceller, DocCache, EvalTracer, Overrides } from "./state.js";
-import { constantValue, forEachElement, indexValue } from "./values.js";
+import type { Canceller, EvalTracer, QueryState } from "./state.js";
+import { forEachElement, indexValue } from "./values.js";
 
 /** Bindings of one rule frame. */
 export type Env = Map<string, Value>;
@@ -51,29 +53,42 @@ function objectPairs(a: [Term, Term][], b: [Term, Term][]): [Term, Term][] | und
   return out;
 }
 
-/** Bodies, expressions, terms and unification. */
-export abstract class TermEvaluator {
-  abstract overrides: Overrides;
-  abstract cache: DocCache;
-  abstract readonly cancel: Canceller;
-  /** Most elements one collection may have; comprehensions past it abort the query. */
-  abstract readonly maxCollectionSize: number;
-
+/**
+ * What terms need from the rest of the evaluator: documents under `data`, calls and `with`.
+ * The evaluator's facade implements it (evaluator.ts).
+ */
+export interface TermHooks {
   /** Walks `data.<path...>` from the root, through rules and base documents. */
-  abstract evalDataRef(path: Term[], env: Env, k: VK): boolean;
-  /** Calls a function or builtin by name; `k` once per result. */
-  abstract evalCall(t: CallTerm, env: Env, k: VK): boolean;
+  evalDataRef(path: Term[], env: Env, k: VK): boolean;
   /** The whole `data` document. */
-  abstract dataRoot(): Value | undefined;
+  dataRoot(): Value | undefined;
+  /** Calls a function or builtin by name; `k` once per result. */
+  evalCall(t: CallTerm, env: Env, k: VK): boolean;
   /** Evaluates `inner` with the `with` modifiers in effect; `k` runs without them. */
-  abstract evalWith(withs: WithModifier[], env: Env, inner: (k: K) => boolean, k: K): boolean;
+  evalWith(withs: WithModifier[], env: Env, inner: (k: K) => boolean, k: K): boolean;
+}
 
+/** Bodies, expressions, terms and unification. */
+export class TermEvaluator {
   /** Bodies being evaluated, nested one inside the next (each continuation adds one). */
-  protected bodyDepth = 0;
-  /** Calls whose arguments are being evaluated, one inside the next. */
-  protected callNesting = 0;
+  bodyDepth = 0;
+  /** Calls whose arguments are being evaluated, one inside the next (counted by calls.ts). */
+  callNesting = 0;
   /** Explain, coverage and profiling; undefined (one check per expression) when off. */
-  tracer: EvalTracer | undefined = undefined;
+  readonly tracer: EvalTracer | undefined;
+  readonly cancel: Canceller;
+  /** Most elements one collection may have; comprehensions past it abort the query. */
+  readonly maxCollectionSize: number;
+
+  constructor(
+    private readonly state: QueryState,
+    private readonly hooks: TermHooks,
+  ) {
+    // Copied: read once per expression, they never change during a query.
+    this.tracer = state.tracer;
+    this.cancel = state.cancel;
+    this.maxCollectionSize = state.maxCollectionSize;
+  }
 
   /** Evaluates a whole query body (with query events when traced). */
   evalQuery(body: Body, env: Env, k: K): boolean {
@@ -106,14 +121,14 @@ export abstract class TermEvaluator {
     if (this.cancel.active) this.cancel.check();
     if (this.tracer) return this.tracer.expr(e, k, (k2) => this.evalExprUntraced(e, env, k2));
     if (e.with.length > 0)
-      return this.evalWith(e.with, env, (k2) => this.evalNegatable(e, env, k2), k);
+      return this.hooks.evalWith(e.with, env, (k2) => this.evalNegatable(e, env, k2), k);
     return this.evalNegatable(e, env, k);
   }
 
   /** evalExpr's work, for the tracer to wrap (kept out of the untraced path's way). */
   private evalExprUntraced(e: Expr, env: Env, k: K): boolean {
     if (e.with.length > 0)
-      return this.evalWith(e.with, env, (k2) => this.evalNegatable(e, env, k2), k);
+      return this.hooks.evalWith(e.with, env, (k2) => this.evalNegatable(e, env, k2), k);
     return this.evalNegatable(e, env, k);
   }
 
@@ -140,7 +155,7 @@ export abstract class TermEvaluator {
       if ((t.name === "eq" || t.name === "assign") && t.args.length === 2) {
         return this.unify(t.args[0] as Term, t.args[1] as Term, env, k);
       }
-      return this.evalCall(t, env, (v) => (v === false ? false : k()));
+      return this.hooks.evalCall(t, env, (v) => (v === false ? false : k()));
     }
     return this.evalTerm(t, env, (v) => (v === false ? false : k()));
   }
@@ -177,8 +192,8 @@ export abstract class TermEvaluator {
   varValue(name: string, env: Env): Value | undefined {
     const v = env.get(name);
     if (v !== undefined) return v;
-    if (name === "input") return this.overrides.input;
-    if (name === "data") return this.dataRoot();
+    if (name === "input") return this.state.overrides.input;
+    if (name === "data") return this.hooks.dataRoot();
     return undefined;
   }
 
@@ -236,7 +251,7 @@ export abstract class TermEvaluator {
       case "objectcompr":
         return k(this.objectComprehension(t.key, t.value, t.body, env));
       case "call":
-        return this.evalCall(t, env, k);
+        return this.hooks.evalCall(t, env, k);
       case "template":
         return k(this.evalTemplate(t, env));
     }
@@ -280,7 +295,7 @@ export abstract class TermEvaluator {
           return true;
         });
       };
-      if (part.with.length > 0) this.evalWith(part.with, env, grab, () => true);
+      if (part.with.length > 0) this.hooks.evalWith(part.with, env, grab, () => true);
       else grab();
       out +=
         value === undefined
@@ -342,7 +357,7 @@ export abstract class TermEvaluator {
   evalRef(t: RefTerm, env: Env, k: VK): boolean {
     const head = t.head;
     if (head.type === "var") {
-      if (head.name === "data" && !env.has("data")) return this.evalDataRef(t.path, env, k);
+      if (head.name === "data" && !env.has("data")) return this.hooks.evalDataRef(t.path, env, k);
       const base = this.varValue(head.name, env);
       return base === undefined ? false : this.walkValue(base, t.path, 0, env, k);
     }

@@ -6,7 +6,6 @@
  */
 import type { Body, CallTerm, Expr, Loc, Term, WithModifier } from "../ast/nodes.js";
 import { keywords } from "../ast/nodes.js";
-import { LayoutBase, type ListItem } from "./layout.js";
 import {
   infixOf,
   isMember3,
@@ -15,7 +14,8 @@ import {
   levelOf,
   needsParens,
   unaryOperand,
-} from "./operators.js";
+} from "../ast/operators.js";
+import { LayoutBase, type ListItem } from "./layout.js";
 import { parenSpan } from "./source-parens.js";
 
 const varLike = /^[A-Za-z_][A-Za-z0-9_]*$/;

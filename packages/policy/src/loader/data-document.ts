@@ -3,8 +3,8 @@
  * the deep merge that places each document in `data`, refusing conflicting leaves.
  */
 import { parse as parseYaml } from "yaml";
-import { readJSON } from "../builtins/json-reader.js";
 import { jsonTextDepthExceeds, MAX_VALUE_DEPTH, yamlNestingExceeds } from "../value/depth.js";
+import { readJSON } from "../value/json-reader.js";
 import { equal, fromJSON, RegoObject, type Value } from "../value/value.js";
 
 /** Digits runs this long may not survive JSON.parse as floats; read those texts exactly. */

@@ -7,12 +7,13 @@
  * joining the caller's) and otherwise written as support rules under `data.partial`.
  * Everything else is evaluated by the ordinary evaluator, with the given (known) input.
  */
+
+import { constantValue } from "../ast/constant-value.js";
 import type { Body, Expr, Term } from "../ast/nodes.js";
 import { negationMovesOperands } from "../compile/negated-operands.js";
 import type { RuleNode } from "../compile/tree.js";
 import { collectionTooLarge } from "../errors.js";
 import type { Evaluator } from "../eval/evaluator.js";
-import { constantValue } from "../eval/values.js";
 import type { Value } from "../value/value.js";
 import { Dependence, dataTarget } from "./dependence.js";
 import { type SupportHost, SupportRules } from "./support.js";

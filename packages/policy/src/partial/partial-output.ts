@@ -2,7 +2,7 @@
  * How partial evaluation results are written: OPA's AST JSON (`rego eval -p -f json`'s
  * `partial`, the compile API's `result`) and the pretty table of `Query N` / `Support N`.
  */
-import { type JsonNode, type JsonObject, OpaAstEncoder, RawNumber } from "../cli/opa-ast-json.js";
+import { type JsonNode, type JsonObject, OpaAstEncoder, RawNumber } from "../ast/opa-json.js";
 import type { PartialResult } from "./partial-query.js";
 import { bodyText, moduleText } from "./rego-text.js";
 import { NO_LOC } from "./terms.js";

@@ -5,7 +5,7 @@
  */
 import type { Body, Expr, Module, Rule, Term } from "../ast/nodes.js";
 import { keywords } from "../ast/nodes.js";
-import { infixOf, isMember3, needsParens } from "../format/operators.js";
+import { infixOf, isMember3, needsParens } from "../ast/operators.js";
 import { formatValue } from "../value/format.js";
 
 const plainName = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -18,7 +18,7 @@ import {
   BundleActivationError,
   COMPILE_MODULE_ERROR,
   type PolicyStore,
-} from "../server/policy-store.js";
+} from "../store/policy-store.js";
 import { type BundleVerifier, verifyDownloadedBundle } from "./bundle-verification.js";
 import type { BundleSourceConfig, RuntimeConfig } from "./config-file.js";
 import type { PluginManager } from "./plugin-manager.js";

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Agent } from "node:https";
 import { rootCertificates } from "node:tls";
-import type { PolicyStore } from "../server/policy-store.js";
+import type { PolicyStore } from "../store/policy-store.js";
 import { BundlePlugin, type PluginLog } from "./bundle-plugin.js";
 import type { BundleVerifier } from "./bundle-verification.js";
 import { publicConfig, type RuntimeConfig, type ServiceConfig } from "./config-file.js";

@@ -11,7 +11,6 @@ export type ApiErrorKind =
   | "too_large"
   | "not_found"
   | "missing_resource"
-  | "conflict"
   | "method_not_allowed";
 
 /** OPA's API error codes used by this server. */
@@ -19,8 +18,6 @@ export type ApiErrorCode =
   | "invalid_parameter"
   | "resource_not_found"
   | "undefined_document"
-  | "invalid_operation"
-  | "resource_conflict"
   | "internal_error";
 
 export class ApiError extends Error {
@@ -75,14 +72,4 @@ export function inputTooDeep(maxDepth: number): ApiError {
 /** A YAML input nested deeper than the YAML reader's own bound: 400 invalid_parameter. */
 export function yamlInputTooDeep(): ApiError {
   return badRequest(`YAML input document nesting exceeds the maximum depth of ${MAX_YAML_DEPTH}`);
-}
-
-/** A storage write conflict (a write below a non-object): OPA answers 404 `resource_conflict`. */
-export function resourceConflict(message: string): ApiError {
-  return new ApiError("conflict", "resource_conflict", message);
-}
-
-/** A policy deletion that would break other modules: 400 `invalid_operation`. */
-export function invalidOperation(message: string, errors: readonly RegoError[] = []): ApiError {
-  return new ApiError("bad_request", "invalid_operation", message, errors);
 }

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { PolicyStore } from "../store/policy-store.js";
 import { methodNotAllowed, routeNotFound } from "./api-error.js";
 import { handleCompile } from "./compile-handler.js";
 import { handleConfig } from "./config-handler.js";
@@ -16,7 +17,6 @@ import type { EvalOutcome, Evaluations } from "./evaluations.js";
 import { handleHealth } from "./health-handler.js";
 import { type EngineView, withMetrics } from "./metrics.js";
 import { handlePolicies } from "./policies-handler.js";
-import { PolicyStore } from "./policy-store.js";
 import { handlePolicyWrite } from "./policy-write-handler.js";
 import { handleQuery } from "./query-handler.js";
 import { sendJson } from "./respond.js";

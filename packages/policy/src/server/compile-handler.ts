@@ -7,7 +7,7 @@
  * `?metrics` (or `?instrument`) adds the timers; `?pretty` indents.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type JsonObject, stringifyAst } from "../cli/opa-ast-json.js";
+import { type JsonObject, stringifyAst } from "../ast/opa-json.js";
 import { parseJsonValue } from "../loader/data-document.js";
 import { compactAst, partialJson } from "../partial/partial-output.js";
 import { parseUnknowns } from "../partial/unknowns.js";

@@ -7,11 +7,11 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RegoError } from "../errors.js";
+import { indentJsonText } from "../value/json-text.js";
 import { badRequest } from "./api-error.js";
 import { isYamlRequest } from "./data-input.js";
 import { type DataJob, exactJson, JobFailure, type JobResult } from "./eval-job.js";
 import { insightParams, jobLimits, provenance, wantsMetrics } from "./eval-params.js";
-import { indentJsonText } from "./json-text.js";
 import { boolParam } from "./query-params.js";
 import { collectBody } from "./request-body.js";
 import { sendJsonText } from "./respond.js";

@@ -4,10 +4,10 @@
  * says so). A POST whose body has no `input` key evaluates without input and is warned.
  */
 import type { IncomingMessage } from "node:http";
-import { readJSON } from "../builtins/json-reader.js";
 import { MAX_YAML_DEPTH } from "../builtins/yaml-codec.js";
 import { parseJsonValue, parseYamlValue } from "../loader/data-document.js";
 import { jsonTextDepthExceeds, valueDepthExceeds, yamlNestingExceeds } from "../value/depth.js";
+import { readJSON } from "../value/json-reader.js";
 import { fromJSON, RegoObject, type Value } from "../value/value.js";
 import { badRequest, inputTooDeep, yamlInputTooDeep } from "./api-error.js";
 import { lastParam } from "./query-params.js";
@@ -80,7 +80,7 @@ function inputFromJson(text: string, maxDepth: number): DataInput {
 function readDirect(text: string, maxDepth: number): Value | undefined {
   if (text.includes("\\u")) return undefined;
   try {
-    return readJSON(text, maxDepth);
+    return readJSON(text, { maxDepth });
   } catch {
     return undefined;
   }

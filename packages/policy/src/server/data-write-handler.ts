@@ -3,14 +3,20 @@
  * parents; `If-None-Match: *` answers 304 when a document is there), `PATCH` (a JSON Patch
  * array of add/remove/replace, relative to the URL path) and `DELETE`. Success is 204 with
  * no body, or `200 {"metrics": …}` with `?metrics`. Every request's edits are applied to
- * a copy and swapped in at once (see policy-store.ts): all of a PATCH or nothing.
+ * a copy and swapped in at once (see store/policy-store.ts): all of a PATCH or nothing.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseJsonValue } from "../loader/data-document.js";
+import {
+  applyPatch,
+  makeDir,
+  type PatchOp,
+  readPath,
+  storagePathText,
+} from "../store/document-patch.js";
 import { jsonTextDepthExceeds } from "../value/depth.js";
 import type { Value } from "../value/value.js";
 import { badRequest, inputTooDeep, resourceNotFound } from "./api-error.js";
-import { applyPatch, makeDir, type PatchOp, readPath, storagePathText } from "./document-patch.js";
 import { boolParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
 import { sendJson } from "./respond.js";

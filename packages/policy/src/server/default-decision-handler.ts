@@ -7,9 +7,9 @@
  * no place for `metrics`, `provenance` or an explanation.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { indentJsonText } from "../value/json-text.js";
 import { isYamlRequest } from "./data-input.js";
 import { jobLimits } from "./eval-params.js";
-import { indentJsonText } from "./json-text.js";
 import { boolParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
 import { sendJsonText } from "./respond.js";

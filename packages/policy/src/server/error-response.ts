@@ -1,9 +1,11 @@
 /**
  * The one place that maps an error to an HTTP status and body, following OPA's rules:
  * request problems 400 `invalid_parameter`, query parse/compile errors 400 with the `rego_*`
- * items, evaluation errors 500 `internal_error` with the `eval_*` item, anything else 500.
+ * items, evaluation errors 500 `internal_error` with the `eval_*` item, store refusals as
+ * OPA's server/writer answers storage errors, anything else 500.
  */
 import { RegoError, RegoErrorList } from "../errors.js";
+import { StoreError, type StoreErrorCode } from "../store/store-error.js";
 import { ApiError } from "./api-error.js";
 
 /** One item of an error body's `errors` array. */
@@ -57,6 +59,15 @@ function regoErrors(errors: readonly RegoError[]): HttpError {
   return { status: 400, body: body("invalid_parameter", message, errors) };
 }
 
+/** Status and OPA API code of each store error, as OPA's writer maps storage errors. */
+const storeAnswers: Record<StoreErrorCode, { status: number; code: string }> = {
+  not_found: { status: 404, code: "resource_not_found" },
+  write_conflict: { status: 404, code: "resource_conflict" },
+  invalid_patch: { status: 400, code: "invalid_parameter" },
+  invalid_write: { status: 400, code: "invalid_parameter" },
+  invalid_operation: { status: 400, code: "invalid_operation" },
+};
+
 /** Maps any error thrown while serving a request to its HTTP answer. */
 export function toHttpError(e: unknown): HttpError {
   if (e instanceof ApiError) {
@@ -66,13 +77,16 @@ export function toHttpError(e: unknown): HttpError {
       case "too_large":
         return { status: 413, body: body(e.code, e.message, e.errors) };
       case "missing_resource":
-      case "conflict":
         return { status: 404, body: body(e.code, e.message, e.errors) };
       case "method_not_allowed":
         return { status: 405 };
       case "not_found":
         return { status: 404, text: `${e.message}\n` };
     }
+  }
+  if (e instanceof StoreError) {
+    const { status, code } = storeAnswers[e.code];
+    return { status, body: body(code, e.message, e.errors) };
   }
   if (e instanceof RegoErrorList) return regoErrors(e.errors);
   if (e instanceof RegoError) return regoErrors([e]);

@@ -12,10 +12,10 @@ import { type ExplainMode, explainEvents, prettyTrace, traceJson } from "../trac
 import { EventTracer, type TraceEvent, type TraceListener } from "../trace/tracer.js";
 import { compactJSONText } from "../value/compact-json.js";
 import { jsonTextDepthExceeds } from "../value/depth.js";
+import { jsonText } from "../value/json-text.js";
 import { fromJSON, RegoObject, toJSON, type Value } from "../value/value.js";
 import { badRequest, inputTooDeep, undefinedDocument } from "./api-error.js";
 import { type DataInput, inputFromBodyText, inputFromQuery, parseInputText } from "./data-input.js";
-import { jsonText } from "./json-text.js";
 
 /** Bounds and switches every evaluating job carries. */
 export interface JobLimits {

@@ -4,8 +4,9 @@
  * `debug`; anything else is off), `provenance`, `strict-builtin-errors`, and the limits
  * the server sets on every evaluation.
  */
-import { packageVersion } from "../cli/commands/version.js";
+
 import { EXPLAIN_MODES, type ExplainMode } from "../trace/pretty-trace.js";
+import { packageVersion } from "../version.js";
 import type { JobInsight, JobLimits } from "./eval-job.js";
 import { boolParam, lastParam } from "./query-params.js";
 import { inputDepthLimit, type ServerContext } from "./server-context.js";

@@ -4,13 +4,13 @@
  * worker in the turn it is made), which moves to the main thread if workers cannot start.
  */
 import type { PolicyEngine } from "../engine.js";
+import type { PolicyStore } from "../store/policy-store.js";
+import { jsonText } from "../value/json-text.js";
 import { RegoObject, toJSON, type Value } from "../value/value.js";
 import { valueText } from "./eval-job.js";
 import { EvalPool, type EvalPoolOptions } from "./eval-pool.js";
 import type { DataPatchMessage, EngineState } from "./eval-wire.js";
 import { type EvalOutcome, type Evaluations, InlineEvaluations } from "./evaluations.js";
-import { jsonText } from "./json-text.js";
-import type { PolicyStore } from "./policy-store.js";
 
 /** What a worker needs to rebuild `engine`. */
 export function engineState(engine: PolicyEngine): EngineState {

@@ -1,14 +1,15 @@
 /**
  * The Policy API, read side: `GET /v1/policies` lists the loaded policy files and
  * `GET /v1/policies/<id>` returns one, as `{"id", "raw", "ast"}` with `ast` in OPA's JSON
- * AST form (`src/ast/json.ts`). PUT and DELETE are in policy-write-handler.ts.
+ * AST form (`src/ast/json.ts`, as OPA marshals a parsed module). PUT and DELETE are in policy-write-handler.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { moduleToValue } from "../ast/json.js";
 import type { PolicySource } from "../loader/load-paths.js";
+import { parsePolicy, policyNotFound } from "../store/policy-store.js";
+import { moduleComments } from "../syntax/module-comments.js";
 import { toJSON } from "../value/value.js";
 import { badRequest } from "./api-error.js";
-import { parsePolicy, policyNotFound } from "./policy-store.js";
 import { boolParam } from "./query-params.js";
 import { sendJson } from "./respond.js";
 import type { RequestTarget, ServerContext } from "./server-context.js";
@@ -26,7 +27,7 @@ export function policyId(pathname: string): string {
 function policyJSON(p: PolicySource, v0: boolean): Record<string, unknown> {
   let ast: unknown;
   try {
-    ast = toJSON(moduleToValue(parsePolicy(p, v0)));
+    ast = toJSON(moduleToValue(parsePolicy(p, v0), p.source, moduleComments(p.file, p.source)));
   } catch {
     // Every served policy compiled once; should its text stop parsing, leave `ast` out.
     ast = undefined;

@@ -4,9 +4,9 @@
  * when there is none. `?metrics`, `?instrument`, `?explain` and `?pretty` apply, as in OPA.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { indentJsonText } from "../value/json-text.js";
 import { badRequest } from "./api-error.js";
 import { insightParams, jobLimits, wantsMetrics } from "./eval-params.js";
-import { indentJsonText } from "./json-text.js";
 import { boolParam, lastParam } from "./query-params.js";
 import { readBody } from "./request-body.js";
 import { sendJsonText } from "./respond.js";

@@ -1,6 +1,6 @@
 /** Writing JSON answers: status, content type and Go-encoder-like text. */
 import type { ServerResponse } from "node:http";
-import { jsonText } from "./json-text.js";
+import { jsonText } from "../value/json-text.js";
 
 /** Sends plain JSON data (bigints allowed) with `status`. */
 export function sendJson(res: ServerResponse, status: number, data: unknown, pretty = false): void {

@@ -2,11 +2,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_MAX_INPUT_DEPTH } from "../config.js";
 import type { PolicyEngine } from "../engine.js";
+import type { DecisionLogger } from "../plugins/decision-logs/decision.js";
 import type { ManagementView } from "../plugins/plugin-runtime.js";
-import type { BundleScope } from "./bundle-scope.js";
-import type { DecisionLogger } from "./decision-log.js";
+import type { BundleScope } from "../store/bundle-scope.js";
+import type { PolicyStore } from "../store/policy-store.js";
 import type { Evaluations } from "./evaluations.js";
-import type { PolicyStore } from "./policy-store.js";
 
 export interface ServerContext {
   readonly engine: PolicyEngine;

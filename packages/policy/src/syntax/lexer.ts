@@ -2,6 +2,7 @@
  * Rego lexer. Six token kinds (symbol, string, raw string, number, ident, eof) plus template
  * strings; keywords are ordinary identifiers that the parser recognises by position.
  */
+import { SIMPLE_ESCAPES } from "@quintet/gostd/json";
 import { RegoError } from "../errors.js";
 import { maxNesting, nestingMessage } from "./nesting.js";
 
@@ -188,20 +189,8 @@ function readNumber(src: string, i: number, end: number): number {
   return i;
 }
 
-/**
- * The one-character escapes of a string literal (`\n` is a newline, ...): the same in Rego,
- * JSON and GraphQL, so their readers share this table.
- */
-export const SIMPLE_ESCAPES: Readonly<Record<string, string>> = Object.freeze({
-  '"': '"',
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-});
+/** The one-character escapes of a string literal: those of JSON (see @quintet/gostd/json). */
+export { SIMPLE_ESCAPES };
 
 /** Reads one escape sequence at `src[i] === "\\"`; returns the text and the next offset. */
 function readEscape(map: SourceMap, i: number): { text: string; next: number } {

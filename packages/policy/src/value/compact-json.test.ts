@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { jsonText } from "../server/json-text.js";
 import { compactJSONText } from "./compact-json.js";
+import { jsonText } from "./json-text.js";
 import { fromJSON, RegoObject, RegoSet, toJSON, type Value } from "./value.js";
 
 /** The general path: plain JSON copy, then the Go-like encoder (newline dropped). */

@@ -1,5 +1,5 @@
 /** Runs `rego` commands in-process with a recording io. */
-import type { CliIO } from "../../src/cli/cli-io.js";
+import type { PolicyIo } from "../../src/cli/cli-io.js";
 import { main } from "../../src/cli/main.js";
 
 export interface CliRun {
@@ -15,14 +15,20 @@ export async function rego(
 ): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
-  const io: CliIO = {
-    stdout: (t) => {
-      stdout += t;
+  const io: PolicyIo = {
+    stdout: {
+      write: (t: string) => {
+        stdout += t;
+      },
     },
-    stderr: (t) => {
-      stderr += t;
+    stderr: {
+      write: (t: string) => {
+        stderr += t;
+      },
     },
     env: options.env ?? {},
+    // Never aborted: a command that waits on it runs until it ends by itself.
+    signal: new AbortController().signal,
     readStdin: async () => options.stdin ?? "",
   };
   const code = await main(argv, io);
@@ -49,12 +55,16 @@ export function startRun(argv: string[], env: NodeJS.ProcessEnv = {}): StartedRu
   const url = new Promise<string>((resolve) => {
     listening = resolve;
   });
-  const io: CliIO = {
-    stdout: (t) => {
-      out.stdout += t;
+  const io: PolicyIo = {
+    stdout: {
+      write: (t: string) => {
+        out.stdout += t;
+      },
     },
-    stderr: (t) => {
-      out.stderr += t;
+    stderr: {
+      write: (t: string) => {
+        out.stderr += t;
+      },
     },
     env,
     readStdin: async () => "",

@@ -96,13 +96,18 @@ test_bob_denied if not allow with input as {"user": "bob"}
       [join(files.dir, "p.rego")],
       { v0: false, watch: false },
       {
-        stdout: (t) => {
-          stdout += t;
+        stdout: {
+          write: (t: string) => {
+            stdout += t;
+          },
         },
-        stderr: (t) => {
-          stderr += t;
+        stderr: {
+          write: (t: string) => {
+            stderr += t;
+          },
         },
         env: {},
+        signal: new AbortController().signal,
         readStdin: async () => "",
       },
       Readable.from(['input := {"user": "alice"}\n', "data.p.allow\n", "data.p.allowed\n"]),

@@ -12,7 +12,7 @@ import type { BundleStatus, PluginLog } from "../../src/plugins/bundle-plugin.js
 import type { BundleVerifier } from "../../src/plugins/bundle-verification.js";
 import { parseRuntimeConfig } from "../../src/plugins/config-file.js";
 import { PluginRuntime } from "../../src/plugins/plugin-runtime.js";
-import { PolicyStore } from "../../src/server/policy-store.js";
+import { PolicyStore } from "../../src/store/policy-store.js";
 import { toJSON, type Value } from "../../src/value/value.js";
 import { makePki } from "../test-pki.js";
 import { BundleService, bundleFromFiles, simpleBundle, waitFor } from "./bundle-service.js";

@@ -7,7 +7,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import type { CliIO } from "../../src/cli/cli-io.js";
+import type { PolicyIo } from "../../src/cli/cli-io.js";
 import { main } from "../../src/cli/main.js";
 import { writeBundle } from "../../src/loader/bundle.js";
 import { writeTar } from "../../src/loader/tar.js";
@@ -180,10 +180,12 @@ export async function startServer(args: string[]): Promise<RunningRego> {
 /** Runs `rego run --server <args>` expecting it to refuse to start. */
 export async function failedStart(args: string[]): Promise<{ code: number; stderr: string }> {
   let stderr = "";
-  const io: CliIO = {
-    stdout: () => {},
-    stderr: (t) => {
-      stderr += t;
+  const io: PolicyIo = {
+    stdout: { write: () => {} },
+    stderr: {
+      write: (t: string) => {
+        stderr += t;
+      },
     },
     env: {},
     readStdin: async () => "",

@@ -10,7 +10,7 @@ import { PolicyEngine } from "../../src/engine.js";
 import type { BundleStatus, PluginLog } from "../../src/plugins/bundle-plugin.js";
 import { parseRuntimeConfig } from "../../src/plugins/config-file.js";
 import { PluginRuntime } from "../../src/plugins/plugin-runtime.js";
-import { PolicyStore } from "../../src/server/policy-store.js";
+import { PolicyStore } from "../../src/store/policy-store.js";
 import { BundleService, bundleFromFiles, waitFor } from "./bundle-service.js";
 
 const quiet: PluginLog = { info() {}, warn() {}, error() {} };

@@ -1,7 +1,7 @@
 /** `indentJsonText`: `?pretty` answers indented from the evaluation's JSON text, exactly. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { indentJsonText, jsonText } from "../../src/server/json-text.js";
+import { indentJsonText, jsonText } from "../../src/value/json-text.js";
 
 describe("indentJsonText", () => {
   it("indents as the JSON writer does, empty objects and arrays kept on one line", () => {

@@ -19,8 +19,8 @@ import type { ValueJob } from "../../src/server/eval-job.js";
 import { EvalPool } from "../../src/server/eval-pool.js";
 import { engineState, startEvaluations } from "../../src/server/eval-pool-setup.js";
 import type { Evaluations } from "../../src/server/evaluations.js";
-import { PolicyStore } from "../../src/server/policy-store.js";
 import { START_FAILURES_BEFORE_FALLBACK } from "../../src/server/worker-restarts.js";
+import { PolicyStore } from "../../src/store/policy-store.js";
 import { EXAMPLES_DIR } from "../fixtures.js";
 import { policyDir } from "./policy-dir.js";
 

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 /** The `vectors` command line: a dispatch table of verbs. */
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { type CliIo, isEntryPoint, processIo } from "@quintet/kit";
 import { configTable } from "../config.js";
 import { lockNotAvailable } from "../db/session-timeouts.js";
 import { DatabaseError, LoadAbortedError, messageOf, UsageError, VectorsError } from "../errors.js";
@@ -9,8 +8,7 @@ import { indexCommand } from "./commands/build-index.js";
 import { cleanupCommand } from "./commands/cleanup.js";
 import { loadCommand } from "./commands/load.js";
 import { queryCommand } from "./commands/query.js";
-import type { CliIo, Command } from "./io.js";
-import { exitCodes, processIo } from "./io.js";
+import { type Command, EXIT } from "./io.js";
 
 /** Every verb, in help order. */
 export const commands: readonly Command[] = [
@@ -40,12 +38,12 @@ export function helpText(): string {
 
 /** Exit status for a failure: usage and configuration 2, busy 4, interrupted 130, else 1. */
 function exitCodeOf(error: unknown): number {
-  if (error instanceof LoadAbortedError && error.interrupted) return exitCodes.interrupted;
+  if (error instanceof LoadAbortedError && error.interrupted) return EXIT.interrupted;
   // A table lock another session held past PG_LOCK_TIMEOUT: busy, like a held writer lock.
-  if (error instanceof DatabaseError && error.sqlState === lockNotAvailable) return exitCodes.busy;
-  if (!(error instanceof VectorsError)) return exitCodes.failure;
-  if (error.code === "usage" || error.code === "invalid_config") return exitCodes.usage;
-  return error.code === "busy" ? exitCodes.busy : exitCodes.failure;
+  if (error instanceof DatabaseError && error.sqlState === lockNotAvailable) return EXIT.busy;
+  if (!(error instanceof VectorsError)) return EXIT.failure;
+  if (error.code === "usage" || error.code === "invalid_config") return EXIT.usage;
+  return error.code === "busy" ? EXIT.busy : EXIT.failure;
 }
 
 /** Runs one command line and returns its exit status (never throws). */
@@ -71,17 +69,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-function invokedDirectly(): boolean {
-  const script = process.argv[1];
-  if (!script) return false;
-  try {
-    return realpathSync(script) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
+if (isEntryPoint(import.meta.url)) {
   runCli(process.argv.slice(2), processIo()).then((code) => {
     process.exitCode = code;
   });

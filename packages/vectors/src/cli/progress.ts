@@ -2,8 +2,9 @@
  * Load progress on stderr: a redrawn bar (rows, rows/s, ETA) on a terminal, and plain lines,
  * at most one per interval, when stderr is a file or a pipe.
  */
+
+import type { TextSink } from "@quintet/kit";
 import type { LoadProgress } from "../loader/load.js";
-import type { TextSink } from "./io.js";
 
 export interface ProgressReporter {
   update(progress: LoadProgress): void;

@@ -1,8 +1,8 @@
 /** Builds the store and the embedder a command works with, from the validated configuration. */
+import type { CliIo } from "@quintet/kit";
 import type { VectorsConfig } from "../config.js";
 import { createEmbedder, openVectorStore } from "../open-store.js";
 import type { VectorStore } from "../store/vector-store.js";
-import type { CliIo } from "./io.js";
 
 export { createEmbedder };
 

@@ -74,7 +74,14 @@ export async function openPgClient(url: string, options: PgClientOptions = {}): 
     async query<R extends object>(text: string, params: readonly unknown[] = []) {
       try {
         const result = await client.query(text, params as unknown[]);
-        return result.rows as R[];
+        return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        throw toDatabaseError(error);
+      }
+    },
+    async exec(script: string) {
+      try {
+        await client.query(script);
       } catch (error) {
         throw toDatabaseError(error);
       }

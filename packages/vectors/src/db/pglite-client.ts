@@ -80,7 +80,14 @@ export function wrapPglite(
     async query<R extends object>(text: string, params: readonly unknown[] = []) {
       try {
         const result = await db.query<R>(text, params as unknown[], options);
-        return result.rows;
+        return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
+      } catch (error) {
+        throw toDatabaseError(error);
+      }
+    },
+    async exec(script: string) {
+      try {
+        await db.exec(script, options);
       } catch (error) {
         throw toDatabaseError(error);
       }

@@ -74,5 +74,12 @@ export function withTimeoutMessages(client: SqlClient, timeouts: SessionTimeouts
         throw explainTimeout(error, timeouts);
       }
     },
+    async exec(script: string) {
+      try {
+        await client.exec(script);
+      } catch (error) {
+        throw explainTimeout(error, timeouts);
+      }
+    },
   };
 }

@@ -1,28 +1,14 @@
 /**
- * The one interface both database drivers implement, so the store is written once and runs on
- * a real PostgreSQL (through `pg`) or on embedded PGlite alike.
+ * What vectors adds to kit's `SqlClient` (which both its drivers implement, so the store runs
+ * on a real PostgreSQL or on embedded PGlite alike): notices, its errors, transactions.
  */
+import type { SqlClient } from "@quintet/kit";
 import { DatabaseError } from "../errors.js";
 
-/** Which driver a client uses. */
-export type DriverKind = "pg" | "pglite";
+export type { SqlClient, SqlDriver, SqlResult } from "@quintet/kit";
 
 /** Hears the server's notices (e.g. pgvector's "graph no longer fits" during a build). */
 export type NoticeListener = (message: string) => void;
-
-/** A single database session that runs parameterised statements. */
-export interface SqlClient {
-  readonly driver: DriverKind;
-  /**
-   * Which database this is, for messages: "embedded PGlite at /abs/dir" or "PostgreSQL at
-   * postgres://user:***@host:5432/db" (never a password).
-   */
-  readonly location?: string;
-  /** Runs one statement with `$n` parameters and returns its rows. Autocommits. */
-  query<R extends object>(text: string, params?: readonly unknown[]): Promise<R[]>;
-  /** Ends the session (and shuts the embedded database down). */
-  close(): Promise<void>;
-}
 
 /** Wraps a driver failure in a {@link DatabaseError}, keeping the server's SQLSTATE. */
 export function toDatabaseError(error: unknown): DatabaseError {
@@ -34,7 +20,8 @@ export function toDatabaseError(error: unknown): DatabaseError {
 
 /**
  * Runs `work` inside BEGIN/COMMIT on the client's one session; any failure rolls back.
- * Both drivers hold a single session, so the statements of `work` share the transaction.
+ * Both of vectors' drivers hold a single session (not a pool), so the statements of `work`
+ * share the transaction.
  */
 export async function withTransaction<T>(client: SqlClient, work: () => Promise<T>): Promise<T> {
   await client.query("BEGIN");

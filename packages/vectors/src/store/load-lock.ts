@@ -20,12 +20,14 @@ export type Unlock = () => Promise<void>;
  * holds it and what to do.
  */
 export async function lockTable(client: SqlClient, action: string): Promise<Unlock> {
-  const [row] = await client.query<{ ok: boolean }>(
-    "SELECT pg_try_advisory_lock($1::int, $2::int) AS ok",
-    [lockSpace, docsVectorLock],
-  );
+  const {
+    rows: [row],
+  } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::int, $2::int) AS ok", [
+    lockSpace,
+    docsVectorLock,
+  ]);
   if (!row?.ok) {
-    const holders = await client.query<{ pid: number }>(
+    const { rows: holders } = await client.query<{ pid: number }>(
       "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid::bigint = $1::bigint " +
         "AND objid::bigint = $2::bigint AND objsubid = 2 AND granted",
       [lockSpace, docsVectorLock],

@@ -119,9 +119,9 @@ export class VectorStore {
 
   /** Whether the table exists and its declared dimension. */
   async shape(table: sql.TableName = sql.mainTable): Promise<{ present: boolean; dim?: number }> {
-    const [row] = await this.client.query<{ present: boolean; dim: number | null }>(
-      sql.tableShape(table),
-    );
+    const {
+      rows: [row],
+    } = await this.client.query<{ present: boolean; dim: number | null }>(sql.tableShape(table));
     return { present: Boolean(row?.present), dim: row?.dim ?? undefined };
   }
 
@@ -184,7 +184,7 @@ export class VectorStore {
   async add(row: DocumentRow, table: sql.TableName = sql.mainTable): Promise<boolean> {
     if (row.embedding == null || row.embedding.length === 0) return false;
     checkEmbedding(row.embedding, this.dim, `embedding of document ${row.id}`);
-    const inserted = await this.client.query(sql.insertRow(table), [
+    const { rows: inserted } = await this.client.query(sql.insertRow(table), [
       row.id,
       row.source,
       row.content,
@@ -196,25 +196,29 @@ export class VectorStore {
   /** Which of these content keys (see {@link contentKeyOf}) the table already holds. */
   async existingKeys(keys: readonly string[], table: sql.TableName = sql.mainTable) {
     if (keys.length === 0) return new Set<string>();
-    const rows = await this.client.query<{ key: string }>(sql.existingKeys(table), [[...keys]]);
+    const { rows } = await this.client.query<{ key: string }>(sql.existingKeys(table), [[...keys]]);
     return new Set(rows.map((row) => row.key));
   }
 
   async count(table: sql.TableName = sql.mainTable): Promise<number> {
-    const [row] = await this.client.query<{ n: number }>(sql.countRows(table));
+    const {
+      rows: [row],
+    } = await this.client.query<{ n: number }>(sql.countRows(table));
     return Number(row?.n ?? 0);
   }
 
   /** The largest numeric doc_id stored, or undefined for an empty table. */
   async maxNumericId(): Promise<bigint | undefined> {
-    const [row] = await this.client.query<{ max: string | null }>(sql.maxNumericId);
+    const {
+      rows: [row],
+    } = await this.client.query<{ max: string | null }>(sql.maxNumericId);
     return row?.max == null ? undefined : BigInt(row.max);
   }
 
   /** The HNSW indexes of a table by name (cached for the main table). */
   async hnswIndexes(table: sql.TableName = sql.mainTable): Promise<Map<string, IndexInfo>> {
     if (table === sql.mainTable && this.indexes) return this.indexes;
-    const rows = await this.client.query<{ indexname: string; indexdef: string }>(
+    const { rows } = await this.client.query<{ indexname: string; indexdef: string }>(
       sql.listHnswIndexes,
       [table],
     );
@@ -263,7 +267,9 @@ export class VectorStore {
   private async applySearchSettings(): Promise<void> {
     if (this.searchSettingsApplied) return;
     await this.client.query(sql.setEfSearch, [String(this.settings.efSearch)]);
-    const [row] = await this.client.query<{ version: string }>(sql.extensionVersion);
+    const {
+      rows: [row],
+    } = await this.client.query<{ version: string }>(sql.extensionVersion);
     // Without iterative scans a graph holding dead rows (deleted, not yet vacuumed) returns
     // fewer than LIMIT rows; pgvector 0.8 added them.
     if (versionNumber(row?.version) >= versionNumber("0.8")) {
@@ -299,7 +305,10 @@ export class VectorStore {
     try {
       const text =
         mode === "exact" ? sql.nearestExact(distance) : (await this.searchPlan(distance)).text;
-      rows = await this.client.query<Neighbour>(text, [pgvector.toSql(Array.from(embedding)), k]);
+      ({ rows } = await this.client.query<Neighbour>(text, [
+        pgvector.toSql(Array.from(embedding)),
+        k,
+      ]));
     } catch (error) {
       // One round trip per query: a missing table shows up as the query's own failure.
       if (error instanceof DatabaseError && error.sqlState === undefinedTable)
@@ -315,7 +324,7 @@ export class VectorStore {
   /** The planner's plan for `query` (to show that the index is used). */
   async explainQuery(embedding: readonly number[], distance: sql.Distance = "l2"): Promise<string> {
     const { text } = await this.searchPlan(distance);
-    const rows = await this.client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${text}`, [
+    const { rows } = await this.client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${text}`, [
       pgvector.toSql(Array.from(embedding)),
       3,
     ]);

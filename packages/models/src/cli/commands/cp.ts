@@ -1,14 +1,15 @@
+// `llmsrv cp SOURCE DESTINATION`: copies a model under a new name.
 import { parseArgs } from "node:util";
 import { clientFor } from "../api-client.js";
-import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
 
 /** `llmsrv cp SOURCE DESTINATION`. */
-export const cpCommand: Command = {
+export const cpCommand: ModelsCommand = {
   name: "cp",
   summary: "Copy a model",
   async run(argv, io) {
     const parsed = tryParse(io, "Usage: llmsrv cp SOURCE DESTINATION", () =>
-      parseArgs({ args: argv, allowPositionals: true }),
+      parseArgs({ args: [...argv], allowPositionals: true }),
     );
     const [source, destination] = parsed?.positionals ?? [];
     if (!source || !destination) {

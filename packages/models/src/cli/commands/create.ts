@@ -1,11 +1,13 @@
+// `llmsrv create NAME -f Modelfile`: uploads local GGUF blobs, then streams the create.
 import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
+import type { TransferProgress } from "../../api/types.js";
+import { parseModelfile } from "../../modelfile/modelfile.js";
 import { digestOfFile } from "../../store/blob-store.js";
-import { parseModelfile } from "../../store/modelfile.js";
 import { type ApiClient, clientFor } from "../api-client.js";
-import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
 
 const USAGE = "Usage: llmsrv create MODEL [-f Modelfile]";
 
@@ -21,13 +23,13 @@ async function uploadBlob(client: ApiClient, path: string): Promise<string> {
 }
 
 /** `llmsrv create MODEL -f Modelfile`: parses the Modelfile here, uploads the GGUF, creates. */
-export const createCommand: Command = {
+export const createCommand: ModelsCommand = {
   name: "create",
   summary: "Create a model from a Modelfile",
   async run(argv, io) {
     const parsed = tryParse(io, USAGE, () =>
       parseArgs({
-        args: argv,
+        args: [...argv],
         allowPositionals: true,
         options: { file: { type: "string", short: "f" } },
       }),
@@ -54,7 +56,7 @@ export const createCommand: Command = {
         io.stderr.write(`uploading ${basename(fromPath)}\n`);
         request.files = { [basename(fromPath)]: await uploadBlob(client, fromPath) };
       } else request.from = mf.from;
-      for await (const p of client.stream<{ status: string }>("/api/create", request))
+      for await (const p of client.stream<TransferProgress>("/api/create", request))
         io.stderr.write(`${p.status}\n`);
       return EXIT.ok;
     });

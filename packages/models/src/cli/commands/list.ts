@@ -1,20 +1,18 @@
+// `llmsrv list [prefix]`: the stored models as a table.
 import { parseArgs } from "node:util";
+import type { TagsResponse } from "../../api/types.js";
 import { clientFor } from "../api-client.js";
 import { formatBytes, formatRelative, formatTable } from "../format.js";
-import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
-
-interface TagsResponse {
-  models: Array<{ name: string; digest: string; size: number; modified_at: string }>;
-}
+import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
 
 /** `llmsrv list [prefix]`: NAME ID SIZE MODIFIED. */
-export const listCommand: Command = {
+export const listCommand: ModelsCommand = {
   name: "list",
   aliases: ["ls"],
   summary: "List stored models",
   async run(argv, io) {
     const parsed = tryParse(io, "Usage: llmsrv list [prefix]", () =>
-      parseArgs({ args: argv, allowPositionals: true }),
+      parseArgs({ args: [...argv], allowPositionals: true }),
     );
     if (!parsed) return EXIT.usage;
     const prefix = parsed.positionals[0] ?? "";

@@ -1,18 +1,9 @@
+// `llmsrv ps`: the loaded models as a table.
 import { parseArgs } from "node:util";
+import type { PsResponse } from "../../api/types.js";
 import { clientFor } from "../api-client.js";
 import { formatBytes, formatRelative, formatTable } from "../format.js";
-import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
-
-/** A row of `/api/ps`. */
-export interface PsEntry {
-  name: string;
-  digest: string;
-  size: number;
-  expires_at: string;
-  context_length: number;
-  active?: number;
-  queued?: number;
-}
+import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
 
 function until(expires: string): string {
   const date = new Date(expires);
@@ -20,13 +11,13 @@ function until(expires: string): string {
 }
 
 /** `llmsrv ps`: loaded models, with their active and queued requests. */
-export const psCommand: Command = {
+export const psCommand: ModelsCommand = {
   name: "ps",
   summary: "List loaded models",
   async run(argv, io) {
-    if (!tryParse(io, "Usage: llmsrv ps", () => parseArgs({ args: argv }))) return EXIT.usage;
+    if (!tryParse(io, "Usage: llmsrv ps", () => parseArgs({ args: [...argv] }))) return EXIT.usage;
     return reportFailure(io, async () => {
-      const ps = await clientFor(io.env).json<{ models: PsEntry[] }>("GET", "/api/ps");
+      const ps = await clientFor(io.env).json<PsResponse>("GET", "/api/ps");
       const rows = ps.models.map((m) => [
         m.name,
         m.digest.slice(0, 12),

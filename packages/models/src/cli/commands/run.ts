@@ -1,19 +1,16 @@
+// `llmsrv run MODEL [PROMPT]`: one answer, or an interactive conversation.
 import { parseArgs } from "node:util";
+import type { ChatResponse } from "../../api/types.js";
 import { clientFor } from "../api-client.js";
-import { type CliIo, type Command, EXIT, reportFailure, tryParse } from "../io.js";
+import { EXIT, type ModelsCommand, type ModelsIo, reportFailure, tryParse } from "../io.js";
 import { interactive, type Session } from "../run-session.js";
-import { type RunMetrics, statsText } from "../run-stats.js";
+import { statsText } from "../run-stats.js";
 import { runTransfer } from "./transfer.js";
 
 const USAGE = "Usage: llmsrv run MODEL [PROMPT] [--format json] [--keepalive 5m] [--verbose]";
 
-interface ChatChunk extends RunMetrics {
-  message?: { content?: string };
-  done?: boolean;
-}
-
 /** Sends the conversation (system message first), streams the answer, returns its text. */
-async function chatTurn(s: Session, io: CliIo): Promise<string> {
+async function chatTurn(s: Session, io: ModelsIo): Promise<string> {
   let answer = "";
   const messages = s.system ? [{ role: "system", content: s.system }, ...s.history] : s.history;
   const body = {
@@ -23,8 +20,8 @@ async function chatTurn(s: Session, io: CliIo): Promise<string> {
     keep_alive: s.keepAlive,
     ...(Object.keys(s.options).length > 0 ? { options: s.options } : {}),
   };
-  let last: ChatChunk | undefined;
-  for await (const chunk of s.client.stream<ChatChunk>("/api/chat", body)) {
+  let last: ChatResponse | undefined;
+  for await (const chunk of s.client.stream<ChatResponse>("/api/chat", body)) {
     const text = chunk.message?.content ?? "";
     answer += text;
     io.stdout.write(text);
@@ -36,7 +33,7 @@ async function chatTurn(s: Session, io: CliIo): Promise<string> {
 }
 
 /** As `ollama run` does, a model the server does not have is pulled first. */
-async function ensureModel(s: Session, io: CliIo): Promise<void> {
+async function ensureModel(s: Session, io: ModelsIo): Promise<void> {
   try {
     await s.client.request("POST", "/api/show", { model: s.model });
   } catch (e) {
@@ -46,7 +43,7 @@ async function ensureModel(s: Session, io: CliIo): Promise<void> {
 }
 
 /** `llmsrv run MODEL [PROMPT]`: one answer, or a conversation read from stdin. */
-export const runCommand: Command = {
+export const runCommand: ModelsCommand = {
   name: "run",
   summary: "Run a model (interactive when no prompt is given)",
   async run(argv, io) {
@@ -56,7 +53,7 @@ export const runCommand: Command = {
       verbose: { type: "boolean" },
     } as const;
     const parsed = tryParse(io, USAGE, () =>
-      parseArgs({ args: argv, allowPositionals: true, options }),
+      parseArgs({ args: [...argv], allowPositionals: true, options }),
     );
     const [model, ...words] = parsed?.positionals ?? [];
     if (!parsed || !model) {

@@ -1,9 +1,12 @@
+// `llmsrv serve`: starts the server from LLMSRV_* settings; `--help` prints their table.
 import { parseArgs } from "node:util";
-import { CONFIG_VARIABLES, loadConfig } from "../../config.js";
+import { whenAborted } from "@quintet/kit";
+import { loadConfig } from "../../config.js";
+import { CONFIG_VARIABLES } from "../../config-variables.js";
 import { ConfigError, messageOf } from "../../errors.js";
 import { createLogger } from "../../logger.js";
 import { startServer } from "../../server.js";
-import { type CliIo, type Command, EXIT } from "../io.js";
+import { EXIT, type ModelsCommand } from "../io.js";
 
 function help(): string {
   const rows = CONFIG_VARIABLES.map(
@@ -14,26 +17,15 @@ function help(): string {
   );
 }
 
-function waitForStop(io: CliIo): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => resolve();
-    io.signal?.addEventListener("abort", done, { once: true });
-    if (!io.signal) {
-      process.once("SIGINT", done);
-      process.once("SIGTERM", done);
-    }
-  });
-}
-
 /** `llmsrv serve`: starts the server; prints `listening on http://host:port` once ready. */
-export const serveCommand: Command = {
+export const serveCommand: ModelsCommand = {
   name: "serve",
   summary: "Start the model server (--ensure-demo registers demo:latest first)",
   async run(argv, io) {
     let values: { "ensure-demo"?: boolean; help?: boolean };
     try {
       ({ values } = parseArgs({
-        args: argv,
+        args: [...argv],
         options: { "ensure-demo": { type: "boolean" }, help: { type: "boolean", short: "h" } },
       }));
     } catch (e) {
@@ -55,7 +47,7 @@ export const serveCommand: Command = {
     try {
       const server = await startServer(config, log, { ensureDemo: values["ensure-demo"] ?? false });
       io.stdout.write(`llmsrv listening on ${server.url}\n`);
-      await waitForStop(io);
+      await whenAborted(io.signal);
       await server.close();
       return EXIT.ok;
     } catch (e) {

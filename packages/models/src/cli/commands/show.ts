@@ -1,26 +1,8 @@
+// `llmsrv show MODEL`: the model's summary, or one part (license, Modelfile, template...).
 import { parseArgs } from "node:util";
+import type { ShowResponse } from "../../api/types.js";
 import { type ApiClient, clientFor } from "../api-client.js";
-import { type Command, EXIT, reportFailure, tryParse } from "../io.js";
-
-/** The parts of `/api/show` the CLI prints. */
-export interface ShowResponse {
-  license: string;
-  modelfile: string;
-  parameters: string;
-  template: string;
-  system: string;
-  capabilities: string[];
-  model_info?: Record<string, unknown>;
-  information: {
-    architecture: string;
-    parameters: string;
-    context_length: number | null;
-    embedding_length: number | null;
-    quantization: string;
-    requires: string;
-    default_parameters: Record<string, unknown>;
-  };
-}
+import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
 
 const USAGE =
   "Usage: llmsrv show MODEL [--license|--modelfile|--parameters|--system|--template] [-v]";
@@ -83,7 +65,7 @@ function summary(s: ShowResponse): string {
 }
 
 /** `llmsrv show MODEL`: model facts, or one part with a flag. */
-export const showCommand: Command = {
+export const showCommand: ModelsCommand = {
   name: "show",
   summary: "Show information for a model",
   async run(argv, io) {
@@ -96,7 +78,7 @@ export const showCommand: Command = {
       verbose: { type: "boolean", short: "v" },
     } as const;
     const parsed = tryParse(io, USAGE, () =>
-      parseArgs({ args: argv, allowPositionals: true, options: flags }),
+      parseArgs({ args: [...argv], allowPositionals: true, options: flags }),
     );
     const model = parsed?.positionals[0];
     if (!parsed || !model) {

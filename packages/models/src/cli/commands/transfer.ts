@@ -1,29 +1,31 @@
+// `llmsrv pull` and `llmsrv push`: stream a registry transfer as progress bars.
 import { parseArgs } from "node:util";
+import type { TransferProgress } from "../../api/types.js";
 import { clientFor } from "../api-client.js";
-import { type CliIo, type Command, EXIT, reportFailure, tryParse } from "../io.js";
-import { ProgressBars, type ProgressLine } from "../progress-bars.js";
+import { EXIT, type ModelsCommand, type ModelsIo, reportFailure, tryParse } from "../io.js";
+import { ProgressBars } from "../progress-bars.js";
 
 /** Progress goes to stderr, as Ollama's CLI draws it, redrawn in place on a terminal. */
-function isTty(io: CliIo): boolean {
-  return (io.stderr as { isTTY?: boolean }).isTTY === true;
+function isTty(io: ModelsIo): boolean {
+  return io.stderr.isTTY === true;
 }
 
 /** Streams `/api/pull` or `/api/push`, drawing the progress; throws the stream's error. */
 export async function runTransfer(
-  io: CliIo,
+  io: ModelsIo,
   kind: "pull" | "push",
   model: string,
   insecure: boolean,
 ): Promise<void> {
   const bars = new ProgressBars(io.stderr, isTty(io));
   const body = { model, insecure, stream: true };
-  for await (const line of clientFor(io.env).stream<ProgressLine>(`/api/${kind}`, body)) {
+  for await (const line of clientFor(io.env).stream<TransferProgress>(`/api/${kind}`, body)) {
     bars.update(line);
   }
 }
 
 /** Shared body of `pull` and `push`: stream the route's progress as bars. */
-function transferCommand(name: "pull" | "push", summary: string): Command {
+function transferCommand(name: "pull" | "push", summary: string): ModelsCommand {
   const usage = `Usage: llmsrv ${name} MODEL [--insecure]`;
   return {
     name,
@@ -31,7 +33,7 @@ function transferCommand(name: "pull" | "push", summary: string): Command {
     async run(argv, io) {
       const parsed = tryParse(io, usage, () =>
         parseArgs({
-          args: argv,
+          args: [...argv],
           allowPositionals: true,
           options: { insecure: { type: "boolean" } },
         }),

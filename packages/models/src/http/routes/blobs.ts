@@ -1,3 +1,4 @@
+// `HEAD/POST /api/blobs/:digest`: blob existence checks and uploads.
 import { LlmsrvError } from "../../errors.js";
 import { normalizeDigest } from "../../store/blob-store.js";
 import type { RequestContext } from "../router.js";

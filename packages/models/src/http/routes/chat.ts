@@ -1,3 +1,5 @@
+// `POST /api/chat`: a chat turn, streamed as NDJSON or answered whole.
+import type { AssistantMessage, ChatResponse } from "../../api/types.js";
 import {
   type ChatOutcome,
   checkChatCapabilities,
@@ -15,7 +17,7 @@ import { optionalBool } from "../request-body.js";
 import type { RequestContext } from "../router.js";
 
 /** An assistant message in Ollama's shape: `thinking` and `tool_calls` only when present. */
-function assistantMessage(d: ChatDelta) {
+function assistantMessage(d: ChatDelta): AssistantMessage {
   return {
     role: "assistant",
     content: d.content,
@@ -25,7 +27,7 @@ function assistantMessage(d: ChatDelta) {
 }
 
 /** The last object: the whole message when not streamed, an empty one ending a stream. */
-function finalBody(model: string, message: ChatDelta, chat: ChatOutcome) {
+function finalBody(model: string, message: ChatDelta, chat: ChatOutcome): ChatResponse {
   const r = chat.outcome.result;
   return {
     model,
@@ -67,7 +69,7 @@ export async function chatHandler(ctx: RequestContext): Promise<void> {
       message,
       done: true,
       done_reason: unload ? "unload" : "load",
-    });
+    } satisfies ChatResponse);
   }
   const input = {
     model,
@@ -92,7 +94,7 @@ export async function chatHandler(ctx: RequestContext): Promise<void> {
         created_at: nowTimestamp(),
         message: assistantMessage(delta),
         done: false,
-      });
+      } satisfies ChatResponse);
     });
     out.write(finalBody(asked, { content: "", thinking: "", toolCalls: [] }, chat));
   } catch (e) {

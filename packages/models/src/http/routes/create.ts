@@ -1,15 +1,17 @@
+// `POST /api/create`: a model from a GGUF blob, a path or another model, with its layers.
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { LlmsrvError } from "../../errors.js";
-import { detectTemplate } from "../../prompt/template-autodetect.js";
-import { checkChatTemplate, checkGoTemplate } from "../../prompt/template-check.js";
 import { optionDefaults, resolveOptions } from "../../runtime/options.js";
 import { parseMessages } from "../../service/chat.js";
 import type { BlobLease } from "../../store/blob-pins.js";
 import { digestOfFile, normalizeDigest } from "../../store/blob-store.js";
 import { requireModelName } from "../../store/model-name.js";
-import type { ModelRecipe, ModelStore, StoredModel } from "../../store/model-store.js";
+import type { ModelRecipe, ModelStore } from "../../store/model-store.js";
+import type { StoredModel } from "../../store/stored-model.js";
+import { detectTemplate } from "../../template/template-autodetect.js";
+import { checkChatTemplate, checkGoTemplate } from "../../template/template-check.js";
 import { NdjsonWriter } from "../ndjson.js";
 import { optionalBool, optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";

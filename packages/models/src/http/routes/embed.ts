@@ -1,3 +1,4 @@
+// `POST /api/embed` and `/api/embeddings`: embeddings of one or many inputs.
 import { LlmsrvError } from "../../errors.js";
 import { loadOnly, runEmbedding } from "../../service/completion.js";
 import {

@@ -1,5 +1,5 @@
+// `POST /api/generate`: a completion from a prompt, streamed as NDJSON or answered whole.
 import { LlmsrvError } from "../../errors.js";
-import { buildGeneratePrompt } from "../../prompt/build-prompt.js";
 import type { OutputFormat } from "../../runtime/model-runner.js";
 import { type CompletionOutcome, loadOnly, runCompletion } from "../../service/completion.js";
 import { type InsertMode, insertModeFor } from "../../service/insert.js";
@@ -12,7 +12,8 @@ import {
 } from "../../service/request-fields.js";
 import { resolveThink, type ThinkValue, thinkingParserFor } from "../../service/thinking.js";
 import { requireModelName } from "../../store/model-name.js";
-import type { StoredModel } from "../../store/model-store.js";
+import type { StoredModel } from "../../store/stored-model.js";
+import { buildGeneratePrompt } from "../../template/build-prompt.js";
 import { NdjsonWriter } from "../ndjson.js";
 import { optionalBool, optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";

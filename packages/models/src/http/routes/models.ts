@@ -1,9 +1,19 @@
+// Model management routes: liveness, version, tags, show, ps, copy and delete.
+import type {
+  ModelDetails,
+  ModelEntry,
+  PsResponse,
+  RunningModel,
+  ShowResponse,
+  TagsResponse,
+  VersionResponse,
+} from "../../api/types.js";
 import { LlmsrvError } from "../../errors.js";
+import { renderModelfile, renderParameters } from "../../modelfile/modelfile-render.js";
 import { OPTION_DEFAULTS } from "../../runtime/options.js";
 import { API_VERSION } from "../../service/deps.js";
 import { displayName, parseModelName, requireModelName } from "../../store/model-name.js";
-import type { StoredModel } from "../../store/model-store.js";
-import { renderModelfile, renderParameters } from "../../store/modelfile-render.js";
+import type { StoredModel } from "../../store/stored-model.js";
 import { optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";
 
@@ -15,15 +25,15 @@ export async function rootHandler(ctx: RequestContext): Promise<void> {
 
 /** `GET /api/version`. */
 export async function versionHandler(ctx: RequestContext): Promise<void> {
-  ctx.json(200, { version: API_VERSION });
+  ctx.json(200, { version: API_VERSION } satisfies VersionResponse);
 }
 
-function details(m: StoredModel) {
+function details(m: StoredModel): ModelDetails {
   return { ...m.facts.details, parent_model: m.parentModel };
 }
 
 /** The spec's model entry of `/api/tags`. */
-export function modelEntry(m: StoredModel) {
+export function modelEntry(m: StoredModel): ModelEntry {
   return {
     name: m.display,
     model: m.display,
@@ -37,7 +47,7 @@ export function modelEntry(m: StoredModel) {
 /** `GET /api/tags`: stored models, newest first. */
 export async function tagsHandler(ctx: RequestContext): Promise<void> {
   const models = await ctx.deps.store.list();
-  ctx.json(200, { models: models.map(modelEntry) });
+  ctx.json(200, { models: models.map(modelEntry) } satisfies TagsResponse);
 }
 
 /** `POST /api/show`: model information, template, parameters, Modelfile. */
@@ -73,24 +83,26 @@ export async function showHandler(ctx: RequestContext): Promise<void> {
       },
       license: m.license.join("\n"),
     },
-  });
+  } satisfies ShowResponse);
 }
 
 /** `GET /api/ps`: loaded models with size, expiry, and (beyond Ollama) queue and active counts. */
 export async function psHandler(ctx: RequestContext): Promise<void> {
-  const models = ctx.deps.scheduler.status().map((s) => ({
-    name: s.model.display,
-    model: s.model.display,
-    size: s.sizeBytes,
-    digest: s.model.digest,
-    details: details(s.model),
-    expires_at: s.expiresAt.toISOString(),
-    size_vram: 0,
-    context_length: s.contextLength,
-    active: s.active,
-    queued: s.queued,
-  }));
-  ctx.json(200, { models });
+  const models = ctx.deps.scheduler.status().map(
+    (s): RunningModel => ({
+      name: s.model.display,
+      model: s.model.display,
+      size: s.sizeBytes,
+      digest: s.model.digest,
+      details: details(s.model),
+      expires_at: s.expiresAt.toISOString(),
+      size_vram: 0,
+      context_length: s.contextLength,
+      active: s.active,
+      queued: s.queued,
+    }),
+  );
+  ctx.json(200, { models } satisfies PsResponse);
 }
 
 /** `POST /api/copy`: `{source, destination}`; copies the manifest only. */

@@ -1,3 +1,4 @@
+// `POST /v1/chat/completions`: OpenAI chat over the native chat path, streamed as SSE.
 import {
   completionId,
   finishReason,

@@ -1,3 +1,4 @@
+// `POST /v1/completions`: OpenAI text completion over the native generate path.
 import { LlmsrvError } from "../../errors.js";
 import {
   completionId,
@@ -6,11 +7,11 @@ import {
   SYSTEM_FINGERPRINT,
   usage,
 } from "../../openai/translate.js";
-import { buildGeneratePrompt } from "../../prompt/build-prompt.js";
 import { runCompletion } from "../../service/completion.js";
 import { insertModeFor } from "../../service/insert.js";
 import { requireCapability } from "../../service/request-fields.js";
 import { requireModelName } from "../../store/model-name.js";
+import { buildGeneratePrompt } from "../../template/build-prompt.js";
 import { optionalBool, optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";
 import { SseWriter } from "../sse.js";

@@ -1,3 +1,4 @@
+// `POST /v1/embeddings`: OpenAI embeddings over the native embed path.
 import { LlmsrvError } from "../../errors.js";
 import { runEmbedding } from "../../service/completion.js";
 import {

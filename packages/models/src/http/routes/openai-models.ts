@@ -1,5 +1,6 @@
+// `GET /v1/models` and `/v1/models/:model`: the store in OpenAI's shape.
 import { LlmsrvError } from "../../errors.js";
-import type { StoredModel } from "../../store/model-store.js";
+import type { StoredModel } from "../../store/stored-model.js";
 import type { RequestContext } from "../router.js";
 
 function entry(m: StoredModel) {

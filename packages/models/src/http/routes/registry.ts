@@ -1,8 +1,9 @@
-import type { TransferProgress } from "../../store/blob-download.js";
+// `POST /api/pull` and `/api/push`: registry transfers streamed as progress lines.
+import type { TransferProgress } from "../../api/types.js";
+import { pullModel } from "../../registry/model-pull.js";
+import { pushModel } from "../../registry/model-push.js";
+import type { RegistrySettings } from "../../registry/registry-client.js";
 import { requireModelName } from "../../store/model-name.js";
-import { pullModel } from "../../store/model-pull.js";
-import { pushModel } from "../../store/model-push.js";
-import type { RegistrySettings } from "../../store/registry-client.js";
 import { NdjsonWriter } from "../ndjson.js";
 import { optionalBool } from "../request-body.js";
 import type { RequestContext } from "../router.js";

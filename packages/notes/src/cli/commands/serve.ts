@@ -3,12 +3,18 @@
  * `listening on http://host:port` to stdout, and shuts down cleanly on SIGINT/SIGTERM.
  */
 import { parseArgs } from "node:util";
-import { createLogger as createServiceLogger, type LogFormat } from "@quintet/kit";
+import {
+  type CliIo,
+  type Command,
+  createLogger as createServiceLogger,
+  EXIT,
+  type LogFormat,
+  whenAborted,
+} from "@quintet/kit";
 import { loadConfig } from "../../config.js";
 import { ConfigError, NotesError } from "../../errors.js";
 import { startServer } from "../../server.js";
 import { configHelp } from "../config-help.js";
-import { type CliCommand, type CliIo, EXIT } from "../io.js";
 
 const USAGE = "usage: notes serve [--help]\n\nConfiguration comes from the environment:\n";
 
@@ -18,7 +24,7 @@ function createLogger(level: string, format: LogFormat | undefined, io: CliIo) {
     service: "notes",
     level,
     format,
-    destination: io.stderr as NodeJS.WritableStream & { isTTY?: boolean },
+    destination: io.stderr,
     redact: [
       "req.headers.cookie",
       "req.headers.authorization",
@@ -29,10 +35,12 @@ function createLogger(level: string, format: LogFormat | undefined, io: CliIo) {
   });
 }
 
-export const serveCommand: CliCommand = {
+export const serveCommand: Command = {
   name: "serve",
   summary: "run the notes web application (NOTES_ADDR, default 127.0.0.1:8080)",
   async run(argv, io) {
+    // Listening starts now, so a stop asked for during start-up ends the server once it is up.
+    const stop = io.signal;
     let help = false;
     try {
       help =
@@ -71,7 +79,7 @@ export const serveCommand: CliCommand = {
     }
     log.info({ storage: server.db.driver, url: server.url }, "notes started");
     io.stdout.write(`notes: listening on ${server.url}\n`);
-    const signal = await io.stopSignal;
+    const signal = await whenAborted(stop);
     log.info({ signal }, "shutting down");
     await server.close();
     return EXIT.ok;

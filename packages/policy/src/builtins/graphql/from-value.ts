@@ -3,7 +3,7 @@
  * back into syntax trees. Missing keys take Go's zero values, as decoding JSON into
  * gqlparser's structs would; positions are unknown.
  */
-import { RegoObject, type Value } from "../../value/value.js";
+
 import {
   type Argument,
   type Definition,
@@ -18,7 +18,8 @@ import {
   type SchemaDocument,
   type Selection,
   type VariableDefinition,
-} from "./ast.js";
+} from "../../lib/graphql/ast.js";
+import { RegoObject, type Value } from "../../value/value.js";
 
 function field(o: Value | undefined, key: string): Value | undefined {
   return o instanceof RegoObject ? o.get(key) : undefined;

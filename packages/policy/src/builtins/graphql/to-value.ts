@@ -3,7 +3,7 @@
  * field names, with nulls, empty lists and empty objects left out, and empty strings and
  * false booleans kept.
  */
-import { RegoObject, type Value } from "../../value/value.js";
+
 import type {
   Argument,
   ArgumentDefinition,
@@ -21,7 +21,8 @@ import type {
   SchemaDocument,
   Selection,
   VariableDefinition,
-} from "./ast.js";
+} from "../../lib/graphql/ast.js";
+import { RegoObject, type Value } from "../../value/value.js";
 
 type Entry = [string, Value | undefined];
 

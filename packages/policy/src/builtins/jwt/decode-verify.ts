@@ -3,10 +3,10 @@
  * its registered claims (iss, aud, exp, nbf) against the constraints, as OPA does.
  */
 import { BuiltinError } from "../../errors.js";
+import { isKnownAlgorithm, verifySignature } from "../../lib/jws/algorithms.js";
 import { formatValue } from "../../value/format.js";
 import { isNumber, toFloat } from "../../value/number.js";
 import { RegoObject, type Value } from "../../value/value.js";
-import { isKnownAlgorithm, verifySignature } from "./algorithms.js";
 import { keysFromCertOrJwk, type VerificationKey } from "./keys.js";
 import { decodeHeader, decodeSection, jsonObject, parseHeader, splitToken } from "./token.js";
 

@@ -3,9 +3,9 @@
  * signed with the first key of a JWK (set). The header and payload text is used verbatim.
  */
 import { BuiltinError, isStackOverflow } from "../../errors.js";
+import { isKnownAlgorithm, signData } from "../../lib/jws/algorithms.js";
 import { RegoObject, stringifyJSON, type Value } from "../../value/value.js";
 import { base64UrlEncode } from "../crypto/go-encoding.js";
-import { isKnownAlgorithm, signData } from "./algorithms.js";
 import { readJSON } from "./json-reader.js";
 import { signingKeyFromJwk } from "./keys.js";
 

@@ -21,5 +21,24 @@ describe("readJSON", () => {
     assert.throws(() => readJSON('"unterminated'), SyntaxError);
     assert.throws(() => readJSON("1 2"), { message: /unexpected text after the value/ });
     assert.throws(() => readJSON(""), { message: /unexpected end of JSON input/ });
+    const cases: [string, string][] = [
+      ["[1 2]", "expected ',' or ']' at offset 4"],
+      ["[1", "expected ',' or ']' at offset 3"],
+      ['{"a":1 "b"}', "expected ',' or '}' at offset 8"],
+      ['{"a" 1}', "expected ':' at offset 5"],
+      ["{1:2}", "expected a string key at offset 1"],
+      ["[-]", "invalid number at offset 1"],
+      ["[1.]", "expected ',' or ']' at offset 3"],
+      ["tru", 'invalid character "t" at offset 0'],
+      ['"a\\q"', "invalid string at offset 0"],
+      ['{"a\u0001": 1}', "invalid string at offset 1"],
+      ["[".repeat(10_001), "exceeded max depth of 10000 at offset 10000"],
+    ];
+    for (const [text, message] of cases)
+      assert.throws(() => readJSON(text), { name: "SyntaxError", message }, text);
+  });
+
+  test("keeps numbers beyond float range as infinities", () => {
+    assert.deepEqual(readJSON("[1e999, -1e999]"), [Infinity, -Infinity]);
   });
 });

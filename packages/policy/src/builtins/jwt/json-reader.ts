@@ -1,115 +1,46 @@
 /**
- * JSON text to Rego values with exact big integers (JSON.parse would round them). Duplicate
- * object keys keep the last value, as Go's decoder does.
+ * JSON text to Rego values for io.jwt and the JSON-schema builtins: the shared reader
+ * (value/json-reader.ts), its errors worded as these builtins have always worded them,
+ * "<what> at offset <n>", and numbers beyond float range kept as infinities.
  */
-import { parseNumber } from "../../value/number.js";
-import { RegoObject, type Value } from "../../value/value.js";
+import { type JsonErrorAt, JsonSyntaxError } from "@quintet/gostd/json";
+import { readJSON as readRegoJSON } from "../../value/json-reader.js";
+import type { Value } from "../../value/value.js";
 
 /** Parses one JSON document; throws SyntaxError with the offset of the problem. */
 export function readJSON(text: string): Value {
-  const r = new Reader(text);
-  r.ws();
-  const v = r.value();
-  r.ws();
-  if (r.pos < text.length) r.fail("unexpected text after the value");
-  return v;
+  try {
+    return readRegoJSON(text, { allowInfinity: true });
+  } catch (e) {
+    if (!(e instanceof JsonSyntaxError) || e.at === undefined) throw e;
+    throw new SyntaxError(offsetWording(text, e));
+  }
 }
 
-// Characters below U+0020 are excluded by the class built from their code points.
-const stringPattern = new RegExp(
-  `"(?:[^"\\\\${String.fromCharCode(0)}-${String.fromCharCode(0x1f)}]|\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4}))*"`,
-  "y",
-);
-const numberPattern = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-class Reader {
-  pos = 0;
-  constructor(private readonly s: string) {}
-
-  fail(what: string): never {
-    throw new SyntaxError(`${what} at offset ${this.pos}`);
-  }
-
-  ws(): void {
-    while (this.pos < this.s.length && " \t\n\r".includes(this.s[this.pos] as string)) this.pos++;
-  }
-
-  value(): Value {
-    const c = this.s[this.pos];
-    if (c === "{") return this.object();
-    if (c === "[") return this.array();
-    if (c === '"') return this.string();
-    if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.number();
-    for (const [word, v] of [
-      ["true", true],
-      ["false", false],
-      ["null", null],
-    ] as const) {
-      if (this.s.startsWith(word, this.pos)) {
-        this.pos += word.length;
-        return v;
-      }
-    }
-    return this.fail(
-      c === undefined ? "unexpected end of JSON input" : `invalid character ${JSON.stringify(c)}`,
-    );
-  }
-
-  private object(): RegoObject {
-    const o = new RegoObject();
-    this.pos++;
-    this.ws();
-    if (this.s[this.pos] === "}") {
-      this.pos++;
-      return o;
-    }
-    for (;;) {
-      this.ws();
-      if (this.s[this.pos] !== '"') this.fail("expected a string key");
-      const key = this.string();
-      this.ws();
-      if (this.s[this.pos] !== ":") this.fail("expected ':'");
-      this.pos++;
-      this.ws();
-      o.set(key, this.value());
-      this.ws();
-      const c = this.s[this.pos++];
-      if (c === "}") return o;
-      if (c !== ",") this.fail("expected ',' or '}'");
-    }
-  }
-
-  private array(): Value[] {
-    const out: Value[] = [];
-    this.pos++;
-    this.ws();
-    if (this.s[this.pos] === "]") {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      this.ws();
-      out.push(this.value());
-      this.ws();
-      const c = this.s[this.pos++];
-      if (c === "]") return out;
-      if (c !== ",") this.fail("expected ',' or ']'");
-    }
-  }
-
-  private string(): string {
-    stringPattern.lastIndex = this.pos;
-    const m = stringPattern.exec(this.s);
-    if (!m) return this.fail("invalid string");
-    this.pos += m[0].length;
-    return JSON.parse(m[0]) as string;
-  }
-
-  private number(): Value {
-    numberPattern.lastIndex = this.pos;
-    const m = numberPattern.exec(this.s);
-    if (!m) return this.fail("invalid number");
-    this.pos += m[0].length;
-    return parseNumber(m[0]) as Value;
+/** The message of a reader that matches whole tokens and then checks what follows. */
+function offsetWording(text: string, e: JsonSyntaxError): string {
+  const at = e.at as JsonErrorAt;
+  const found = text[at.offset];
+  switch (at.site) {
+    case "value":
+      if (found === undefined) return `unexpected end of JSON input at offset ${at.offset}`;
+      return `invalid character ${JSON.stringify(found)} at offset ${at.offset}`;
+    case "number":
+      return `invalid number at offset ${at.tokenStart}`;
+    case "string":
+      return `invalid string at offset ${at.tokenStart}`;
+    case "key":
+      return `expected a string key at offset ${at.offset}`;
+    case "colon":
+      return `expected ':' at offset ${at.offset}`;
+    // The character after an element is consumed before it is judged.
+    case "after-element":
+      return `expected ',' or ']' at offset ${at.offset + 1}`;
+    case "after-member":
+      return `expected ',' or '}' at offset ${at.offset + 1}`;
+    case "after-top":
+      return `unexpected text after the value at offset ${at.offset}`;
+    case "depth":
+      return `${e.message} at offset ${at.offset}`;
   }
 }

@@ -7,7 +7,7 @@ import type { PolicyEngine } from "../../engine.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { parseDataText } from "../../loader/data-document.js";
 import type { Value } from "../../value/value.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { describeFailure } from "../error-report.js";
 import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
 
@@ -92,7 +92,7 @@ function parse(argv: string[]) {
   return { values: v, query: parsed.positionals[0] as string };
 }
 
-async function runBench(argv: string[], io: CliIO): Promise<number> {
+async function runBench(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const v = parsed.values;
@@ -100,16 +100,18 @@ async function runBench(argv: string[], io: CliIO): Promise<number> {
     const { engine } = buildEngine(v.data ?? [], { v0Compatible: v["v0-compatible"] });
     const input = v.input ? parseDataText(v.input, readFileSync(v.input, "utf8")) : undefined;
     if (v.fail === "true" && engine.query(parsed.query, { input }).length === 0) {
-      io.stderr("error: undefined result\n");
+      io.stderr.write("error: undefined result\n");
       return 1;
     }
     for (let i = 0; i < Number(v.count); i++) {
       const result = benchOnce(engine, parsed.query, input, Number(v.benchtime));
-      io.stdout(v.format === "json" ? `${JSON.stringify(result, null, 2)}\n` : prettyTable(result));
+      io.stdout.write(
+        v.format === "json" ? `${JSON.stringify(result, null, 2)}\n` : prettyTable(result),
+      );
     }
     return 0;
   } catch (e) {
-    io.stderr(describeFailure(e));
+    io.stderr.write(describeFailure(e));
     return 1;
   }
 }

@@ -19,7 +19,7 @@ import {
 } from "../../loader/bundle.js";
 import { BundleLoadError, loadBundlePaths } from "../../loader/load-bundles.js";
 import { type LoadedFiles, loadPaths } from "../../loader/load-paths.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { describeFailure } from "../error-report.js";
 import { parseFlags, parseOrReportUsage, requirePaths } from "../parse-flags.js";
 import { SIGNING_CONFIG_INCOMPLETE } from "./sign.js";
@@ -78,11 +78,11 @@ function signingProblem(values: Values): string | undefined {
 }
 
 /** OPA warns when a directory looks like a bundle but -b was not given. */
-function warnIgnoredManifests(paths: string[], io: CliIO): void {
+function warnIgnoredManifests(paths: string[], io: PolicyIo): void {
   for (const path of paths) {
     try {
       if (statSync(path).isDirectory() && existsSync(join(path, ".manifest")))
-        io.stderr(
+        io.stderr.write(
           `Warning: .manifest file found in "${path}" but -b flag not specified. Manifest will be ignored.\n`,
         );
     } catch {
@@ -137,13 +137,13 @@ function carriedManifest(
   return { roots: manifests.flatMap((m) => m?.roots ?? [""]), rootsGiven: true };
 }
 
-async function runBuild(argv: string[], io: CliIO): Promise<number> {
+async function runBuild(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const { values, positionals } = parsed;
   const bad = signingProblem(values);
   if (bad) {
-    io.stderr(`error: ${bad}\n`);
+    io.stderr.write(`error: ${bad}\n`);
     return 1;
   }
   if (!values.bundle) warnIgnoredManifests(positionals, io);
@@ -162,10 +162,10 @@ async function runBuild(argv: string[], io: CliIO): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof BundleLoadError) {
-      io.stderr(`error: load error: ${e.message}\n`);
+      io.stderr.write(`error: load error: ${e.message}\n`);
       return 1;
     }
-    io.stderr(describeFailure(e));
+    io.stderr.write(describeFailure(e));
     return 1;
   }
 }

@@ -7,10 +7,10 @@
 import { parseArgs } from "node:util";
 import { allBuiltins } from "../../builtins/registry.js";
 import { deprecatedBuiltins } from "../../compile/strict/deprecated.js";
-import type { CliIO, Command } from "../cli-io.js";
+import { packageVersion } from "../../version.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { asUsage } from "../parse-flags.js";
 import { typeJson } from "../type-json.js";
-import { packageVersion } from "./version.js";
 
 const USAGE = `Usage: rego capabilities [flags]
 
@@ -43,25 +43,25 @@ export function capabilitiesDocument(): unknown {
   };
 }
 
-async function runCapabilities(argv: string[], io: CliIO): Promise<number> {
+async function runCapabilities(argv: string[], io: PolicyIo): Promise<number> {
   let values: { current?: boolean; version?: string };
   try {
     const parsed = asUsage(() => parseArgs({ args: argv, options: OPTIONS, strict: true }));
     values = parsed.values;
   } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n\n${USAGE}`);
+    io.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
   }
   const own = `v${packageVersion()}`;
   if (values.version !== undefined && values.version !== own && values.version !== own.slice(1)) {
-    io.stderr(`error: unknown version ${values.version} (known: ${own})\n`);
+    io.stderr.write(`error: unknown version ${values.version} (known: ${own})\n`);
     return 1;
   }
   if (!values.current && values.version === undefined) {
-    io.stdout(`${own}\n`);
+    io.stdout.write(`${own}\n`);
     return 0;
   }
-  io.stdout(`${JSON.stringify(capabilitiesDocument(), null, 2)}\n`);
+  io.stdout.write(`${JSON.stringify(capabilitiesDocument(), null, 2)}\n`);
   return 0;
 }
 

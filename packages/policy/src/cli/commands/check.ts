@@ -11,7 +11,8 @@ import { DEFAULT_MAX_ERRORS } from "../../compile/error-limit.js";
 import type { CheckOptions } from "../../compile/strict/index.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { loadSchemas } from "../../loader/schemas.js";
-import type { CliIO, Command } from "../cli-io.js";
+import { packageVersion } from "../../version.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import {
   parseFlags,
@@ -20,7 +21,6 @@ import {
   requirePrettyOrJson,
   UsageError,
 } from "../parse-flags.js";
-import { packageVersion } from "./version.js";
 
 const USAGE = `Usage: rego check [flags] <path>...
 
@@ -51,7 +51,7 @@ const OPTIONS = {
   "rego-v1": { type: "boolean" },
 } as const;
 
-async function runCheck(argv: string[], io: CliIO): Promise<number> {
+async function runCheck(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const { values, checks } = parsed;

@@ -1,5 +1,5 @@
 /** `rego completion bash|zsh`: a shell completion script for command names and flags. */
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 
 /** Builds the completion command over the names of every command. */
 export function completionCommand(commandNames: () => string[]): Command {
@@ -7,10 +7,10 @@ export function completionCommand(commandNames: () => string[]): Command {
     name: "completion",
     summary: "Print a shell completion script (bash or zsh)",
     usage: "Usage: rego completion bash|zsh\n\nLoad it with: source <(rego completion bash)\n",
-    run: async (argv: string[], io: CliIO) => {
+    run: async (argv: string[], io: PolicyIo) => {
       const shell = argv[0];
       if (argv.length !== 1 || (shell !== "bash" && shell !== "zsh")) {
-        io.stderr("error: specify bash or zsh\n");
+        io.stderr.write("error: specify bash or zsh\n");
         return 2;
       }
       const words = commandNames().sort().join(" ");
@@ -27,7 +27,7 @@ export function completionCommand(commandNames: () => string[]): Command {
         "complete -F _rego_complete rego",
       ];
       const prefix = shell === "zsh" ? ["autoload -U +X bashcompinit && bashcompinit"] : [];
-      io.stdout(`${[...prefix, ...bash].join("\n")}\n`);
+      io.stdout.write(`${[...prefix, ...bash].join("\n")}\n`);
       return 0;
     },
   };

@@ -5,14 +5,18 @@
  * The query is parsed, not compiled (as OPA does); the policies are compiled. Errors: exit 1.
  */
 import type { Term } from "../../ast/nodes.js";
+import { OpaAstEncoder, stringifyAst } from "../../ast/opa-json.js";
 import { Compiler } from "../../compile/compiler.js";
+import {
+  type Dependencies,
+  queryDependencies,
+  type Ref,
+} from "../../dependencies/query-dependencies.js";
 import { loadPaths } from "../../loader/load-paths.js";
 import { parseModule, parseQuery } from "../../syntax/module-parser.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { describeFailure } from "../error-report.js";
-import { OpaAstEncoder, stringifyAst } from "../opa-ast-json.js";
 import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
-import { type Dependencies, queryDependencies, type Ref } from "../query-dependencies.js";
 
 const USAGE = `Usage: rego deps [flags] <query>
 
@@ -107,7 +111,7 @@ function depsJson(deps: Dependencies): string {
   return `${stringifyAst(out)}\n`;
 }
 
-async function runDeps(argv: string[], io: CliIO): Promise<number> {
+async function runDeps(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const { values, query } = parsed;
@@ -118,10 +122,10 @@ async function runDeps(argv: string[], io: CliIO): Promise<number> {
     const modules = files.modules.map((m) => parseModule(m.file, m.source, v0));
     const policy = new Compiler().compile(modules);
     const deps = queryDependencies(policy, body);
-    io.stdout(values.format === "json" ? depsJson(deps) : depsTable(deps));
+    io.stdout.write(values.format === "json" ? depsJson(deps) : depsTable(deps));
     return 0;
   } catch (e) {
-    io.stderr(describeFailure(e));
+    io.stderr.write(describeFailure(e));
     return 1;
   }
 }

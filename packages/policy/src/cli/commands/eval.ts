@@ -3,12 +3,12 @@
  * results as `opa eval` does. Exit 0 ok; 1 when --fail/--fail-defined trips; 2 on any error.
  */
 import { readFileSync } from "node:fs";
-import { parseGoDuration } from "../../builtins/time/go-duration.js";
+import { parseGoDuration } from "@quintet/gostd/time";
 import { buildEngine } from "../../loader/build-engine.js";
 import { parseDataText } from "../../loader/data-document.js";
 import { loadSchemas } from "../../loader/schemas.js";
 import type { Value } from "../../value/value.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { describeFailure, failureJson, isExpectedFailure } from "../error-report.js";
 import { EVAL_FORMATS, type EvalFormat, formatEvalResults } from "../eval-output.js";
 import { parseFlags, UsageError } from "../parse-flags.js";
@@ -74,7 +74,7 @@ type EvalFlags = ReturnType<typeof parseEvalArgs>["values"];
 async function readRequest(
   values: EvalFlags,
   positionals: string[],
-  io: CliIO,
+  io: PolicyIo,
 ): Promise<EvalRequest> {
   const format = values.format as EvalFormat;
   if (values.format === "source" && !values.partial)
@@ -115,7 +115,7 @@ function checkPartialFlags(values: EvalFlags, format: EvalFormat): void {
     throw new UsageError(`--partial prints json, pretty or source only (not ${format})`);
 }
 
-async function runEval(argv: string[], io: CliIO): Promise<number> {
+async function runEval(argv: string[], io: PolicyIo): Promise<number> {
   let parsed: ReturnType<typeof parseEvalArgs>;
   let request: EvalRequest;
   try {
@@ -123,10 +123,10 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
     request = await readRequest(parsed.values, parsed.positionals, io);
   } catch (e) {
     if (!(e instanceof UsageError)) {
-      io.stderr(describeFailure(e));
+      io.stderr.write(describeFailure(e));
       return 2;
     }
-    io.stderr(`error: ${e.message}\n\n${USAGE}`);
+    io.stderr.write(`error: ${e.message}\n\n${USAGE}`);
     return 2;
   }
   const { values } = parsed;
@@ -144,7 +144,7 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
       input: request.input,
       strictBuiltinErrors: values["strict-builtin-errors"],
       timeoutMs: request.timeoutMs,
-      print: (message: string) => io.stderr(`${message}\n`),
+      print: (message: string) => io.stderr.write(`${message}\n`),
     };
     if (values.partial) {
       const result = engine.partial(request.query, {
@@ -153,14 +153,14 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
         disableInlining: values["disable-inlining"],
         nondeterministicBuiltins: values["nondeterminstic-builtins"],
       });
-      io.stdout(formatPartial(result, request.format));
+      io.stdout.write(formatPartial(result, request.format));
       const defined = result.queries.length > 0;
       return (values.fail && !defined) || (values["fail-defined"] && defined) ? 1 : 0;
     }
     const results = insight
       ? await insight.query(engine, request.query, options)
       : await engine.queryAsync(request.query, options);
-    io.stdout(
+    io.stdout.write(
       insight
         ? insight.render(results, request.format)
         : formatEvalResults(results, request.format),
@@ -171,9 +171,10 @@ async function runEval(argv: string[], io: CliIO): Promise<number> {
   } catch (e) {
     if (!isExpectedFailure(e)) throw e;
     // As OPA: the trace up to the error, then the error.
-    if (request.format === "pretty" && request.insight) io.stdout(request.insight.traceText());
-    if (request.format === "json") io.stdout(failureJson(e));
-    else io.stderr(describeFailure(e));
+    if (request.format === "pretty" && request.insight)
+      io.stdout.write(request.insight.traceText());
+    if (request.format === "json") io.stdout.write(failureJson(e));
+    else io.stderr.write(describeFailure(e));
     return 2;
   }
 }

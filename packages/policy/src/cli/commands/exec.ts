@@ -9,9 +9,9 @@ import type { PolicyEngine } from "../../engine.js";
 import { RegoError } from "../../errors.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { parseDataText } from "../../loader/data-document.js";
-import { jsonText } from "../../server/json-text.js";
+import { jsonText } from "../../value/json-text.js";
 import { toJSON, type Value } from "../../value/value.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { describeFailure } from "../error-report.js";
 import { parseFlags, parseOrReportUsage, UsageError } from "../parse-flags.js";
 
@@ -103,7 +103,7 @@ function parse(argv: string[]) {
   return parsed;
 }
 
-async function runExec(argv: string[], io: CliIO): Promise<number> {
+async function runExec(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const v = parsed.values;
@@ -113,14 +113,14 @@ async function runExec(argv: string[], io: CliIO): Promise<number> {
     engine = buildEngine(v.bundle ?? [], { v0Compatible: v["v0-compatible"] }).engine;
     files = inputFiles(parsed.positionals);
   } catch (e) {
-    io.stderr(describeFailure(e));
+    io.stderr.write(describeFailure(e));
     return 1;
   }
   const items: ExecItem[] = [];
   for (const f of files) items.push(await decide(engine, v.decision, f, readFileSync(f, "utf8")));
   if (v["stdin-input"])
     items.push(await decide(engine, v.decision, "--stdin-input", await io.readStdin()));
-  io.stdout(jsonText({ result: items }, true));
+  io.stdout.write(jsonText({ result: items }, true));
   const defined = items.filter((i) => i.result !== undefined);
   if (v.fail && defined.length < items.length) return 1;
   if (v["fail-defined"] && defined.length > 0) return 1;

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { prettyDiff } from "../../format/diff.js";
 import { type FormatOptions, formatSource } from "../../format/format.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { describeFailure } from "../error-report.js";
 import { parseFlags, parseOrReportUsage, UsageError } from "../parse-flags.js";
 
@@ -91,7 +91,7 @@ function formatted(file: string, source: string, opts: FormatOptions): string {
 }
 
 /** One file: what it prints or writes, as `opa fmt` decides from the flags. */
-function formatFile(file: string, values: Values, io: CliIO): void {
+function formatFile(file: string, values: Values, io: PolicyIo): void {
   let source: string;
   try {
     source = readFileSync(file, "utf8");
@@ -102,7 +102,7 @@ function formatFile(file: string, values: Values, io: CliIO): void {
   const changed = out !== source;
   if (values.list || values.diff) {
     if (!changed) return;
-    io.stdout(values.list ? `${file}\n` : `${prettyDiff(source, out)}\n`);
+    io.stdout.write(values.list ? `${file}\n` : `${prettyDiff(source, out)}\n`);
     if (values.fail) throw new FmtFailure("unexpected diff", 2);
     return;
   }
@@ -111,16 +111,16 @@ function formatFile(file: string, values: Values, io: CliIO): void {
     if (changed) writeFileSync(file, out);
     return;
   }
-  io.stdout(out);
+  io.stdout.write(out);
 }
 
-async function runFmt(argv: string[], io: CliIO): Promise<number> {
+async function runFmt(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const { values, positionals } = parsed;
   try {
     if (positionals.length === 0) {
-      io.stdout(formatted("stdin", await io.readStdin(), formatOptions(values)));
+      io.stdout.write(formatted("stdin", await io.readStdin(), formatOptions(values)));
       return 0;
     }
     for (const path of positionals)
@@ -128,7 +128,7 @@ async function runFmt(argv: string[], io: CliIO): Promise<number> {
     return 0;
   } catch (e) {
     if (!(e instanceof FmtFailure)) throw e;
-    io.stderr(`${e.message}\n`);
+    io.stderr.write(`${e.message}\n`);
     // Reading stdin or formatting it fails with 1, as `opa fmt` does.
     return positionals.length === 0 ? 1 : e.code;
   }

@@ -5,7 +5,7 @@
  */
 import { buildEngine } from "../../loader/build-engine.js";
 import { parseModule } from "../../syntax/module-parser.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
 import { annotationsJson, annotationsText, collectAnnotations } from "./inspect-annotations.js";
@@ -54,7 +54,7 @@ function parse(argv: string[]) {
   return { values: parsed.values, path: parsed.positionals[0] as string };
 }
 
-async function runInspect(argv: string[], io: CliIO): Promise<number> {
+async function runInspect(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const { values, path } = parsed;
@@ -71,8 +71,8 @@ async function runInspect(argv: string[], io: CliIO): Promise<number> {
         namespaces: Object.fromEntries(spaces),
       };
       if (annotations.length > 0) info.annotations = annotationsJson(annotations);
-      io.stdout(`${JSON.stringify(info, null, 2)}\n`);
-    } else io.stdout(prettyTable(spaces) + annotationsText(annotations));
+      io.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+    } else io.stdout.write(prettyTable(spaces) + annotationsText(annotations));
     return 0;
   } catch (e) {
     return reportExpectedFailure(io, e, values.format === "json");

@@ -6,11 +6,11 @@
  * stderr, exit 1.
  */
 import { readFileSync } from "node:fs";
-import { type Comment, SourceMap, tokenize } from "../../syntax/lexer.js";
+import { commentsJson, OpaAstEncoder, stringifyAst } from "../../ast/opa-json.js";
+import { moduleComments } from "../../syntax/module-comments.js";
 import { parseModule } from "../../syntax/module-parser.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
-import { commentsJson, OpaAstEncoder, stringifyAst } from "../opa-ast-json.js";
 import { prettyAst } from "../opa-ast-pretty.js";
 import { parseFlags, parseOrReportUsage, requirePrettyOrJson, UsageError } from "../parse-flags.js";
 
@@ -53,23 +53,14 @@ function moduleJson(file: string, source: string, v0: boolean, spec: string): st
   const include = jsonIncludes(spec);
   const json = new OpaAstEncoder(source, include).module(module);
   if (include.comments) {
-    const found: Comment[] = [];
-    const map = new SourceMap(file, source);
-    tokenize(map, 0, source.length, found);
-    if (found.length > 0) {
-      const lineStarts = [0];
-      for (let i = 0; i < source.length; i++) if (source[i] === "\n") lineStarts.push(i + 1);
-      const located = found.map((c) => {
-        const start = (lineStarts[c.row - 1] ?? 0) + c.col - 1;
-        return { ...c, start, end: start + 1 + c.text.length };
-      });
-      json.comments = commentsJson(file, source, located, include.locations);
-    }
+    const comments = moduleComments(file, source);
+    if (comments.length > 0)
+      json.comments = commentsJson(file, source, comments, include.locations);
   }
   return `${stringifyAst(json)}\n`;
 }
 
-async function runParse(argv: string[], io: CliIO): Promise<number> {
+async function runParse(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const { values, file } = parsed;
@@ -77,13 +68,14 @@ async function runParse(argv: string[], io: CliIO): Promise<number> {
   try {
     source = readFileSync(file, "utf8");
   } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n`);
+    io.stderr.write(`error: ${(e as Error).message}\n`);
     return 1;
   }
   const v0 = values["v0-compatible"] ?? false;
   try {
-    if (values.format === "json") io.stdout(moduleJson(file, source, v0, values["json-include"]));
-    else io.stdout(prettyAst(parseModule(file, source, v0), source));
+    if (values.format === "json")
+      io.stdout.write(moduleJson(file, source, v0, values["json-include"]));
+    else io.stdout.write(prettyAst(parseModule(file, source, v0), source));
     return 0;
   } catch (e) {
     return reportExpectedFailure(io, e, true);

@@ -4,7 +4,7 @@
  * Start-up errors are listed with file:line:col and the exit code is 1.
  */
 
-import { addrProblem, createLogger, type LogFormat } from "@quintet/kit";
+import { addrProblem, createLogger, type LogFormat, whenAborted } from "@quintet/kit";
 import { loadConfig } from "../../config.js";
 import { buildEngine } from "../../loader/build-engine.js";
 import { BundleLoadError } from "../../loader/load-bundles.js";
@@ -17,7 +17,8 @@ import {
 import { OverrideSyntaxError } from "../../plugins/config-overrides.js";
 import { PluginRuntime } from "../../plugins/plugin-runtime.js";
 import { startPolicyServer } from "../../server/app.js";
-import { PolicyStore } from "../../server/policy-store.js";
+import { PolicyStore } from "../../store/policy-store.js";
+import { packageVersion } from "../../version.js";
 import {
   BUNDLE_FLAG_OPTIONS,
   BUNDLE_FLAG_USAGE,
@@ -26,13 +27,11 @@ import {
   bundlesVerified,
   reloadBundleEngine,
 } from "../bundle-flags.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { describeFailure, isExpectedFailure } from "../error-report.js";
 import { parseFlags, UsageError } from "../parse-flags.js";
 import { runRepl } from "../repl/run-repl.js";
-import { shutdownSignal, whenAborted } from "../shutdown-signal.js";
 import { reloadEngine, watchPaths } from "../watch.js";
-import { packageVersion } from "./version.js";
 
 const USAGE = `Usage: rego run [--server] [flags] <path>...
 
@@ -113,7 +112,7 @@ function readRuntimeConfig(
 
 function readSettings(
   argv: string[],
-  io: CliIO,
+  io: PolicyIo,
 ): {
   settings: RunSettings;
   paths: string[];
@@ -158,20 +157,20 @@ function readSettings(
   };
 }
 
-async function runServer(argv: string[], io: CliIO): Promise<number> {
+async function runServer(argv: string[], io: PolicyIo): Promise<number> {
   let parsed: ReturnType<typeof readSettings>;
   try {
     parsed = readSettings(argv, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`error: ${e.message}\n\n${USAGE}`);
+      io.stderr.write(`error: ${e.message}\n\n${USAGE}`);
       return 2;
     }
     if (e instanceof ConfigFileError) {
-      io.stderr(`error: ${e.message}\n`);
+      io.stderr.write(`error: ${e.message}\n`);
       return 1;
     }
-    io.stderr(describeFailure(e));
+    io.stderr.write(describeFailure(e));
     return 1;
   }
   const { settings, paths } = parsed;
@@ -184,7 +183,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     service: "policy",
     level: settings.logLevel,
     format: settings.logFormat,
-    destination: { write: io.stderr, isTTY: process.stderr.isTTY },
+    destination: { write: (text: string) => io.stderr.write(text), isTTY: process.stderr.isTTY },
   });
   // With -b every path is a bundle, verified before use (OPA's bundle mode).
   const bundles = parsed.bundles;
@@ -195,11 +194,11 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
       : buildEngine(paths, { v0Compatible: parsed.v0 });
   } catch (e) {
     if (e instanceof BundleLoadError) {
-      io.stderr(`error: load error: ${e.message}\n`);
+      io.stderr.write(`error: load error: ${e.message}\n`);
       return 1;
     }
     if (!isExpectedFailure(e)) throw e;
-    io.stderr(describeFailure(e, true));
+    io.stderr.write(describeFailure(e, true));
     return 1;
   }
   const { engine } = built;
@@ -211,7 +210,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     store,
     log,
     version: packageVersion(),
-    console: (line) => io.stdout(line),
+    console: (line) => io.stdout.write(line),
     ruleTimeoutMs: settings.evalTimeoutMs,
   });
   const server = await startPolicyServer(
@@ -234,7 +233,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
     },
     settings.addr,
   ).catch((e: Error) => {
-    io.stderr(`error: cannot listen on ${settings.addr}: ${e.message}\n`);
+    io.stderr.write(`error: cannot listen on ${settings.addr}: ${e.message}\n`);
     return undefined;
   });
   if (!server) return 1;
@@ -258,7 +257,7 @@ async function runServer(argv: string[], io: CliIO): Promise<number> {
         }
       })
     : undefined;
-  await whenAborted(io.signal ?? shutdownSignal());
+  await whenAborted(io.signal);
   watcher?.stop();
   await plugins.stop();
   log.info({ graceMs: settings.graceMs }, "Shutting down...");

@@ -10,7 +10,7 @@ import { keyFromFlag } from "../../bundle/keys-config.js";
 import { readClaimsFile, signaturesFileText, signBundleFiles } from "../../bundle/sign.js";
 import type { BundleFile } from "../../bundle/verify.js";
 import { directoryEntries, tarballEntries } from "../../loader/bundle.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { parseFlags, parseOrReportUsage } from "../parse-flags.js";
 
 const USAGE = `Usage: rego sign --bundle --signing-key <key> [flags] <path>...
@@ -71,13 +71,13 @@ function problem(values: ReturnType<typeof parse>["values"], paths: string[]): s
   return undefined;
 }
 
-async function runSign(argv: string[], io: CliIO): Promise<number> {
+async function runSign(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const { values, positionals } = parsed;
   const bad = problem(values, positionals);
   if (bad) {
-    io.stderr(`error: ${bad}\n`);
+    io.stderr.write(`error: ${bad}\n`);
     return 1;
   }
   try {
@@ -91,7 +91,7 @@ async function runSign(argv: string[], io: CliIO): Promise<number> {
     writeFileSync(join(values["output-file-path"], ".signatures.json"), signaturesFileText(token));
     return 0;
   } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n`);
+    io.stderr.write(`error: ${(e as Error).message}\n`);
     return 1;
   }
 }

@@ -5,7 +5,7 @@
  * errs or is skipped (skipped: 0 with `-z`), 1 when the files do not load or compile (or,
  * with `--fail-on-empty`, no test ran).
  */
-import { parseGoDuration } from "../../builtins/time/go-duration.js";
+import { parseGoDuration } from "@quintet/gostd/time";
 import type { PolicyEngine } from "../../engine.js";
 import { engineFromFiles } from "../../loader/build-engine.js";
 import { loadBundlePaths } from "../../loader/load-bundles.js";
@@ -13,7 +13,7 @@ import { type LoadedFiles, loadPaths } from "../../loader/load-paths.js";
 import { loadSchemas } from "../../loader/schemas.js";
 import { parseModule } from "../../syntax/module-parser.js";
 import { CoverageCollector, thresholdMessage } from "../../trace/coverage.js";
-import type { CliIO, Command } from "../cli-io.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 import { reportExpectedFailure } from "../error-report.js";
 import {
   parseFlags,
@@ -121,7 +121,7 @@ function load(parsed: Parsed): LoadedFiles {
   return loadPaths(parsed.positionals, { ignore: parsed.values.ignore });
 }
 
-async function runTests(argv: string[], io: CliIO): Promise<number> {
+async function runTests(argv: string[], io: PolicyIo): Promise<number> {
   const parsed = parseOrReportUsage(() => parse(argv), USAGE, io);
   if (!parsed) return 2;
   const v0 = parsed.values["v0-compatible"] ?? false;
@@ -150,7 +150,7 @@ async function runTests(argv: string[], io: CliIO): Promise<number> {
 
 /** One run of every test, reported; the exit code. */
 async function runOnce(
-  io: CliIO,
+  io: PolicyIo,
   parsed: Parsed,
   engine: PolicyEngine,
   tests: TestCase[],
@@ -184,11 +184,11 @@ async function runOnce(
     sources: new Map(files.modules.map((m) => [m.file, m.source])),
     bench,
   };
-  io.stdout(
+  io.stdout.write(
     parsed.values.format === "json" ? jsonReport(results, options) : prettyReport(results, options),
   );
   if (results.length === 0 && parsed.values["fail-on-empty"]) {
-    io.stderr("no tests were run\n");
+    io.stderr.write("no tests were run\n");
     return 1;
   }
   return exitCode(results, parsed.values["exit-zero-on-skipped"] ?? false);
@@ -209,7 +209,7 @@ function exitCode(results: TestResult[], skippedIsFine: boolean): number {
  * covered with -v) on stderr and exit 2.
  */
 function reportCoverage(
-  io: CliIO,
+  io: PolicyIo,
   coverage: CoverageCollector,
   results: TestResult[],
   files: LoadedFiles,
@@ -218,17 +218,19 @@ function reportCoverage(
 ): number {
   const failed = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
   if (failed.length > 0) {
-    io.stderr(prettyReport(failed, { verbose: false, traceMode: "verbose", sources: new Map() }));
+    io.stderr.write(
+      prettyReport(failed, { verbose: false, traceMode: "verbose", sources: new Map() }),
+    );
     return 2;
   }
   const report = coverage.report(files.modules.map((m) => parseModule(m.file, m.source, v0)));
   const threshold = Number(parsed.values.threshold ?? 0);
   if (report.coverage < threshold) {
     const message = thresholdMessage(report, threshold);
-    io.stderr(parsed.values.verbose ? message : `${message.split("\n")[0]}\n`);
+    io.stderr.write(parsed.values.verbose ? message : `${message.split("\n")[0]}\n`);
     return 2;
   }
-  io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return 0;
 }
 

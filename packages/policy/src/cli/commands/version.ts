@@ -1,25 +1,9 @@
 /** `rego version`: version lines in `opa version`'s layout. */
-import { readFileSync } from "node:fs";
-import type { CliIO, Command } from "../cli-io.js";
+import { packageVersion } from "../../version.js";
+import type { Command, PolicyIo } from "../cli-io.js";
 
-/** The package version, read from package.json next to dist/ (or src/ when run from source). */
-export function packageVersion(): string {
-  for (const rel of ["../../../../package.json", "../../../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === "@quintet/policy" && pkg.version) return pkg.version;
-    } catch {
-      // Try the next layout.
-    }
-  }
-  return "unknown";
-}
-
-async function runVersion(_argv: string[], io: CliIO): Promise<number> {
-  io.stdout(
+async function runVersion(_argv: string[], io: PolicyIo): Promise<number> {
+  io.stdout.write(
     [
       `Version: ${packageVersion()}`,
       "Build Commit: unknown",

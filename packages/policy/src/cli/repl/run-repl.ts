@@ -5,8 +5,8 @@
  * and the last good set kept).
  */
 import { createInterface } from "node:readline";
-import type { CliIO } from "../cli-io.js";
-import { packageVersion } from "../commands/version.js";
+import { packageVersion } from "../../version.js";
+import type { PolicyIo } from "../cli-io.js";
 import { watchPaths } from "../watch.js";
 import { Repl } from "./repl.js";
 
@@ -14,29 +14,33 @@ import { Repl } from "./repl.js";
 export async function runRepl(
   paths: readonly string[],
   options: { v0: boolean; watch: boolean },
-  io: CliIO,
+  io: PolicyIo,
   input: NodeJS.ReadableStream = process.stdin,
 ): Promise<number> {
   const repl = Repl.start(paths, options.v0, {
-    out: (t) => io.stdout(t),
-    err: (t) => io.stderr(t),
+    out: (t) => io.stdout.write(t),
+    err: (t) => io.stderr.write(t),
   });
   if (!repl) return 1;
-  io.stdout(
+  io.stdout.write(
     `rego ${packageVersion()}: an OPA-compatible Rego shell\n\nRun 'help' to see a list of commands.\n\n`,
   );
-  const watcher = options.watch ? watchPaths(paths, () => io.stderr(repl.reload())) : undefined;
+  const watcher = options.watch
+    ? watchPaths(paths, () => {
+        io.stderr.write(repl.reload());
+      })
+    : undefined;
   const lines = createInterface({ input, terminal: false });
   try {
-    io.stdout(repl.prompt());
+    io.stdout.write(repl.prompt());
     for await (const line of lines) {
       if (!(await repl.lineAsync(line))) break;
-      io.stdout(repl.prompt());
+      io.stdout.write(repl.prompt());
     }
   } finally {
     lines.close();
     watcher?.stop();
   }
-  io.stdout("\n");
+  io.stdout.write("\n");
   return 0;
 }

@@ -3,7 +3,7 @@
  * the event's fields plus OPA's log fields, keys sorted as OPA's JSON log formatter writes
  * them, ending in a newline (the sink writes lines as they come).
  */
-import { jsonText } from "../../server/json-text.js";
+import { jsonText } from "../../value/json-text.js";
 import { type DecisionEvent, eventData } from "./decision-event.js";
 
 export function consoleLine(event: DecisionEvent, now: Date): string {

@@ -2,7 +2,7 @@
  * One decision log event with OPA's fields (EventV1), its JSON text in OPA's field order, and
  * the document the mask and drop rules see as `input`.
  */
-import { jsonText } from "../../server/json-text.js";
+import { jsonText } from "../../value/json-text.js";
 import { fromJSON, type Value } from "../../value/value.js";
 
 /** `request_context` of an event: the configured request headers that were present. */

@@ -9,10 +9,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import type { Decision, DecisionLogger } from "../../server/decision-log.js";
 import { toJSON, type Value } from "../../value/value.js";
 import type { DecisionLogsConfig } from "./config.js";
 import { consoleLine } from "./console-line.js";
+import type { Decision, DecisionLogger } from "./decision.js";
 import { type DecisionEvent, eventJSON, nowMs, rfc3339, ruleInput } from "./decision-event.js";
 import type { LogService } from "./log-service.js";
 import { applyMaskRules, parseMaskRules } from "./mask-rules.js";

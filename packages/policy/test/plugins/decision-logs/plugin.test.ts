@@ -10,6 +10,7 @@ import { createServer, type Socket } from "node:net";
 import { afterEach, describe, it } from "node:test";
 import { PolicyEngine } from "../../../src/engine.js";
 import { parseDecisionLogsConfig } from "../../../src/plugins/decision-logs/config.js";
+import type { Decision } from "../../../src/plugins/decision-logs/decision.js";
 import { rfc3339 } from "../../../src/plugins/decision-logs/decision-event.js";
 import {
   DecisionLogsPlugin,
@@ -18,7 +19,6 @@ import {
 } from "../../../src/plugins/decision-logs/decision-logs-plugin.js";
 import { RateLimiter } from "../../../src/plugins/decision-logs/rate-limiter.js";
 import { startPolicyServer } from "../../../src/server/app.js";
-import type { Decision } from "../../../src/server/decision-log.js";
 import { makePki } from "../../test-pki.js";
 import { type LogReceiver, startLogReceiver } from "./log-receiver.js";
 

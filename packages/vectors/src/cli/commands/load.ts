@@ -5,7 +5,7 @@ import { DatasetError } from "../../errors.js";
 import { type LoadSummary, loadDataset } from "../../loader/load.js";
 import { usageErrors } from "../args.js";
 import { formatLoadSummary } from "../format.js";
-import { type Command, exitCodes } from "../io.js";
+import { type Command, EXIT } from "../io.js";
 import { createProgressReporter } from "../progress.js";
 import { createEmbedder, openStore } from "../session.js";
 
@@ -15,24 +15,8 @@ import { createEmbedder, openStore } from "../session.js";
  */
 export function loadExitCode(summary: LoadSummary): number {
   const nothing = summary.stored === 0 && summary.alreadyStored === 0;
-  if (nothing && summary.embeddingFailures > 0) return exitCodes.failure;
-  return summary.embeddingFailures > 0 ? exitCodes.skippedRows : exitCodes.ok;
-}
-
-/** Ctrl-C (or SIGTERM) during a load stops it cleanly; a second one ends the process at once. */
-function interruptOnSignals(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = () => {
-    controller.abort();
-    dispose();
-  };
-  const dispose = () => {
-    process.removeListener("SIGINT", onSignal);
-    process.removeListener("SIGTERM", onSignal);
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  return { signal: controller.signal, dispose };
+  if (nothing && summary.embeddingFailures > 0) return EXIT.failure;
+  return summary.embeddingFailures > 0 ? EXIT.skippedRows : EXIT.ok;
 }
 
 export const loadCommand: Command = {
@@ -66,7 +50,9 @@ export const loadCommand: Command = {
     const append = values.append ?? false;
     const store = await openStore(config, io);
     const progress = createProgressReporter(io.stderr);
-    const interrupts = interruptOnSignals();
+    // Ctrl-C (or SIGTERM) from here on stops the load cleanly; a second one ends the process
+    // at once (kit's processIo starts listening when the signal is first read).
+    const interrupted = io.signal;
     try {
       io.stderr.write(
         `loading ${dataset} (${append ? "appending to" : "replacing"} docs_vector)\n`,
@@ -77,7 +63,7 @@ export const loadCommand: Command = {
         batchSize: config.batchSize,
         concurrency: config.concurrency,
         maxFailedBatches: config.maxFailedBatches,
-        signal: interrupts.signal,
+        signal: interrupted,
         onProgress: (p) => progress.update(p),
         log: (line) => io.stderr.write(`${line}\n`),
       });
@@ -91,7 +77,6 @@ export const loadCommand: Command = {
       }
       throw error;
     } finally {
-      interrupts.dispose();
       await store.close();
     }
   },

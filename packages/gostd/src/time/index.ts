@@ -1,0 +1,2 @@
+/** Go's time: durations. */
+export { DurationError, parseGoDuration } from "./duration.js";

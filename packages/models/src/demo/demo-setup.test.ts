@@ -1,0 +1,99 @@
+// Tests of registering the demo model in a store (once, and again after a version change).
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { type GgufTypedValue, gguf, writeGgufFile } from "../gguf/gguf-writer.js";
+import { parseModelName } from "../store/model-name.js";
+import { ModelStore } from "../store/model-store.js";
+import {
+  DEMO_LICENSE,
+  DEMO_MODEL_VERSION,
+  DEMO_VERSION_KEY,
+  type DemoModelShape,
+  demoModelParts,
+} from "./demo-model.js";
+import { DEMO_MODEL_NAME, ensureDemoModel } from "./demo-setup.js";
+
+const TINY: Partial<DemoModelShape> = {
+  embeddingLength: 64,
+  headCount: 4,
+  headCountKv: 2,
+  feedForwardLength: 128,
+  vocabulary: "bytes",
+};
+
+describe("ensureDemoModel", () => {
+  let dir: string;
+  let n = 0;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "demo-setup-test-"));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  const freshStore = () => new ModelStore(join(dir, `store-${n++}`));
+
+  /** Stores a generated model under demo:latest whose metadata `edit` changed. */
+  async function storeEdited(
+    store: ModelStore,
+    edit: (meta: Map<string, GgufTypedValue>) => void,
+  ): Promise<string> {
+    const { metadata, tensors } = demoModelParts({ ...TINY, seed: 7 });
+    const meta = new Map(metadata);
+    edit(meta);
+    const path = join(dir, `edited-${n++}.gguf`);
+    await writeGgufFile(path, [...meta], tensors);
+    const digest = await store.blobs.putFile(path);
+    const name = parseModelName(DEMO_MODEL_NAME);
+    assert.ok(name);
+    await store.create(name, { modelDigest: digest });
+    return digest;
+  }
+
+  it("registers the demo with its version and leaves a current one as it is", async () => {
+    const store = freshStore();
+    const first = await ensureDemoModel(store, DEMO_MODEL_NAME, TINY);
+    assert.equal(first.facts.modelInfo[DEMO_VERSION_KEY], DEMO_MODEL_VERSION);
+    assert.equal(first.facts.modelInfo["general.license"], DEMO_LICENSE);
+    const again = await ensureDemoModel(store, DEMO_MODEL_NAME, { ...TINY, seed: 1 });
+    assert.equal(again.modelDigest, first.modelDigest, "not written again");
+    assert.equal(again.digest, first.digest);
+  });
+
+  it("replaces the first demo model (no version key, its license) and removes its weights", async () => {
+    const store = freshStore();
+    const old = await storeEdited(store, (meta) => {
+      meta.delete(DEMO_VERSION_KEY);
+      meta.set("general.license", gguf.str("Unlicense (generated noise weights)"));
+    });
+    const now = await ensureDemoModel(store, DEMO_MODEL_NAME, TINY);
+    assert.notEqual(now.modelDigest, old);
+    assert.equal(now.facts.modelInfo[DEMO_VERSION_KEY], DEMO_MODEL_VERSION);
+    assert.equal(await store.blobs.has(old), false, "the old weights are deleted");
+    assert.deepEqual(
+      (await store.list()).map((m) => m.display),
+      [DEMO_MODEL_NAME],
+    );
+  });
+
+  it("replaces a demo model of another version", async () => {
+    const store = freshStore();
+    const old = await storeEdited(store, (meta) => {
+      meta.set(DEMO_VERSION_KEY, gguf.u32(DEMO_MODEL_VERSION + 1));
+    });
+    const now = await ensureDemoModel(store, DEMO_MODEL_NAME, TINY);
+    assert.notEqual(now.modelDigest, old);
+    assert.equal(now.facts.modelInfo[DEMO_VERSION_KEY], DEMO_MODEL_VERSION);
+  });
+
+  it("keeps a model of the user's under the demo's name", async () => {
+    const store = freshStore();
+    const own = await storeEdited(store, (meta) => {
+      meta.delete(DEMO_VERSION_KEY);
+      meta.set("general.license", gguf.str("MIT"));
+    });
+    const kept = await ensureDemoModel(store, DEMO_MODEL_NAME, TINY);
+    assert.equal(kept.modelDigest, own);
+  });
+});
