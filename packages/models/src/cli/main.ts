@@ -2,6 +2,7 @@
 // The `llmsrv` entry point: dispatches to one command by name.
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { ConfigError } from "../errors.js";
 import { cpCommand } from "./commands/cp.js";
 import { createCommand } from "./commands/create.js";
 import { listCommand } from "./commands/list.js";
@@ -49,7 +50,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`llmsrv: unknown command "${name}"\n${usage()}`);
     return EXIT.usage;
   }
-  return command.run(rest, io);
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    // A bad LLMSRV_HOST/OLLAMA_HOST found when a command builds its client.
+    if (!(e instanceof ConfigError)) throw e;
+    io.stderr.write(`llmsrv: ${e.message}\n`);
+    return EXIT.failure;
+  }
 }
 
 function isEntryPoint(): boolean {
