@@ -65,6 +65,30 @@ describe("a real model (stories260K) end to end", { skip: storiesSkip(), timeout
     assert.deepEqual(show.information.capabilities, ["completion"]);
   });
 
+  it("shows Ollama's default template and leaves the tokenizer arrays out unless verbose", async () => {
+    const plain = (await postJson(`${server.url}/api/show`, { model: "stories" })).body as {
+      template: string;
+      model_info: Record<string, unknown>;
+    };
+    assert.equal(plain.template, "{{ .Prompt }}", "a model without a TEMPLATE");
+    for (const key of ["tokens", "scores", "token_type"])
+      assert.equal(plain.model_info[`tokenizer.ggml.${key}`], null, key);
+    const verbose = (await postJson(`${server.url}/api/show`, { model: "stories", verbose: true }))
+      .body as { model_info: Record<string, unknown> };
+    const tokens = verbose.model_info["tokenizer.ggml.tokens"] as string[];
+    const scores = verbose.model_info["tokenizer.ggml.scores"] as number[];
+    const types = verbose.model_info["tokenizer.ggml.token_type"] as number[];
+    assert.equal(tokens.length, 512, "stories260K's vocabulary");
+    assert.ok(tokens.every((t) => typeof t === "string"));
+    assert.ok(tokens.includes("<s>"));
+    assert.deepEqual([scores.length, types.length], [512, 512]);
+    assert.ok(scores.every((x) => typeof x === "number") && types.every(Number.isInteger));
+    assert.equal(verbose.model_info["llama.block_count"], 5);
+    const bad = await postJson(`${server.url}/api/show`, { model: "stories", verbose: "yes" });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /verbose/);
+  });
+
   it("writes coherent English for a story opening", async () => {
     const r = await ollama.generate({
       model: "stories",
