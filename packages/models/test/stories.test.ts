@@ -3,6 +3,9 @@ import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { Ollama } from "ollama";
 import OpenAI from "openai";
+import { readGgufInfo } from "../src/gguf/gguf-reader.js";
+import { shapeFromGguf } from "../src/gguf/model-shape.js";
+import { estimateMemory } from "../src/runtime/memory-estimate.js";
 import { digestOfFile } from "../src/store/blob-store.js";
 import {
   postJson,
@@ -87,6 +90,32 @@ describe("a real model (stories260K) end to end", { skip: storiesSkip(), timeout
     const bad = await postJson(`${server.url}/api/show`, { model: "stories", verbose: "yes" });
     assert.equal(bad.status, 400);
     assert.match(bad.text, /verbose/);
+  });
+
+  it("reports in /api/ps the memory the loaded model takes: weights, KV cache, compute", async () => {
+    await ollama.generate({
+      model: "stories",
+      prompt: "Once",
+      stream: false,
+      options: { num_ctx: 256, num_predict: 1 },
+    });
+    const res = await fetch(`${server.url}/api/ps`);
+    const ps = (await res.json()) as { models: Array<Record<string, unknown>> };
+    const m = ps.models.find((e) => e.name === "stories:latest");
+    assert.ok(m, JSON.stringify(ps));
+    const info = readGgufInfo(STORIES_PATH);
+    const need = estimateMemory(shapeFromGguf(info), info.fileSize, {
+      contextSize: 256,
+      sequences: 1,
+      kvCacheType: "f16",
+      flashAttention: false,
+    });
+    const size = m.size as number;
+    // The tensors take the file less its header; the KV cache and compute buffers come on top.
+    assert.ok(size > need.kvCache + need.compute + info.fileSize - info.dataOffset - 1, `${size}`);
+    assert.ok(size <= need.total, `${size} <= ${need.total}`);
+    assert.equal(m.size_vram, 0);
+    assert.equal(m.context_length, 256);
   });
 
   it("writes coherent English for a story opening", async () => {
