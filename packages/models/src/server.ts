@@ -49,8 +49,13 @@ export async function startServer(
     log.info({ model: demo.display, digest: demo.digest }, "demo model ready");
   }
   const metrics = new ModelMetrics(ROUTES);
+  const llamaLog = log.child({ component: "llama.cpp" });
   const runtime = metrics.countTokens(
-    options.runtime ?? new ProcessRuntime({ maxThreads: config.physicalCores }),
+    options.runtime ??
+      new ProcessRuntime({
+        maxThreads: config.physicalCores,
+        log: (level, message) => llamaLog[level](message),
+      }),
   );
   const scheduler = new Scheduler(
     runtime,

@@ -15,6 +15,7 @@ import { LlmsrvError, messageOf } from "../errors.js";
 import { readGgufInfo } from "../gguf/gguf-reader.js";
 import { shapeFromGguf } from "../gguf/model-shape.js";
 import { GeneratedText } from "./generated-text.js";
+import { llamaLogLine } from "./llama-log.js";
 import {
   batchSizeFor,
   estimateMemory,
@@ -60,7 +61,9 @@ export class LlamaRuntime implements ModelRuntime {
       skipDownload: true,
       usePrebuiltBinaries: true,
       progressLogs: false,
-      logLevel: "error" as never,
+      logLevel: "warn" as never,
+      // Tagged with their level, so the server logs them in its format (llama-log.ts).
+      logger: (level, message) => process.stderr.write(llamaLogLine(level, message)),
       maxThreads: this.options.maxThreads,
     });
     return this.llama;
