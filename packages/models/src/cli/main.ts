@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `llmsrv` entry point: dispatches to one command by name.
 import { isEntryPoint, processIo } from "@quintet/kit";
+import { ConfigError } from "../errors.js";
 import { cpCommand } from "./commands/cp.js";
 import { createCommand } from "./commands/create.js";
 import { listCommand } from "./commands/list.js";
@@ -48,7 +49,14 @@ export async function main(argv: readonly string[], io: ModelsIo): Promise<numbe
     io.stderr.write(`llmsrv: unknown command "${name}"\n${usage()}`);
     return EXIT.usage;
   }
-  return command.run(rest, io);
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    // A bad LLMSRV_HOST/OLLAMA_HOST found when a command builds its client.
+    if (!(e instanceof ConfigError)) throw e;
+    io.stderr.write(`llmsrv: ${e.message}\n`);
+    return EXIT.failure;
+  }
 }
 
 if (isEntryPoint(import.meta.url)) {

@@ -185,7 +185,7 @@ function readScalar(r: SequentialReader, type: GgufValueType): GgufValue {
 }
 
 /** Reads an array; returns its items (or a summary when long) and its element type. */
-function readArray(r: SequentialReader): [GgufValue, GgufValueType] {
+function readArray(r: SequentialReader, maxKept: number): [GgufValue, GgufValueType] {
   const elementType = r.u32() as GgufValueType;
   if (elementType === GgufValueType.Array) throw notGguf("nested arrays are not supported");
   const size = SCALAR_SIZES[elementType];
@@ -194,11 +194,11 @@ function readArray(r: SequentialReader): [GgufValue, GgufValueType] {
   const length = r.u64();
   if (length * (size ?? 8) > r.remaining)
     throw notGguf(`an array of ${length} elements is longer than the rest of the file`);
-  if (length > MAX_KEPT_ARRAY && size !== undefined) {
+  if (length > maxKept && size !== undefined) {
     r.skip(length * size);
     return [{ arrayType: elementType, length }, elementType];
   }
-  const keep = length <= MAX_KEPT_ARRAY;
+  const keep = length <= maxKept;
   const items: GgufValue[] = [];
   for (let i = 0; i < length; i++) {
     const v = readScalar(r, elementType);
@@ -232,11 +232,18 @@ function alignmentOf(metadata: ReadonlyMap<string, GgufValue>): number {
   return value;
 }
 
+/** How much of the metadata to keep. */
+export interface GgufReadOptions {
+  /** Arrays longer than this become a summary; default 64 (`Infinity`: every array in full). */
+  readonly keepArraysUpTo?: number;
+}
+
 /**
  * Reads the header of a GGUF file: metadata and tensor descriptors, never the weights.
  * Throws `not_gguf` (a 400 at the HTTP layer) naming what is wrong.
  */
-export function readGgufInfo(path: string): GgufInfo {
+export function readGgufInfo(path: string, options: GgufReadOptions = {}): GgufInfo {
+  const maxKept = options.keepArraysUpTo ?? MAX_KEPT_ARRAY;
   const fd = openSync(path, "r");
   try {
     const r = new SequentialReader(fd, fstatSync(fd).size);
@@ -252,7 +259,7 @@ export function readGgufInfo(path: string): GgufInfo {
       const key = r.string();
       const type = r.u32() as GgufValueType;
       if (type === GgufValueType.Array) {
-        const [value, elementType] = readArray(r);
+        const [value, elementType] = readArray(r, maxKept);
         metadata.set(key, value);
         arrayTypes.set(key, elementType);
       } else metadata.set(key, readScalar(r, type));

@@ -105,7 +105,7 @@ export async function pullModel(
           continue;
         }
         const partial = partialPath(store.blobs.path(layer.digest));
-        await downloadLayer(client, layer, partial, report, signal);
+        await downloadLayer(client, layer, partial, report, signal, settings);
         fetched.push(layer);
       }
       report({ status: "verifying sha256 digest" });
