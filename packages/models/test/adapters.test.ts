@@ -7,8 +7,9 @@ import { Readable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { main } from "../src/cli/main.js";
 import { type DemoLoraOptions, writeDemoLora } from "../src/demo/demo-lora.js";
-import { digestOfFile } from "../src/store/blob-store.js";
+import { digestOf, digestOfFile } from "../src/store/blob-store.js";
 import { createTinyModel, postJson, startTestServer, type TestServer } from "./harness.js";
+import { TestRegistry } from "./registry-server.js";
 
 type Json = Record<string, unknown>;
 const ADAPTER_MEDIA = "application/vnd.ollama.image.adapter";
@@ -244,5 +245,73 @@ describe("LoRA adapters", { timeout: 600_000 }, () => {
       assert.ok(existsSync(join(server.modelsDir, "blobs", l.digest.replace(":", "-"))), l.digest);
     const hasAdapter = layers.some((l) => l.mediaType === ADAPTER_MEDIA);
     assert.equal(await greedy("racer"), hasAdapter ? adapted : base);
+  });
+
+  it("push and pull carry the adapter layer; a pulled adapter that is not a LoRA is refused", async () => {
+    const registry = await new TestRegistry().start();
+    const other = await startTestServer({}, { ensureDemo: false });
+    try {
+      const target = `${new URL(registry.url).host}/someone/adapted:v1`;
+      const cp = await postJson(`${url}/api/copy`, { source: "cli-lora", destination: target });
+      assert.equal(cp.status, 200, cp.text);
+      const push = await postJson(`${url}/api/push`, {
+        model: target,
+        insecure: true,
+        stream: false,
+      });
+      assert.equal(push.status, 200, push.text);
+      const pull = await postJson(`${other.url}/api/pull`, {
+        model: target,
+        insecure: true,
+        stream: false,
+      });
+      assert.equal(pull.status, 200, pull.text);
+      const generate = async (server: string, model: string) => {
+        const r = await postJson(`${server}/api/generate`, {
+          model,
+          prompt: "Once upon a time",
+          raw: true,
+          stream: false,
+          options: GREEDY,
+        });
+        return String((r.body as Json).response);
+      };
+      assert.equal(await generate(other.url, target), await greedy("cli-lora"));
+      // a manifest whose adapter layer is a model, not a LoRA adapter
+      const show = await postJson(`${url}/api/show`, { model: "base" });
+      const modelBlob = String((show.body as Json).modelfile).match(/\S+sha256-[0-9a-f]{64}/)?.[0];
+      const model = await readFile(String(modelBlob));
+      const config = Buffer.from(JSON.stringify({ model_format: "gguf", model_family: "llama" }));
+      const adapterBytes = Buffer.concat([model, Buffer.from("x")]);
+      const layer = (mediaType: string, b: Buffer) => ({
+        mediaType,
+        digest: digestOf(b),
+        size: b.length,
+      });
+      const manifest = {
+        schemaVersion: 2,
+        mediaType: "application/vnd.docker.distribution.manifest.v2+json",
+        config: layer("application/vnd.docker.container.image.v1+json", config),
+        layers: [
+          layer("application/vnd.ollama.image.model", model),
+          layer(ADAPTER_MEDIA, adapterBytes),
+        ],
+      };
+      registry.publish("library/bad-adapter:latest", Buffer.from(JSON.stringify(manifest)), [
+        model,
+        adapterBytes,
+        config,
+      ]);
+      const bad = await postJson(`${other.url}/api/pull`, {
+        model: `${new URL(registry.url).host}/library/bad-adapter`,
+        insecure: true,
+        stream: false,
+      });
+      assert.notEqual(bad.status, 200);
+      assert.match(String((bad.body as Json).error), /general\.type is missing, not "adapter"/);
+    } finally {
+      await other.stop();
+      await registry.stop();
+    }
   });
 });
