@@ -5,11 +5,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { after, before, describe, it } from "node:test";
+import { Ollama } from "ollama";
 import { main } from "../src/cli/main.js";
 import { type DemoLoraOptions, writeDemoLora } from "../src/demo/demo-lora.js";
 import { digestOf, digestOfFile } from "../src/store/blob-store.js";
-import { createTinyModel, postJson, startTestServer, type TestServer } from "./harness.js";
+import {
+  createTinyModel,
+  postJson,
+  startTestServer,
+  storiesSkip,
+  type TestServer,
+} from "./harness.js";
 import { TestRegistry } from "./registry-server.js";
+import { createStories } from "./stories-model.js";
 
 type Json = Record<string, unknown>;
 const ADAPTER_MEDIA = "application/vnd.ollama.image.adapter";
@@ -96,6 +104,14 @@ describe("LoRA adapters", { timeout: 600_000 }, () => {
     assert.equal(await greedy("no-lora"), base);
     assert.equal(await greedy("base"), base, "the base answers as before once the adapter is gone");
     assert.equal(await greedy("with-lora"), adapted, "the adapted answer is deterministic");
+    // the official client sends `adapters` as Ollama's CLI does
+    const client = new Ollama({ host: url });
+    await client.create({
+      model: "client-lora",
+      from: "base",
+      adapters: { "lora.gguf": loraDigest },
+    });
+    assert.equal(await greedy("client-lora"), adapted);
   });
 
   it("stores the adapter as a layer, shows it as ADAPTER, and copies and deletes carry it", async () => {
@@ -118,7 +134,7 @@ describe("LoRA adapters", { timeout: 600_000 }, () => {
     );
     assert.ok((await manifestLayers("copied")).some((l) => l.digest === loraDigest));
     const blobPath = join(server.modelsDir, "blobs", blob);
-    for (const model of ["with-lora", "child"]) {
+    for (const model of ["with-lora", "child", "client-lora"]) {
       const del = await postJson(`${url}/api/delete`, { model }, { method: "DELETE" });
       assert.equal(del.status, 200, del.text);
     }
@@ -313,5 +329,82 @@ describe("LoRA adapters", { timeout: 600_000 }, () => {
       await other.stop();
       await registry.stop();
     }
+  });
+});
+
+/** stories260K's shape, for an adapter that fits it (and so does not fit the tiny model). */
+const STORIES = {
+  embeddingLength: 64,
+  headCount: 8,
+  headCountKv: 4,
+  feedForwardLength: 172,
+  blockCount: 5,
+};
+
+describe("a LoRA adapter on a real model (stories260K)", {
+  skip: storiesSkip(),
+  timeout: 300_000,
+}, () => {
+  let server: TestServer;
+  let dir: string;
+  before(async () => {
+    server = await startTestServer({}, { ensureDemo: false });
+    dir = await mkdtemp(join(tmpdir(), "llmsrv-lora-stories-"));
+  });
+  after(async () => {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function uploadLora(name: string, options: DemoLoraOptions): Promise<string> {
+    const path = join(dir, name);
+    await writeDemoLora(path, options);
+    const bytes = await readFile(path);
+    const digest = digestOf(bytes);
+    const res = await fetch(`${server.url}/api/blobs/${digest}`, { method: "POST", body: bytes });
+    assert.ok(res.status === 201 || res.status === 200);
+    return digest;
+  }
+
+  async function greedy(model: string): Promise<string> {
+    const r = await postJson(`${server.url}/api/generate`, {
+      model,
+      prompt: "Once upon a time",
+      stream: false,
+      options: GREEDY,
+    });
+    assert.equal(r.status, 200, r.text);
+    return String((r.body as Json).response);
+  }
+
+  it("an adapter made for its shape changes its greedy story; one made for another model is a 400", async () => {
+    const fits = await uploadLora("stories-lora.gguf", { shape: STORIES, seed: 3, alpha: 16 });
+    await createStories(server.url, "stories");
+    await createStories(server.url, "stories-lora", { adapters: { "stories-lora.gguf": fits } });
+    const plain = await greedy("stories");
+    assert.notEqual(await greedy("stories-lora"), plain);
+    assert.equal(await greedy("stories"), plain);
+    // the tiny model's adapter on stories, and stories' adapter on the tiny model
+    const tiny = await uploadLora("tiny-lora.gguf", { shape: TINY, targets: ["ffn_gate"] });
+    const r = await postJson(`${server.url}/api/create`, {
+      model: "stories-misfit",
+      from: "stories",
+      adapters: { "tiny-lora.gguf": tiny },
+      stream: false,
+    });
+    assert.equal(r.status, 400, r.text);
+    assert.match(
+      String((r.body as Json).error),
+      /adapter tensor blk\.0\.ffn_gate\.weight\.lora_b has shape \[4, 128\] but the model's blk\.0\.ffn_gate\.weight is \[64, 172\]/,
+    );
+    await createTinyModel(server.url, "tiny", 3);
+    const back = await postJson(`${server.url}/api/create`, {
+      model: "tiny-misfit",
+      from: "tiny",
+      adapters: { "stories-lora.gguf": fits },
+      stream: false,
+    });
+    assert.equal(back.status, 400, back.text);
+    assert.match(String((back.body as Json).error), /^invalid adapter "stories-lora\.gguf": /);
   });
 });
