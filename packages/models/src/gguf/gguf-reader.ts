@@ -27,6 +27,8 @@ export interface GgufInfo {
   readonly metadata: ReadonlyMap<string, GgufValue>;
   /** Element types of the arrays in `metadata`, by key. */
   readonly arrayTypes: ReadonlyMap<string, GgufValueType>;
+  /** Value types of the scalars in `metadata` (u32 and f32 both read as numbers), by key. */
+  readonly scalarTypes: ReadonlyMap<string, GgufValueType>;
   readonly tensors: readonly GgufTensorInfo[];
   /** Sum of the element counts of all tensors. */
   readonly parameterCount: number;
@@ -255,6 +257,7 @@ export function readGgufInfo(path: string, options: GgufReadOptions = {}): GgufI
     const kvCount = r.count("metadata count", MIN_KV_BYTES);
     const metadata = new Map<string, GgufValue>();
     const arrayTypes = new Map<string, GgufValueType>();
+    const scalarTypes = new Map<string, GgufValueType>();
     for (let i = 0; i < kvCount; i++) {
       const key = r.string();
       const type = r.u32() as GgufValueType;
@@ -262,7 +265,10 @@ export function readGgufInfo(path: string, options: GgufReadOptions = {}): GgufI
         const [value, elementType] = readArray(r, maxKept);
         metadata.set(key, value);
         arrayTypes.set(key, elementType);
-      } else metadata.set(key, readScalar(r, type));
+      } else {
+        metadata.set(key, readScalar(r, type));
+        scalarTypes.set(key, type);
+      }
     }
     const tensors: GgufTensorInfo[] = [];
     let parameterCount = 0;
@@ -277,6 +283,7 @@ export function readGgufInfo(path: string, options: GgufReadOptions = {}): GgufI
       version,
       metadata,
       arrayTypes,
+      scalarTypes,
       tensors,
       parameterCount,
       alignment,

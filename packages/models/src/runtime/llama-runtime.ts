@@ -93,6 +93,11 @@ export class LlamaRuntime implements ModelRuntime {
         batchSize: batchSizeFor(spec.contextSize),
         experimentalKvCacheKeyType: KV_TYPES[spec.kvCacheType],
         experimentalKvCacheValueType: KV_TYPES[spec.kvCacheType],
+        // The model's LoRA adapters, at scale 1 as Ollama applies them.
+        lora:
+          spec.adapterPaths && spec.adapterPaths.length > 0
+            ? { adapters: spec.adapterPaths.map((filePath) => ({ filePath })) }
+            : undefined,
       });
       return new LlamaLoadedModel(llama, model, context, spec, fileSize);
     } catch (e) {
