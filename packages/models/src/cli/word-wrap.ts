@@ -3,13 +3,16 @@ import type { TextSink } from "@quintet/kit";
 
 /**
  * Writes streamed text, breaking lines between words before the terminal's edge (Ollama
- * wraps 5 columns short of the width). A word is held until the space or newline after
- * it arrives, so it is never split across lines or redrawn; a word longer than a whole
- * line is written as it is. `end()` writes the word still held.
+ * wraps 5 columns short of the width). A word, and the spaces before it, are held until
+ * the word ends, so a word is never split across lines or redrawn and no line ends in a
+ * space; a word longer than a whole line is written as it is. `end()` writes what is held.
  */
 export class WordWrapper {
   private line = 0;
+  private gap = "";
   private word = "";
+  /** Inside a word longer than a line: its characters go straight out. */
+  private overlong = false;
 
   constructor(
     private readonly out: TextSink,
@@ -20,45 +23,51 @@ export class WordWrapper {
     let chunk = "";
     for (const ch of text) {
       if (ch === "\n") {
-        chunk += `${this.word}\n`;
-        this.word = "";
+        chunk += `${this.word ? this.gap + this.word : ""}\n`;
+        this.reset();
         this.line = 0;
       } else if (ch === " ") {
-        chunk += this.word;
-        this.line += [...this.word].length;
-        this.word = "";
-        if (this.line + 1 > this.limit) {
-          chunk += "\n";
-          this.line = 0;
-        } else {
-          chunk += " ";
-          this.line += 1;
-        }
+        this.overlong = false;
+        if (this.word) chunk += this.flushWord();
+        this.gap += " ";
+      } else if (this.overlong) {
+        chunk += ch;
+        this.line += 1;
       } else {
         this.word += ch;
         const width = [...this.word].length;
-        if (this.line > 0 && this.line + width > this.limit) {
+        if (this.line > 0 && this.line + this.gap.length + width > this.limit) {
           chunk += "\n"; // the word moves to the next line whole
           this.line = 0;
-        } else if (this.line === 0 && width >= this.limit) {
-          chunk += `${this.word}\n`; // longer than a line: written as it is
-          this.word = "";
+          this.gap = "";
+        }
+        if (this.line === 0 && width >= this.limit) {
+          chunk += this.flushWord();
+          this.overlong = true;
         }
       }
     }
     if (chunk) this.out.write(chunk);
   }
 
-  /** Writes the word still held (the end of an answer). */
-  end(): void {
-    if (this.word) this.out.write(this.word);
-    this.line += [...this.word].length;
+  private flushWord(): string {
+    const text = this.gap + this.word;
+    this.line += [...text].length;
+    this.gap = "";
     this.word = "";
+    return text;
   }
 
-  /** True when the last text written ended a line (or nothing was written). */
-  get atLineStart(): boolean {
-    return this.line === 0 && this.word === "";
+  private reset(): void {
+    this.gap = "";
+    this.word = "";
+    this.overlong = false;
+  }
+
+  /** Writes the word still held (the end of an answer). */
+  end(): void {
+    if (this.word) this.out.write(this.flushWord());
+    this.reset();
   }
 }
 
