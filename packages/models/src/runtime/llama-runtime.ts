@@ -12,6 +12,7 @@ import {
   type Token,
 } from "node-llama-cpp";
 import { LlmsrvError, messageOf } from "../errors.js";
+import { DecodePacer } from "./decode-pacer.js";
 import { GeneratedText } from "./generated-text.js";
 import { batchSizeFor, insufficientMemory, systemAvailableMemory } from "./memory-estimate.js";
 import type {
@@ -138,9 +139,11 @@ class LlamaLoadedModel implements LoadedModel {
     readonly spec: LoadSpec,
     fileSize: number,
   ) {
+    // Paced, so that the slots generating at once are decoded in one batch per token.
+    const pacer = new DecodePacer();
     this.completions = Array.from(
       { length: spec.sequences },
-      () => new LlamaCompletion({ contextSequence: context.getSequence() }),
+      () => new LlamaCompletion({ contextSequence: pacer.pace(context.getSequence()) }),
     );
     this.sizeBytes = fileSize + context.stateSize;
     this.prompts = new PromptTokens(model, spec.contextSize);
