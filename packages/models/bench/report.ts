@@ -11,9 +11,15 @@ export interface BuildResults {
   wholeServerTps: number[];
   oneClient: number[];
   fourClients: number[];
+  /** CPU ms per generated token of the server and its runners (all processes, all threads). */
+  oneClientCpuMs: number[];
+  fourClientsCpuMs: number[];
   /** Embedding rows/s, one text per request and a batch per request. */
   embedOne: number[];
   embedBatch: number[];
+  /** CPU ms per embedded row of the server and its runners. */
+  embedOneCpuMs: number[];
+  embedBatchCpuMs: number[];
 }
 
 /** Everything measured for one model. */
@@ -47,6 +53,8 @@ function pairedRatio(a: number[], b: number[]): number {
 }
 
 const f1 = (x: number) => x.toFixed(1);
+/** Median CPU ms, with two decimals (small models spend well under a millisecond a token). */
+const cpu = (xs: number[]) => median(xs).toFixed(2);
 const rounds = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
 
 function singleStreamRows(r: ModelResults): string[] {
@@ -68,24 +76,24 @@ function singleStreamRows(r: ModelResults): string[] {
 
 function parallelRows(r: ModelResults): string[] {
   const rows = [
-    "| Build | 1 client, tokens/s | 4 clients, tokens/s | 4 vs 1 (per-pair median) | rounds 1 client | rounds 4 clients |",
-    "|---|---|---|---|---|---|",
+    "| Build | 1 client, tokens/s | 4 clients, tokens/s | 4 vs 1 (per-pair median) | CPU ms/token, 1 / 4 clients | rounds 1 client | rounds 4 clients |",
+    "|---|---|---|---|---|---|---|",
   ];
   for (const b of r.builds)
     rows.push(
-      `| ${b.label} | ${f1(median(b.oneClient))} | ${f1(median(b.fourClients))} | **${pairedRatio(b.fourClients, b.oneClient).toFixed(2)}x** | ${rounds(b.oneClient)} | ${rounds(b.fourClients)} |`,
+      `| ${b.label} | ${f1(median(b.oneClient))} | ${f1(median(b.fourClients))} | **${pairedRatio(b.fourClients, b.oneClient).toFixed(2)}x** | ${cpu(b.oneClientCpuMs)} / ${cpu(b.fourClientsCpuMs)} | ${rounds(b.oneClient)} | ${rounds(b.fourClients)} |`,
     );
   return rows;
 }
 
 function embedRows(r: ModelResults, s: BenchSettings): string[] {
   const rows = [
-    `| Build | batch 1, rows/s | batch ${s.embedBatch}, rows/s | batch ${s.embedBatch} vs 1 (per-pair median) | rounds batch 1 | rounds batch ${s.embedBatch} |`,
-    "|---|---|---|---|---|---|",
+    `| Build | batch 1, rows/s | batch ${s.embedBatch}, rows/s | batch ${s.embedBatch} vs 1 (per-pair median) | CPU ms/row, batch 1 / ${s.embedBatch} | rounds batch 1 | rounds batch ${s.embedBatch} |`,
+    "|---|---|---|---|---|---|---|",
   ];
   for (const b of r.builds)
     rows.push(
-      `| ${b.label} | ${f1(median(b.embedOne))} | ${f1(median(b.embedBatch))} | **${pairedRatio(b.embedBatch, b.embedOne).toFixed(2)}x** | ${rounds(b.embedOne)} | ${rounds(b.embedBatch)} |`,
+      `| ${b.label} | ${f1(median(b.embedOne))} | ${f1(median(b.embedBatch))} | **${pairedRatio(b.embedBatch, b.embedOne).toFixed(2)}x** | ${cpu(b.embedOneCpuMs)} / ${cpu(b.embedBatchCpuMs)} | ${rounds(b.embedOne)} | ${rounds(b.embedBatch)} |`,
     );
   return rows;
 }
@@ -139,6 +147,7 @@ export function renderReport(results: ModelResults[], s: BenchSettings): string 
     "- HTTP: `llmsrv serve` as its own process; the client (node:http, in the benchmark process, which loads no model) times streamed NDJSON lines over TCP (raw prompt, same tokens).",
     "- Aggregate: non-streamed `/api/generate` requests, total generated tokens / wall time.",
     "- Embeddings: `/api/embed` on the same LLMSRV_NUM_PARALLEL=4 server, every text once per pass, rows / wall time.",
+    "- CPU ms: user + system time of the server process and its runner processes (/proc) over a run, per token or row; unlike wall time it hardly moves with the load other jobs put on the machine.",
     `- Builds: ${buildsLine(results)}; their runs alternate (rotating order) within every round.`,
     `- Load average (1, 5, 15 min) at the start: ${loads(s.loadAverages[0])}; at the end: ${loads(s.loadAverages[1])}.`,
     "",
@@ -156,10 +165,12 @@ export function renderReport(results: ModelResults[], s: BenchSettings): string 
     "  as one llama_decode of 4 tokens costs less than 4 decodes of one. node-llama-cpp batches the tokens",
     "  queued in one turn of the event loop; `after` paces the sequences (src/runtime/decode-pacer.ts) so",
     "  that every step is one batch of all of them, where `before` decoded them mostly as batches of three.",
-    "- Embeddings: the demo model's prompt evaluation is compute-bound (a 450-token text costs as much per",
-    "  token as twenty 23-token texts), and node-llama-cpp 3.22's native `getEmbedding` reads sequence 0 (or",
-    "  the batch's last output) only, so a batch's texts are still computed one after another: batching",
-    "  saves requests, not model time.",
+    "- CPU ms per token drops by a fifth at most from 1 client to 4: most of a token's CPU is per-sequence work (sampling,",
+    "  node-llama-cpp's generation loop, detokenizing, the runner's IPC), not the decode call batching saves.",
+    "- Embeddings: CPU ms per row is nearly the same at batch 1 and 32: the demo model's prompt evaluation is",
+    "  compute-bound (about 1 ms of CPU per token on one thread), and node-llama-cpp 3.22's native",
+    "  `getEmbedding` reads sequence 0 (or the batch's last output) only, so a batch's texts are still computed",
+    "  one after another: batching saves requests, not model time.",
     "",
   ];
   return [...header, ...results.flatMap((r) => section(r, s)), ...notes].join("\n");

@@ -8,6 +8,7 @@ import { digestOfFile } from "../src/store/blob-store.js";
 import { type Sample, spawnDirect } from "./direct.js";
 import { embedRowsPerSecond, embedTexts } from "./embed-bench.js";
 import { httpGenerate, httpGenerateCount, type ServerProcess, spawnServer } from "./http-client.js";
+import { treeCpuSeconds } from "./process-cpu.js";
 import { type ModelResults, renderReport } from "./report.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -78,16 +79,30 @@ async function singleStream(modelPath: string, urls: string[]) {
   return { d, h, whole };
 }
 
-async function aggregate(url: string, clients: number): Promise<number> {
+/** Tokens/s of `clients` concurrent generations, and the server's CPU ms per token. */
+async function aggregate(server: ServerProcess, clients: number) {
+  const cpu = treeCpuSeconds(server.child.pid);
   const start = performance.now();
   const counts = await Promise.all(
     Array.from(
       { length: clients },
-      async () => (await httpGenerateCount(url, "bench", PROMPT, TOKENS, THREADS)).evalCount,
+      async () => (await httpGenerateCount(server.url, "bench", PROMPT, TOKENS, THREADS)).evalCount,
     ),
   );
   const seconds = (performance.now() - start) / 1000;
-  return counts.reduce((a, b) => a + b, 0) / seconds;
+  const tokens = counts.reduce((a, b) => a + b, 0);
+  return {
+    tps: tokens / seconds,
+    cpuMs: ((treeCpuSeconds(server.child.pid) - cpu) * 1000) / tokens,
+  };
+}
+
+/** Embedding rows/s in requests of `batch` texts, and the server's CPU ms per row. */
+async function embedRun(server: ServerProcess, texts: string[], batch: number) {
+  const cpu = treeCpuSeconds(server.child.pid);
+  const rowsPerSecond = await embedRowsPerSecond(server.url, "bench", texts, batch);
+  const cpuMs = ((treeCpuSeconds(server.child.pid) - cpu) * 1000) / texts.length;
+  return { rowsPerSecond, cpuMs };
 }
 
 /** The models to measure: stories260K when present (the issue's choice), and the demo model. */
@@ -109,27 +124,39 @@ async function models(work: string): Promise<Array<{ path: string; label: string
  * Per build, on a server with LLMSRV_NUM_PARALLEL=4: 1 client vs 4 concurrent clients, then
  * embeddings one text per request vs 32 per request; builds and settings interleaved.
  */
-async function parallelRuns(urls: string[]) {
+async function parallelRuns(servers: ServerProcess[]) {
   const texts = embedTexts(EMBED_TEXTS);
-  const out = urls.map(() => ({
+  const out = servers.map(() => ({
     oneClient: [] as number[],
     fourClients: [] as number[],
+    oneClientCpuMs: [] as number[],
+    fourClientsCpuMs: [] as number[],
     embedOne: [] as number[],
     embedBatch: [] as number[],
+    embedOneCpuMs: [] as number[],
+    embedBatchCpuMs: [] as number[],
   }));
-  for (const url of urls) {
-    await aggregate(url, 4);
-    await embedRowsPerSecond(url, "bench", texts.slice(0, 4), 1);
+  for (const server of servers) {
+    await aggregate(server, 4);
+    await embedRowsPerSecond(server.url, "bench", texts.slice(0, 4), 1);
   }
   for (let i = 0; i < PARALLEL_REPS; i++) {
-    for (const b of rotated([...urls.keys()], i)) {
-      const url = urls[b] ?? "";
+    for (const b of rotated([...servers.keys()], i)) {
+      const server = servers[b];
       const r = out[b];
-      if (!r) continue;
-      r.oneClient.push(await aggregate(url, 1));
-      r.fourClients.push(await aggregate(url, 4));
-      r.embedOne.push(await embedRowsPerSecond(url, "bench", texts, 1));
-      r.embedBatch.push(await embedRowsPerSecond(url, "bench", texts, EMBED_BATCH));
+      if (!server || !r) continue;
+      const one = await aggregate(server, 1);
+      const four = await aggregate(server, 4);
+      r.oneClient.push(one.tps);
+      r.oneClientCpuMs.push(one.cpuMs);
+      r.fourClients.push(four.tps);
+      r.fourClientsCpuMs.push(four.cpuMs);
+      const e1 = await embedRun(server, texts, 1);
+      const eb = await embedRun(server, texts, EMBED_BATCH);
+      r.embedOne.push(e1.rowsPerSecond);
+      r.embedOneCpuMs.push(e1.cpuMs);
+      r.embedBatch.push(eb.rowsPerSecond);
+      r.embedBatchCpuMs.push(eb.cpuMs);
     }
   }
   return out;
@@ -171,20 +198,16 @@ async function measure(
   for (const s of single) await s.stop();
   const parallelEnv = { ...env, LLMSRV_NUM_PARALLEL: "4" };
   const four = await startServers(list, parallelEnv, join(work, `parallel-${index}`), model.path);
-  const parallel = await parallelRuns(four.map((s) => s.url));
+  const parallel = await parallelRuns(four);
   for (const s of four) await s.stop();
   return {
     label: model.label,
     direct: d,
-    builds: list.map((b, i) => ({
-      label: b.label,
-      http: h[i] ?? [],
-      wholeServerTps: whole[i] ?? [],
-      oneClient: parallel[i]?.oneClient ?? [],
-      fourClients: parallel[i]?.fourClients ?? [],
-      embedOne: parallel[i]?.embedOne ?? [],
-      embedBatch: parallel[i]?.embedBatch ?? [],
-    })),
+    builds: list.map((b, i) => {
+      const p = parallel[i];
+      if (!p) throw new Error(`no parallel results for ${b.label}`);
+      return { label: b.label, http: h[i] ?? [], wholeServerTps: whole[i] ?? [], ...p };
+    }),
   };
 }
 
