@@ -14,6 +14,7 @@ import {
 import { LlmsrvError, messageOf } from "../errors.js";
 import { readGgufInfo } from "../gguf/gguf-reader.js";
 import { shapeFromGguf } from "../gguf/model-shape.js";
+import { DecodePacer } from "./decode-pacer.js";
 import { GeneratedText } from "./generated-text.js";
 import { llamaLogLine } from "./llama-log.js";
 import {
@@ -171,9 +172,11 @@ class LlamaLoadedModel implements LoadedModel {
     readonly spec: LoadSpec,
     fileSize: number,
   ) {
+    // Paced, so that the slots generating at once are decoded in one batch per token.
+    const pacer = new DecodePacer();
     this.completions = Array.from(
       { length: spec.sequences },
-      () => new LlamaCompletion({ contextSequence: context.getSequence() }),
+      () => new LlamaCompletion({ contextSequence: pacer.pace(context.getSequence()) }),
     );
     this.sizeBytes = loadedSize(model, context, spec, fileSize);
     this.prompts = new PromptTokens(model, spec.contextSize);
