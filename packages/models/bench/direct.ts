@@ -82,8 +82,13 @@ export async function spawnDirect(
   });
   const next = () =>
     new Promise<unknown>((resolve, reject) => {
-      child.once("message", resolve);
-      child.once("exit", (code) => reject(new Error(`direct worker exited with ${code}`)));
+      const onExit = (code: number | null) =>
+        reject(new Error(`direct worker exited with ${code}`));
+      child.once("exit", onExit);
+      child.once("message", (msg) => {
+        child.off("exit", onExit);
+        resolve(msg);
+      });
     });
   await next(); // "ready"
   return {

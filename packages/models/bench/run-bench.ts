@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeDemoModel } from "../src/demo/demo-model.js";
 import { digestOfFile } from "../src/store/blob-store.js";
 import { type Sample, spawnDirect } from "./direct.js";
-import { httpGenerate, httpGenerateCount, spawnServer } from "./http-client.js";
+import { embedRowsPerSecond, embedTexts } from "./embed-bench.js";
+import { httpGenerate, httpGenerateCount, type ServerProcess, spawnServer } from "./http-client.js";
+import { treeCpuSeconds } from "./process-cpu.js";
 import { type ModelResults, renderReport } from "./report.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -15,8 +17,13 @@ const MAIN = join(PACKAGE, "dist/src/cli/main.js");
 const STORIES = resolve(PACKAGE, "../../../shared/models/stories260K.gguf");
 const PROMPT = "Once upon a time";
 const TOKENS = 200;
-const REPS = 15;
+/** Rounds of the single-stream and the parallel sections (BENCH_REPS, BENCH_PARALLEL_REPS). */
+const REPS = Number(process.env.BENCH_REPS ?? 11);
+const PARALLEL_REPS = Number(process.env.BENCH_PARALLEL_REPS ?? 7);
 const THREADS = 1;
+/** Texts per embedding pass, and the texts per request of the batched pass. */
+const EMBED_TEXTS = 64;
+const EMBED_BATCH = 32;
 
 async function register(url: string, path: string, name: string): Promise<void> {
   const digest = await digestOfFile(path);
@@ -28,44 +35,74 @@ async function register(url: string, path: string, name: string): Promise<void> 
   if (!res.ok) throw new Error(`create failed: ${await res.text()}`);
 }
 
-/** Interleaves direct and HTTP runs so load on the shared machine hits both alike. */
-async function singleStream(modelPath: string, url: string) {
+/** A build of llmsrv to measure: this checkout, and optionally a baseline (BENCH_BASELINE). */
+interface Build {
+  label: string;
+  main: string;
+}
+
+/** The builds, this checkout last; BENCH_BASELINE names another checkout's packages/models. */
+function builds(): Build[] {
+  const base = process.env.BENCH_BASELINE;
+  const own = { label: "after", main: MAIN };
+  if (!base) return [{ ...own, label: "this build" }];
+  return [{ label: "before", main: join(resolve(base), "dist/src/cli/main.js") }, own];
+}
+
+/** Rotates `xs` by `i`, so that no path always runs right after the same other one. */
+function rotated<T>(xs: T[], i: number): T[] {
+  const k = i % xs.length;
+  return [...xs.slice(k), ...xs.slice(0, k)];
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+/** Interleaves direct and every build's HTTP runs so load on the shared machine hits all alike. */
+async function singleStream(modelPath: string, urls: string[]) {
   const direct = await spawnDirect(join(here, "direct-worker.js"), modelPath, THREADS, 2048);
   const d: Sample[] = [];
-  const h: Array<Sample & { serverTps: number }> = [];
-  const whole: number[] = [];
+  const h = urls.map(() => [] as Array<Sample & { serverTps: number }>);
+  const whole = urls.map(() => [] as number[]);
   await direct.run(PROMPT, 20);
-  await httpGenerate(url, "bench", PROMPT, 20, THREADS);
-  const settle = () => new Promise((r) => setTimeout(r, 30));
+  for (const url of urls) await httpGenerate(url, "bench", PROMPT, 20, THREADS);
+  const paths = [-1, ...urls.keys()];
   for (let i = 0; i < REPS; i++) {
-    // Alternate which path goes first, so neither always runs right after the other.
-    if (i % 2 === 0) {
-      d.push(await direct.run(PROMPT, TOKENS));
+    for (const p of rotated(paths, i)) {
+      if (p < 0) d.push(await direct.run(PROMPT, TOKENS));
+      else h[p]?.push(await httpGenerate(urls[p] ?? "", "bench", PROMPT, TOKENS, THREADS));
       await settle();
-      h.push(await httpGenerate(url, "bench", PROMPT, TOKENS, THREADS));
-    } else {
-      h.push(await httpGenerate(url, "bench", PROMPT, TOKENS, THREADS));
-      await settle();
-      d.push(await direct.run(PROMPT, TOKENS));
     }
-    await settle();
-    whole.push((await httpGenerateCount(url, "bench", PROMPT, TOKENS, THREADS)).serverTps);
-    await settle();
+    for (const [b, url] of urls.entries())
+      whole[b]?.push((await httpGenerateCount(url, "bench", PROMPT, TOKENS, THREADS)).serverTps);
   }
   await direct.close();
   return { d, h, whole };
 }
 
-async function aggregate(url: string, clients: number): Promise<number> {
+/** Tokens/s of `clients` concurrent generations, and the server's CPU ms per token. */
+async function aggregate(server: ServerProcess, clients: number) {
+  const cpu = treeCpuSeconds(server.child.pid);
   const start = performance.now();
   const counts = await Promise.all(
     Array.from(
       { length: clients },
-      async () => (await httpGenerateCount(url, "bench", PROMPT, TOKENS, THREADS)).evalCount,
+      async () => (await httpGenerateCount(server.url, "bench", PROMPT, TOKENS, THREADS)).evalCount,
     ),
   );
   const seconds = (performance.now() - start) / 1000;
-  return counts.reduce((a, b) => a + b, 0) / seconds;
+  const tokens = counts.reduce((a, b) => a + b, 0);
+  return {
+    tps: tokens / seconds,
+    cpuMs: ((treeCpuSeconds(server.child.pid) - cpu) * 1000) / tokens,
+  };
+}
+
+/** Embedding rows/s in requests of `batch` texts, and the server's CPU ms per row. */
+async function embedRun(server: ServerProcess, texts: string[], batch: number) {
+  const cpu = treeCpuSeconds(server.child.pid);
+  const rowsPerSecond = await embedRowsPerSecond(server.url, "bench", texts, batch);
+  const cpuMs = ((treeCpuSeconds(server.child.pid) - cpu) * 1000) / texts.length;
+  return { rowsPerSecond, cpuMs };
 }
 
 /** The models to measure: stories260K when present (the issue's choice), and the demo model. */
@@ -83,19 +120,62 @@ async function models(work: string): Promise<Array<{ path: string; label: string
   return list;
 }
 
-/** 1 client vs 4 concurrent clients against one server with LLMSRV_NUM_PARALLEL=4, interleaved. */
-async function parallelRuns(env: Record<string, string>, dir: string, modelPath: string) {
-  const four = await spawnServer(MAIN, { ...env, LLMSRV_MODELS: dir, LLMSRV_NUM_PARALLEL: "4" });
-  await register(four.url, modelPath, "bench");
-  await aggregate(four.url, 4);
-  const oneClient: number[] = [];
-  const fourClients: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    oneClient.push(await aggregate(four.url, 1));
-    fourClients.push(await aggregate(four.url, 4));
+/**
+ * Per build, on a server with LLMSRV_NUM_PARALLEL=4: 1 client vs 4 concurrent clients, then
+ * embeddings one text per request vs 32 per request; builds and settings interleaved.
+ */
+async function parallelRuns(servers: ServerProcess[]) {
+  const texts = embedTexts(EMBED_TEXTS);
+  const out = servers.map(() => ({
+    oneClient: [] as number[],
+    fourClients: [] as number[],
+    oneClientCpuMs: [] as number[],
+    fourClientsCpuMs: [] as number[],
+    embedOne: [] as number[],
+    embedBatch: [] as number[],
+    embedOneCpuMs: [] as number[],
+    embedBatchCpuMs: [] as number[],
+  }));
+  for (const server of servers) {
+    await aggregate(server, 4);
+    await embedRowsPerSecond(server.url, "bench", texts.slice(0, 4), 1);
   }
-  await four.stop();
-  return { oneClient, fourClients };
+  for (let i = 0; i < PARALLEL_REPS; i++) {
+    for (const b of rotated([...servers.keys()], i)) {
+      const server = servers[b];
+      const r = out[b];
+      if (!server || !r) continue;
+      const one = await aggregate(server, 1);
+      const four = await aggregate(server, 4);
+      r.oneClient.push(one.tps);
+      r.oneClientCpuMs.push(one.cpuMs);
+      r.fourClients.push(four.tps);
+      r.fourClientsCpuMs.push(four.cpuMs);
+      const e1 = await embedRun(server, texts, 1);
+      const eb = await embedRun(server, texts, EMBED_BATCH);
+      r.embedOne.push(e1.rowsPerSecond);
+      r.embedOneCpuMs.push(e1.cpuMs);
+      r.embedBatch.push(eb.rowsPerSecond);
+      r.embedBatchCpuMs.push(eb.cpuMs);
+    }
+  }
+  return out;
+}
+
+/** Starts one server per build with `extra` settings, each with the model registered. */
+async function startServers(
+  list: Build[],
+  env: Record<string, string>,
+  dir: string,
+  modelPath: string,
+): Promise<ServerProcess[]> {
+  const servers: ServerProcess[] = [];
+  for (const [i, b] of list.entries()) {
+    const server = await spawnServer(b.main, { ...env, LLMSRV_MODELS: `${dir}-${i}` });
+    servers.push(server);
+    await register(server.url, modelPath, "bench");
+  }
+  return servers;
 }
 
 async function measure(
@@ -109,16 +189,31 @@ async function measure(
     LLMSRV_LOG_LEVEL: "warn",
     LLMSRV_KEEP_ALIVE: "-1",
   };
-  const one = await spawnServer(MAIN, { ...env, LLMSRV_MODELS: join(work, `single-${index}`) });
-  await register(one.url, model.path, "bench");
-  const { d, h, whole } = await singleStream(model.path, one.url);
-  await one.stop();
-  const parallel = await parallelRuns(env, join(work, `parallel-${index}`), model.path);
-  return { label: model.label, direct: d, http: h, wholeServerTps: whole, ...parallel };
+  const list = builds();
+  const single = await startServers(list, env, join(work, `single-${index}`), model.path);
+  const { d, h, whole } = await singleStream(
+    model.path,
+    single.map((s) => s.url),
+  );
+  for (const s of single) await s.stop();
+  const parallelEnv = { ...env, LLMSRV_NUM_PARALLEL: "4" };
+  const four = await startServers(list, parallelEnv, join(work, `parallel-${index}`), model.path);
+  const parallel = await parallelRuns(four);
+  for (const s of four) await s.stop();
+  return {
+    label: model.label,
+    direct: d,
+    builds: list.map((b, i) => {
+      const p = parallel[i];
+      if (!p) throw new Error(`no parallel results for ${b.label}`);
+      return { label: b.label, http: h[i] ?? [], wholeServerTps: whole[i] ?? [], ...p };
+    }),
+  };
 }
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), "llmsrv-bench-"));
+  const loadBefore = loadavg();
   const results: ModelResults[] = [];
   for (const [i, model] of (await models(work)).entries())
     results.push(await measure(model, work, i));
@@ -128,8 +223,11 @@ async function main(): Promise<void> {
     tokens: TOKENS,
     reps: REPS,
     threads: THREADS,
+    embedTexts: EMBED_TEXTS,
+    embedBatch: EMBED_BATCH,
+    loadAverages: [loadBefore, loadavg()],
   });
-  await writeFile(join(PACKAGE, "BENCHMARKS.md"), text);
+  await writeFile(process.env.BENCH_OUT ?? join(PACKAGE, "BENCHMARKS.md"), text);
   process.stdout.write(text);
 }
 

@@ -1,14 +1,16 @@
 // The LLMSRV_* variables with meaning and default: the table `serve --help` and the README print.
+import { OLLAMA_COUNTERPARTS } from "./config-env.js";
 
 /** One row of the configuration table printed by `--help` and the README. */
 export interface ConfigVariable {
   readonly name: string;
   readonly meaning: string;
   readonly default: string;
+  /** Ollama's variable read when this one is unset (`src/config-env.ts`). */
+  readonly ollama?: string;
 }
 
-/** Every variable the server reads, with its meaning and default. */
-export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
+const VARIABLES: readonly ConfigVariable[] = [
   {
     name: "LLMSRV_HOST",
     meaning:
@@ -130,4 +132,18 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
       "most memory one loaded model may need, weights + KV cache + compute buffers (bytes, or with a unit: 8GiB, 512MiB, 4GB); a load estimated above it, or above the memory available, is refused before llama.cpp allocates",
     default: "unset (the memory available: MemAvailable + free swap)",
   },
-]);
+  {
+    name: "LLMSRV_ACCESS_LOG",
+    meaning:
+      "1 logs one info line per HTTP request: method, path, status, duration in ms, bytes sent",
+    default: "off",
+  },
+];
+
+/** Every variable the server reads, with its meaning, default and Ollama counterpart. */
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze(
+  VARIABLES.map((v) => {
+    const ollama = OLLAMA_COUNTERPARTS[v.name];
+    return Object.freeze(ollama === undefined ? v : { ...v, ollama });
+  }),
+);

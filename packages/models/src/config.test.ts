@@ -1,7 +1,7 @@
 // Tests of loadConfig: defaults, every variable, and all bad values reported together.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { loadConfig, parseByteSize, parseHostAddress, physicalCoreCount } from "./config.js";
+import { loadConfig, parseByteSize, physicalCoreCount } from "./config.js";
 import { CONFIG_VARIABLES } from "./config-variables.js";
 import { ConfigError } from "./errors.js";
 
@@ -96,14 +96,6 @@ describe("configuration", () => {
       loadConfig({ LLMSRV_KV_CACHE_TYPE: "q4_0", LLMSRV_FLASH_ATTENTION: "1" }).kvCacheType,
       "q4_0",
     );
-  });
-
-  it("parses host addresses like Ollama: scheme optional, :port alone, port 0 for ephemeral", () => {
-    assert.deepEqual(parseHostAddress("127.0.0.1:0"), { host: "127.0.0.1", port: 0 });
-    assert.deepEqual(parseHostAddress("http://localhost:1234"), { host: "localhost", port: 1234 });
-    assert.deepEqual(parseHostAddress(":9000"), { host: "127.0.0.1", port: 9000 });
-    assert.deepEqual(parseHostAddress("example.com"), { host: "example.com", port: 11434 });
-    assert.equal(parseHostAddress("host:99999"), undefined);
   });
 
   it("bounds JSON request bodies at 32 MiB unless LLMSRV_MAX_BODY_BYTES says otherwise", () => {

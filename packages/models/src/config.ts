@@ -3,8 +3,10 @@ import { readFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import { join } from "node:path";
 import { type LogFormat, readLogFormat } from "@quintet/kit";
+import { ConfigEnv, type Env, logLevelFromOllamaDebug } from "./config-env.js";
 import { parseKeepAliveEnv } from "./duration.js";
 import { ConfigError } from "./errors.js";
+import { clientBaseUrl, DEFAULT_PORT, type HostAddress, parseHostAddress } from "./host-address.js";
 import { defaultOrigins, originEntryProblem } from "./origin-patterns.js";
 import { loadTemplateIndex } from "./template-index.js";
 
@@ -52,6 +54,10 @@ export interface LlmsrvConfig {
   readonly maxNumPredict: number;
   /** Most bytes one loaded model may need (weights, KV cache, compute); undefined = no cap. */
   readonly maxModelMemory: number | undefined;
+  /** Log one line per HTTP request (method, path, status, duration, bytes): LLMSRV_ACCESS_LOG. */
+  readonly accessLog: boolean;
+  /** One line per OLLAMA_* variable read in place of an unset LLMSRV_* one, for the log. */
+  readonly envNotices: readonly string[];
 }
 
 /**
@@ -74,25 +80,9 @@ export function physicalCoreCount(): number {
   return availableParallelism();
 }
 
-/** Parses `[http://]host[:port]`, `:port` or `host`. */
-export function parseHostAddress(text: string): { host: string; port: number } | undefined {
-  let s = text
-    .trim()
-    .replace(/^http:\/\//, "")
-    .replace(/\/+$/, "");
-  if (s === "") return undefined;
-  if (s.startsWith(":")) s = `127.0.0.1${s}`;
-  const m = /^(\[[^\]]+\]|[^:/]+)(?::(\d+))?$/.exec(s);
-  if (!m?.[1]) return undefined;
-  const port = m[2] === undefined ? 11434 : Number(m[2]);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return undefined;
-  return { host: m[1].replace(/^\[|\]$/g, ""), port };
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function intVar(env: Env, name: string, fallback: number, min: number, bad: string[]): number {
-  const raw = env[name]?.trim();
+function intVar(env: ConfigEnv, key: string, fallback: number, min: number, bad: string[]): number {
+  const { name, raw: text } = env.read(key);
+  const raw = text?.trim();
   if (raw === undefined || raw === "") return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) {
@@ -102,8 +92,9 @@ function intVar(env: Env, name: string, fallback: number, min: number, bad: stri
   return n;
 }
 
-function boolVar(env: Env, name: string, bad: string[]): boolean {
-  const raw = env[name]?.trim().toLowerCase();
+function boolVar(env: ConfigEnv, key: string, bad: string[]): boolean {
+  const { name, raw: text } = env.read(key);
+  const raw = text?.trim().toLowerCase();
   if (raw === undefined || raw === "") return false;
   if (["1", "true", "t", "yes", "on"].includes(raw)) return true;
   if (["0", "false", "f", "no", "off"].includes(raw)) return false;
@@ -111,32 +102,43 @@ function boolVar(env: Env, name: string, bad: string[]): boolean {
   return false;
 }
 
-function readHost(env: Env, bad: string[]): { host: string; port: number } {
-  const raw = env.LLMSRV_HOST;
-  if (raw === undefined || raw.trim() === "") return { host: "127.0.0.1", port: 11434 };
+const DEFAULT_ADDRESS: HostAddress = {
+  scheme: "http",
+  host: "127.0.0.1",
+  port: DEFAULT_PORT,
+  path: "",
+};
+
+function readHost(env: ConfigEnv, bad: string[]): HostAddress {
+  const { name, raw } = env.read("LLMSRV_HOST");
+  if (raw === undefined || raw.trim() === "") return DEFAULT_ADDRESS;
   const addr = parseHostAddress(raw);
-  if (!addr) bad.push(`LLMSRV_HOST: expected host[:port], got "${raw}"`);
-  return addr ?? { host: "127.0.0.1", port: 11434 };
+  if (!addr)
+    bad.push(
+      `${name}: expected [http[s]://]host[:port][/path] with a port of 0-65535, got "${raw}"`,
+    );
+  return addr ?? DEFAULT_ADDRESS;
 }
 
-function readKeepAlive(env: Env, bad: string[]): number {
-  const raw = env.LLMSRV_KEEP_ALIVE;
+function readKeepAlive(env: ConfigEnv, bad: string[]): number {
+  const { name, raw } = env.read("LLMSRV_KEEP_ALIVE");
   if (raw === undefined || raw.trim() === "") return 5 * 60_000;
   const ms = parseKeepAliveEnv(raw);
   if (ms === undefined)
-    bad.push(`LLMSRV_KEEP_ALIVE: expected a duration like 5m, 1h, 30s, -1 or 0, got "${raw}"`);
+    bad.push(`${name}: expected a duration like 5m, 1h, 30s, -1 or 0, got "${raw}"`);
   return ms ?? 5 * 60_000;
 }
 
-function readKvCacheType(env: Env, bad: string[]): KvCacheType {
-  const raw = env.LLMSRV_KV_CACHE_TYPE?.trim().toLowerCase();
+function readKvCacheType(env: ConfigEnv, bad: string[]): KvCacheType {
+  const { name, raw: text } = env.read("LLMSRV_KV_CACHE_TYPE");
+  const raw = text?.trim().toLowerCase();
   if (raw === undefined || raw === "") return "f16";
   if (raw === "f16" || raw === "q8_0" || raw === "q4_0") return raw;
-  bad.push(`LLMSRV_KV_CACHE_TYPE: expected f16, q8_0 or q4_0, got "${raw}"`);
+  bad.push(`${name}: expected f16, q8_0 or q4_0, got "${raw}"`);
   return "f16";
 }
 
-function readThreads(env: Env, cores: number, bad: string[]): number {
+function readThreads(env: ConfigEnv, cores: number, bad: string[]): number {
   const n = intVar(env, "LLMSRV_NUM_THREAD", cores, 1, bad);
   if (n > cores) {
     bad.push(`LLMSRV_NUM_THREAD: ${n} exceeds the physical core count ${cores}`);
@@ -146,8 +148,8 @@ function readThreads(env: Env, cores: number, bad: string[]): number {
 }
 
 /** A templates folder must hold a readable `index.json` of `{template, name}` entries. */
-function readTemplatesDir(env: Env, bad: string[]): string | undefined {
-  const raw = env.LLMSRV_TEMPLATES?.trim();
+function readTemplatesDir(env: ConfigEnv, bad: string[]): string | undefined {
+  const raw = env.read("LLMSRV_TEMPLATES").raw?.trim();
   if (!raw) return undefined;
   const dir = raw.replace(/^~(?=\/|$)/, homedir());
   try {
@@ -158,14 +160,15 @@ function readTemplatesDir(env: Env, bad: string[]): string | undefined {
   return dir;
 }
 
-function readOrigins(env: Env, bad: string[]): string[] {
-  const extra = (env.LLMSRV_ORIGINS ?? "")
+function readOrigins(env: ConfigEnv, bad: string[]): string[] {
+  const { name, raw } = env.read("LLMSRV_ORIGINS");
+  const extra = (raw ?? "")
     .split(",")
     .map((o) => o.trim())
     .filter((o) => o !== "");
   for (const o of extra) {
     const problem = originEntryProblem(o);
-    if (problem) bad.push(`LLMSRV_ORIGINS: ${problem}`);
+    if (problem) bad.push(`${name}: ${problem}`);
   }
   return [...extra, ...defaultOrigins()];
 }
@@ -192,8 +195,8 @@ export function parseByteSize(text: string): number | undefined {
   return bytes > 0 && Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
-function readMaxModelMemory(env: Env, bad: string[]): number | undefined {
-  const raw = env.LLMSRV_MAX_MODEL_MEMORY?.trim();
+function readMaxModelMemory(env: ConfigEnv, bad: string[]): number | undefined {
+  const raw = env.read("LLMSRV_MAX_MODEL_MEMORY").raw?.trim();
   if (!raw) return undefined;
   const bytes = parseByteSize(raw);
   if (bytes === undefined)
@@ -203,8 +206,8 @@ function readMaxModelMemory(env: Env, bad: string[]): number | undefined {
   return bytes;
 }
 
-function readRegistryUrl(env: Env, bad: string[]): string | undefined {
-  const raw = env.LLMSRV_REGISTRY?.trim();
+function readRegistryUrl(env: ConfigEnv, bad: string[]): string | undefined {
+  const raw = env.read("LLMSRV_REGISTRY").raw?.trim();
   if (!raw) return undefined;
   let url: URL | undefined;
   try {
@@ -219,23 +222,34 @@ function readRegistryUrl(env: Env, bad: string[]): string | undefined {
   return raw.replace(/\/+$/, "");
 }
 
+function readLogLevel(env: ConfigEnv, bad: string[]): string {
+  const { name, raw } = env.read("LLMSRV_LOG_LEVEL");
+  const text = raw?.trim() ?? "";
+  const level = name === "OLLAMA_DEBUG" ? logLevelFromOllamaDebug(text) : text || "info";
+  if (level === undefined)
+    bad.push(`${name}: expected 1/true (debug), 2 (trace) or 0/false, got "${text}"`);
+  else if (!LOG_LEVELS.includes(level)) bad.push(`${name}: unknown level "${level}"`);
+  return level ?? "info";
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
 /**
- * Reads and validates every LLMSRV_* variable once. Throws a ConfigError listing all
- * invalid variables together, each message naming its variable.
+ * Reads and validates every LLMSRV_* variable once, each unset one from its OLLAMA_*
+ * counterpart when that is set (`envNotices` says which). Throws a ConfigError listing all
+ * invalid variables together, each message naming the variable it read.
  */
-export function loadConfig(env: Env = process.env): LlmsrvConfig {
+export function loadConfig(envRecord: Env = process.env): LlmsrvConfig {
   const bad: string[] = [];
+  const env = new ConfigEnv(envRecord);
   const cores = physicalCoreCount();
-  const { host, port } = readHost(env, bad);
-  const modelsRaw = env.LLMSRV_MODELS?.trim();
-  const logLevel = env.LLMSRV_LOG_LEVEL?.trim() || "info";
-  if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
-    bad.push(`LLMSRV_LOG_LEVEL: unknown level "${logLevel}"`);
-  }
-  const logFormat = readLogFormat(env, bad);
+  const address = readHost(env, bad);
+  const modelsRaw = env.read("LLMSRV_MODELS").raw?.trim();
+  const logLevel = readLogLevel(env, bad);
+  const logFormat = readLogFormat(envRecord, bad);
   const config: LlmsrvConfig = {
-    host,
-    port,
+    host: address.host,
+    port: address.port,
     modelsDir: modelsRaw
       ? modelsRaw.replace(/^~(?=\/|$)/, homedir())
       : join(homedir(), ".llmsrv", "models"),
@@ -248,7 +262,7 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
     kvCacheType: readKvCacheType(env, bad),
     numThread: readThreads(env, cores, bad),
     physicalCores: cores,
-    apiKey: env.LLMSRV_API_KEY?.trim() || undefined,
+    apiKey: envRecord.LLMSRV_API_KEY?.trim() || undefined,
     logLevel,
     ...(logFormat && { logFormat }),
     maxEmbedInputs: intVar(env, "LLMSRV_MAX_EMBED_INPUTS", 2048, 1, bad),
@@ -256,23 +270,37 @@ export function loadConfig(env: Env = process.env): LlmsrvConfig {
     templatesDir: readTemplatesDir(env, bad),
     origins: readOrigins(env, bad),
     registryUrl: readRegistryUrl(env, bad),
-    registryToken: env.LLMSRV_REGISTRY_TOKEN?.trim() || undefined,
+    registryToken: envRecord.LLMSRV_REGISTRY_TOKEN?.trim() || undefined,
     noPrune: boolVar(env, "LLMSRV_NOPRUNE", bad),
     maxNumCtx: intVar(env, "LLMSRV_MAX_NUM_CTX", 131072, 16, bad),
     maxNumBatch: intVar(env, "LLMSRV_MAX_NUM_BATCH", 2048, 1, bad),
     maxNumPredict: intVar(env, "LLMSRV_MAX_NUM_PREDICT", 32768, 1, bad),
     maxModelMemory: readMaxModelMemory(env, bad),
+    accessLog: boolVar(env, "LLMSRV_ACCESS_LOG", bad),
+    envNotices: env.notices,
   };
   if (config.contextLength > config.maxNumCtx) {
     bad.push(
-      `LLMSRV_CONTEXT_LENGTH: ${config.contextLength} exceeds LLMSRV_MAX_NUM_CTX ${config.maxNumCtx}`,
+      `${env.read("LLMSRV_CONTEXT_LENGTH").name}: ${config.contextLength} exceeds LLMSRV_MAX_NUM_CTX ${config.maxNumCtx}`,
     );
   }
   if (config.kvCacheType !== "f16" && !config.flashAttention) {
     bad.push(
-      `LLMSRV_KV_CACHE_TYPE: ${config.kvCacheType} needs LLMSRV_FLASH_ATTENTION=1 (llama.cpp quantizes the KV cache only with flash attention)`,
+      `${env.read("LLMSRV_KV_CACHE_TYPE").name}: ${config.kvCacheType} needs ${env.read("LLMSRV_FLASH_ATTENTION").name}=1 (llama.cpp quantizes the KV cache only with flash attention)`,
     );
   }
   if (bad.length > 0) throw new ConfigError(bad);
   return Object.freeze(config);
+}
+
+/**
+ * The base URL the CLI calls: LLMSRV_HOST, else OLLAMA_HOST (as `ollama` reads it), else
+ * http://127.0.0.1:11434. Nothing is printed about the fallback (Ollama's client prints
+ * nothing either). A bad value throws a ConfigError naming the variable read.
+ */
+export function clientUrlFrom(envRecord: Env): string {
+  const bad: string[] = [];
+  const address = readHost(new ConfigEnv(envRecord), bad);
+  if (bad.length > 0) throw new ConfigError(bad);
+  return clientBaseUrl(address);
 }

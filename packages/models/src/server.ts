@@ -27,6 +27,8 @@ export interface StartOptions {
   ensureDemo?: boolean;
   /** A runtime to use instead of node-llama-cpp's (tests that must make loading fail). */
   runtime?: ModelRuntime;
+  /** First wait before retrying an interrupted blob download (default: Ollama's 1 s). */
+  pullRetryDelayMs?: number;
 }
 
 /** Opens the store, optionally registers the demo model, and listens. */
@@ -47,8 +49,13 @@ export async function startServer(
     log.info({ model: demo.display, digest: demo.digest }, "demo model ready");
   }
   const metrics = new ModelMetrics(ROUTES);
+  const llamaLog = log.child({ component: "llama.cpp" });
   const runtime = metrics.countTokens(
-    options.runtime ?? new ProcessRuntime({ maxThreads: config.physicalCores }),
+    options.runtime ??
+      new ProcessRuntime({
+        maxThreads: config.physicalCores,
+        log: (level, message) => llamaLog[level](message),
+      }),
   );
   const scheduler = new Scheduler(
     runtime,
@@ -66,7 +73,13 @@ export async function startServer(
         ? log.error(event, "model runner terminated")
         : log.info(event, `model ${event.type}`),
   );
-  const deps: ServerDeps = { config, store, scheduler, log };
+  const deps: ServerDeps = {
+    config,
+    store,
+    scheduler,
+    log,
+    ...(options.pullRetryDelayMs !== undefined && { pullRetryDelayMs: options.pullRetryDelayMs }),
+  };
   const server: Server = createApp(ROUTES, deps);
   metrics.watch(scheduler);
   metrics.serve(server);

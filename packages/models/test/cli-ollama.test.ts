@@ -135,12 +135,12 @@ describe("llmsrv CLI as ollama's: pull, push, ls, show, run", { timeout: 240_000
       "/bye",
       "never sent",
     ].join("\n");
-    const r = await cli(["run", "demo"], env, `${script}\n`);
+    const r = await cli(["run", "demo"], env, `${script}\n`, { stdinTty: true });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Available Commands:\n\s+\/set/);
     assert.match(r.stdout, /Set parameter 'num_predict' to '3'/);
     assert.match(r.stdout, /Couldn't set parameter: unknown parameter "bogus"/);
-    assert.match(r.stdout, /User defined parameters:\nnum_predict\s+3/);
+    assert.match(r.stdout, /User defined parameters:\n {2}num_predict {20}3\n/);
     assert.match(r.stdout, /Set system message\./);
     assert.ok(r.stdout.includes(`${system}\n`), "/show system shows the session's system");
     assert.match(r.stdout, /Cleared session context/);
@@ -163,7 +163,7 @@ describe("llmsrv CLI as ollama's: pull, push, ls, show, run", { timeout: 240_000
       "/show system",
       "/bye",
     ];
-    const r = await cli(["run", "demo"], env, `${script.join("\n")}\n`);
+    const r = await cli(["run", "demo"], env, `${script.join("\n")}\n`, { stdinTty: true });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Set system message\.\nYou are terse\.\nAnswer in one word\.\n/);
   });

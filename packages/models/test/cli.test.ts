@@ -50,8 +50,8 @@ describe("llmsrv CLI against a running server", { timeout: 180_000 }, () => {
     assert.match(again.stderr, /couldn't find model "demo" to stop/);
   });
 
-  it("run reads a conversation from stdin when no prompt is given, until /bye", async () => {
-    const r = await cli(["run", "demo"], env, "hello\n/bye\nnot read\n");
+  it("run reads a conversation from a terminal when no prompt is given, until /bye", async () => {
+    const r = await cli(["run", "demo"], env, "hello\n/bye\nnot read\n", { stdinTty: true });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.split("\n").filter((l) => l !== "").length, 1, "one answer");
   });

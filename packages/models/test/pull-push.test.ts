@@ -75,11 +75,12 @@ describe("pull and push against a registry in the test process", { timeout: 300_
     registry = await new TestRegistry("sekret").start();
     server = await startTestServer(
       { LLMSRV_REGISTRY: registry.url, LLMSRV_REGISTRY_TOKEN: "sekret" },
-      { ensureDemo: false },
+      // Retries wait 1, 2, 4... ms instead of Ollama's seconds.
+      { ensureDemo: false, pullRetryDelayMs: 1 },
     );
     pullUrl = `${server.url}/api/pull`;
     models = [];
-    for (const seed of [1, 2, 3])
+    for (const seed of [1, 2, 3, 4, 5])
       models.push(buildModel(await tinyGguf(seed), { temperature: seed / 10 }));
     const [a] = models as [ReturnType<typeof buildModel>];
     registry.publish("library/tiny:latest", a.manifest, a.blobs);
@@ -128,37 +129,78 @@ describe("pull and push against a registry in the test process", { timeout: 300_
     assert.deepEqual(flat.body, { error: "pull model manifest: file does not exist" });
   });
 
-  it("keeps a download cut mid-blob as a partial file and resumes it with Range", async () => {
+  it("retries a download cut mid-blob within the pull, resuming each time with Range", async () => {
+    const b = models[3] as ReturnType<typeof buildModel>;
+    const size = b.blobs[0]?.length as number;
+    registry.publish("library/retry:latest", b.manifest, b.blobs);
+    const quarter = Math.floor(size / 4);
+    registry.cutAfter.set(b.modelDigest, quarter);
+    registry.cutTimes.set(b.modelDigest, 2);
+    const lines = await streamLines(pullUrl, { model: "retry" });
+    assert.equal(lines.at(-1)?.status, "success", JSON.stringify(lines.at(-1)));
+    const gets = registry.requests.filter((r) => r.path.endsWith(b.modelDigest));
+    assert.deepEqual(
+      gets.map((r) => r.range),
+      [undefined, `bytes=${quarter}-`, `bytes=${2 * quarter}-`],
+      "each retry asks only for the bytes not yet written",
+    );
+    assert.equal(registry.bytesSent.get(b.modelDigest), size, "no byte sent twice");
+    assert.equal((await tags(server)).get("retry:latest"), sha(b.manifest));
+    const blob = join(server.modelsDir, "blobs", `sha256-${hex(b.modelDigest)}`);
+    assert.equal(sha(await readFile(blob)), hex(b.modelDigest), "the digest was verified");
+  });
+
+  it("fails after six cut-off attempts, keeping no blob or manifest; the next pull resumes", async () => {
     const b = models[1] as ReturnType<typeof buildModel>;
     const size = b.blobs[0]?.length as number;
     registry.publish("library/cut:latest", b.manifest, b.blobs);
-    const half = Math.floor(size / 2);
-    registry.cutAfter.set(b.modelDigest, half);
+    const tenth = Math.floor(size / 10);
+    registry.cutAfter.set(b.modelDigest, tenth);
+    registry.cutTimes.set(b.modelDigest, 6);
+    registry.requests.length = 0;
     const files = await storeFiles(server);
     const first = await streamLines(pullUrl, { model: "cut" });
-    assert.match(first.at(-1)?.error ?? "", /download interrupted after \d+ of \d+ bytes/);
+    assert.match(
+      first.at(-1)?.error ?? "",
+      /max retries exceeded: download interrupted after \d+ of \d+ bytes in each of 6 attempts \(pull again to resume\)/,
+    );
+    assert.equal(registry.requests.filter((r) => r.path.endsWith(b.modelDigest)).length, 6);
     assert.equal((await tags(server)).has("cut:latest"), false);
     const partial = join(server.modelsDir, "blobs", `sha256-${hex(b.modelDigest)}-partial`);
     const kept = (await stat(partial)).size;
-    assert.ok(kept > 0 && kept <= half, `partial file holds ${kept} bytes`);
+    assert.equal(kept, 6 * tenth, "the partial file keeps every byte received");
     assert.deepEqual(
       (await storeFiles(server)).filter((f) => !f.endsWith("-partial")),
       files.filter((f) => !f.endsWith("-partial")),
       "no new blob",
     );
+    registry.requests.length = 0;
     const second = await streamLines(pullUrl, { model: "cut" });
     assert.equal(second.at(-1)?.status, "success");
-    const ranged = registry.requests.filter((r) => r.path.endsWith(b.modelDigest) && r.range);
+    const ranged = registry.requests.filter((r) => r.path.endsWith(b.modelDigest));
     assert.deepEqual(
       ranged.map((r) => r.range),
       [`bytes=${kept}-`],
     );
-    assert.equal(
-      registry.bytesSent.get(b.modelDigest),
-      half + (size - kept),
-      "not sent again from 0",
-    );
     assert.equal((await tags(server)).get("cut:latest"), sha(b.manifest));
+  });
+
+  it("starts a retried download over when the registry ignores Range", async () => {
+    const b = models[4] as ReturnType<typeof buildModel>;
+    const size = b.blobs[0]?.length as number;
+    registry.publish("library/norange:latest", b.manifest, b.blobs);
+    const half = Math.floor(size / 2);
+    registry.cutAfter.set(b.modelDigest, half);
+    registry.ignoreRange = true;
+    registry.bytesSent.delete(b.modelDigest);
+    try {
+      const lines = await streamLines(pullUrl, { model: "norange" });
+      assert.equal(lines.at(-1)?.status, "success", JSON.stringify(lines.at(-1)));
+    } finally {
+      registry.ignoreRange = false;
+    }
+    assert.equal(registry.bytesSent.get(b.modelDigest), half + size);
+    assert.equal((await tags(server)).get("norange:latest"), sha(b.manifest));
   });
 
   it("refuses a blob whose bytes do not match its digest and leaves the store as it was", async () => {

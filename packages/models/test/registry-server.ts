@@ -24,8 +24,12 @@ export class TestRegistry {
   /** digest → bytes (shared by every repository, as a real registry's storage is). */
   readonly blobs = new Map<string, Buffer>();
   readonly requests: RegistryRequest[] = [];
-  /** Digests whose next GET is cut after this many bytes (once). */
+  /** Digests whose next GET is cut after this many bytes (once, or `cutTimes` GETs). */
   readonly cutAfter = new Map<string, number>();
+  /** How many GETs of a digest in `cutAfter` are cut (default 1). */
+  readonly cutTimes = new Map<string, number>();
+  /** Answer every blob GET in full with 200, as a registry without Range support does. */
+  ignoreRange = false;
   /** Digests served with these bytes instead of their own. */
   readonly corrupt = new Map<string, Buffer>();
   /** Bytes sent per blob digest over all GETs. */
@@ -142,7 +146,7 @@ export class TestRegistry {
       return;
     }
     const bytes = this.corrupt.get(digest) ?? stored;
-    const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? "");
+    const range = this.ignoreRange ? null : /^bytes=(\d+)-$/.exec(req.headers.range ?? "");
     const start = range ? Number(range[1]) : 0;
     const part = bytes.subarray(start);
     res.writeHead(range ? 206 : 200, {
@@ -150,8 +154,10 @@ export class TestRegistry {
       ...(range ? { "Content-Range": `bytes ${start}-${bytes.length - 1}/${bytes.length}` } : {}),
     });
     const cut = this.cutAfter.get(digest);
-    if (cut !== undefined) {
-      this.cutAfter.delete(digest);
+    if (cut !== undefined && cut < part.length) {
+      const times = this.cutTimes.get(digest) ?? 1;
+      if (times <= 1) this.cutAfter.delete(digest);
+      this.cutTimes.set(digest, times - 1);
       this.count(digest, cut);
       // End the connection (FIN after the bytes) a moment after they are sent, not at once:
       // a stream that errors drops the chunks its reader has not taken yet, and the test

@@ -10,7 +10,9 @@ import OpenAI from "openai";
 const MAIN = resolve(fileURLToPath(new URL(".", import.meta.url)), "../src/cli/main.js");
 
 /** Spawns `llmsrv serve --ensure-demo` and resolves with the URL it prints. */
-function spawnServe(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+function spawnServe(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const child = spawn(process.execPath, [MAIN, "serve", "--ensure-demo"], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -21,7 +23,7 @@ function spawnServe(env: Record<string, string>): Promise<{ child: ChildProcess;
     child.stdout?.on("data", (d: Buffer) => {
       out += d.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolvePromise({ child, url: m[1] });
+      if (m?.[1]) resolvePromise({ child, url: m[1], stderr: () => err });
     });
     child.stderr?.on("data", (d: Buffer) => {
       err += d.toString();
@@ -34,17 +36,51 @@ describe("llmsrv serve as a child process (the vector store's path)", { timeout:
   let dir: string;
   let child: ChildProcess | undefined;
   let url = "";
+  let serverLog: () => string = () => "";
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "llmsrv-cli-"));
+    // Ollama's variable, as a machine set up for Ollama has it (LLMSRV_HOST blank = unset).
     const started = await spawnServe({
-      LLMSRV_HOST: "127.0.0.1:0",
+      LLMSRV_HOST: "",
+      OLLAMA_HOST: "127.0.0.1:0",
       LLMSRV_MODELS: dir,
       LLMSRV_NUM_THREAD: "1",
-      LLMSRV_LOG_LEVEL: "warn",
+      LLMSRV_LOG_LEVEL: "info",
     });
     child = started.child;
     url = started.url;
+    serverLog = started.stderr;
+  });
+
+  it("listens where OLLAMA_HOST says, logging that it read it; the CLI follows OLLAMA_HOST", async () => {
+    assert.match(serverLog(), /using OLLAMA_HOST=127\.0\.0\.1:0 \(LLMSRV_HOST is unset\)/);
+    const ls = spawn(process.execPath, [MAIN, "ls"], {
+      env: { ...process.env, LLMSRV_HOST: "", OLLAMA_HOST: new URL(url).host },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    ls.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    ls.stderr?.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    const code = await new Promise((r) => ls.on("exit", r));
+    assert.equal(code, 0, err);
+    assert.match(out, /^demo:latest\s/m);
+    assert.equal(err, "", "the CLI prints nothing about the fallback, as ollama does");
+    const bad = spawn(process.execPath, [MAIN, "ls"], {
+      env: { ...process.env, LLMSRV_HOST: "", OLLAMA_HOST: "127.0.0.1:99999" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let badErr = "";
+    bad.stderr?.on("data", (d: Buffer) => {
+      badErr += d.toString();
+    });
+    assert.equal(await new Promise((r) => bad.on("exit", r)), 1);
+    assert.match(badErr, /OLLAMA_HOST: expected .*"127\.0\.0\.1:99999"/);
   });
 
   after(async () => {

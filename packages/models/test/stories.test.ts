@@ -3,6 +3,9 @@ import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { Ollama } from "ollama";
 import OpenAI from "openai";
+import { readGgufInfo } from "../src/gguf/gguf-reader.js";
+import { shapeFromGguf } from "../src/gguf/model-shape.js";
+import { estimateMemory } from "../src/runtime/memory-estimate.js";
 import { digestOfFile } from "../src/store/blob-store.js";
 import {
   postJson,
@@ -63,6 +66,56 @@ describe("a real model (stories260K) end to end", { skip: storiesSkip(), timeout
     assert.equal(show.information.context_length, 2048);
     assert.equal(show.model_info["llama.block_count"], 5);
     assert.deepEqual(show.information.capabilities, ["completion"]);
+  });
+
+  it("shows Ollama's default template and leaves the tokenizer arrays out unless verbose", async () => {
+    const plain = (await postJson(`${server.url}/api/show`, { model: "stories" })).body as {
+      template: string;
+      model_info: Record<string, unknown>;
+    };
+    assert.equal(plain.template, "{{ .Prompt }}", "a model without a TEMPLATE");
+    for (const key of ["tokens", "scores", "token_type"])
+      assert.equal(plain.model_info[`tokenizer.ggml.${key}`], null, key);
+    const verbose = (await postJson(`${server.url}/api/show`, { model: "stories", verbose: true }))
+      .body as { model_info: Record<string, unknown> };
+    const tokens = verbose.model_info["tokenizer.ggml.tokens"] as string[];
+    const scores = verbose.model_info["tokenizer.ggml.scores"] as number[];
+    const types = verbose.model_info["tokenizer.ggml.token_type"] as number[];
+    assert.equal(tokens.length, 512, "stories260K's vocabulary");
+    assert.ok(tokens.every((t) => typeof t === "string"));
+    assert.ok(tokens.includes("<s>"));
+    assert.deepEqual([scores.length, types.length], [512, 512]);
+    assert.ok(scores.every((x) => typeof x === "number") && types.every(Number.isInteger));
+    assert.equal(verbose.model_info["llama.block_count"], 5);
+    const bad = await postJson(`${server.url}/api/show`, { model: "stories", verbose: "yes" });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /verbose/);
+  });
+
+  it("reports in /api/ps the memory the loaded model takes: weights, KV cache, compute", async () => {
+    await ollama.generate({
+      model: "stories",
+      prompt: "Once",
+      stream: false,
+      options: { num_ctx: 256, num_predict: 1 },
+    });
+    const res = await fetch(`${server.url}/api/ps`);
+    const ps = (await res.json()) as { models: Array<Record<string, unknown>> };
+    const m = ps.models.find((e) => e.name === "stories:latest");
+    assert.ok(m, JSON.stringify(ps));
+    const info = readGgufInfo(STORIES_PATH);
+    const need = estimateMemory(shapeFromGguf(info), info.fileSize, {
+      contextSize: 256,
+      sequences: 1,
+      kvCacheType: "f16",
+      flashAttention: false,
+    });
+    const size = m.size as number;
+    // The tensors take the file less its header; the KV cache and compute buffers come on top.
+    assert.ok(size > need.kvCache + need.compute + info.fileSize - info.dataOffset - 1, `${size}`);
+    assert.ok(size <= need.total, `${size} <= ${need.total}`);
+    assert.equal(m.size_vram, 0);
+    assert.equal(m.context_length, 256);
   });
 
   it("writes coherent English for a story opening", async () => {

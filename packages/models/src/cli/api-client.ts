@@ -1,14 +1,6 @@
-// The CLI's HTTP client: base URL from LLMSRV_HOST, JSON calls, NDJSON streams, server errors.
-import { parseHostAddress } from "../config.js";
+// The CLI's HTTP client: base URL from LLMSRV_HOST (or OLLAMA_HOST), JSON calls, NDJSON streams, server errors.
+import { clientUrlFrom } from "../config.js";
 import { LlmsrvError } from "../errors.js";
-
-/** Base URL the CLI talks to: LLMSRV_HOST, with a wildcard host replaced by loopback. */
-export function baseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  const addr = parseHostAddress(env.LLMSRV_HOST ?? "") ?? { host: "127.0.0.1", port: 11434 };
-  const host =
-    addr.host === "0.0.0.0" || addr.host === "::" || addr.host === "" ? "127.0.0.1" : addr.host;
-  return `http://${host.includes(":") ? `[${host}]` : host}:${addr.port}`;
-}
 
 /** A thin HTTP client for the CLI commands. */
 export class ApiClient {
@@ -80,7 +72,10 @@ export class ApiClient {
   }
 }
 
-/** The client for the environment the CLI runs in. */
+/**
+ * The client for the environment the CLI runs in; a bad LLMSRV_HOST/OLLAMA_HOST throws a
+ * ConfigError naming the variable.
+ */
 export function clientFor(env: Readonly<Record<string, string | undefined>>): ApiClient {
-  return new ApiClient(baseUrl(env), env.LLMSRV_API_KEY?.trim() || undefined);
+  return new ApiClient(clientUrlFrom(env), env.LLMSRV_API_KEY?.trim() || undefined);
 }

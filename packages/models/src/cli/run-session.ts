@@ -4,6 +4,8 @@ import { parseModelfile } from "../modelfile/modelfile.js";
 import type { ApiClient } from "./api-client.js";
 import { fetchShow, renderShow, type ShowPart } from "./commands/show.js";
 import type { ModelsIo } from "./io.js";
+import type { ThinkFlag } from "./run-flags.js";
+import { sessionModelfile } from "./session-modelfile.js";
 
 /** What one conversation of `llmsrv run` carries from turn to turn. */
 export interface Session {
@@ -11,7 +13,14 @@ export interface Session {
   model: string;
   format?: string;
   keepAlive?: string;
+  /** Sent as the request's `think` when set (`--think`, `/set think`, `/set nothink`). */
+  think?: ThinkFlag | string;
+  hideThinking: boolean;
   verbose: boolean;
+  /** The terminal's wrapping width (none when stdout is not a terminal). */
+  wrapWidth?: number;
+  /** Off with `--nowordwrap` or `/set nowordwrap`. */
+  wordWrap: boolean;
   system?: string;
   options: Record<string, unknown>;
   history: Array<{ role: string; content: string }>;
@@ -33,8 +42,14 @@ Use """ to begin a multi-line message.
 const SET_HELP = `Available Commands:
   /set parameter ...     Set a parameter
   /set system <string>   Set system message
+  /set wordwrap          Enable wordwrap
+  /set nowordwrap        Disable wordwrap
+  /set format json       Enable JSON mode
+  /set noformat          Disable formatting
   /set verbose           Show LLM stats
   /set quiet             Disable LLM stats
+  /set think             Enable thinking
+  /set nothink           Disable thinking
 `;
 
 const SHOW_HELP = `Available Commands:
@@ -68,9 +83,47 @@ function setParameter(s: Session, rest: string, io: ModelsIo): void {
   }
 }
 
+/** The `/set` words that switch a mode: each sets the session, returns Ollama's message. */
+const MODES: Readonly<Record<string, (s: Session, arg: string) => string>> = {
+  wordwrap(s) {
+    s.wordWrap = true;
+    return "Set 'wordwrap' mode.";
+  },
+  nowordwrap(s) {
+    s.wordWrap = false;
+    return "Set 'nowordwrap' mode.";
+  },
+  verbose(s) {
+    s.verbose = true;
+    return "Set 'verbose' mode.";
+  },
+  quiet(s) {
+    s.verbose = false;
+    return "Set 'quiet' mode.";
+  },
+  think(s, level) {
+    s.think = level || true;
+    return level ? `Set 'think' mode to '${level}'.` : "Set 'think' mode.";
+  },
+  nothink(s) {
+    s.think = false;
+    return "Set 'nothink' mode.";
+  },
+  format(s, arg) {
+    if (arg !== "json") return "Invalid or missing format. For 'json' mode use '/set format json'";
+    s.format = "json";
+    return "Set format to 'json' mode.";
+  },
+  noformat(s) {
+    delete s.format;
+    return "Disabled format.";
+  },
+};
+
 function setCommand(s: Session, args: string, io: ModelsIo): void {
   const [what = "", ...rest] = args.split(/\s+/);
   const text = args.slice(what.length).trim();
+  const mode = Object.hasOwn(MODES, what) ? MODES[what] : undefined;
   if (what === "parameter") setParameter(s, rest.join(" "), io);
   else if (what === "system") {
     s.system = text
@@ -78,30 +131,54 @@ function setCommand(s: Session, args: string, io: ModelsIo): void {
       .replace(/^"([\s\S]*)"$/, "$1")
       .trim();
     io.stdout.write("Set system message.\n");
-  } else if (what === "verbose") {
-    s.verbose = true;
-    io.stdout.write("Set 'verbose' mode.\n");
-  } else if (what === "quiet") {
-    s.verbose = false;
-    io.stdout.write("Set 'quiet' mode.\n");
-  } else io.stdout.write(SET_HELP);
+  } else if (mode) io.stdout.write(`${mode(s, rest[0] ?? "")}\n`);
+  else io.stdout.write(SET_HELP);
 }
 
+/** `/show parameters`: the model's, then the session's (Ollama's layout). */
+function parametersText(modelParameters: string, options: Record<string, unknown>): string {
+  const model = modelParameters
+    ? modelParameters
+        .split("\n")
+        .map((l) => `  ${l}\n`)
+        .join("")
+    : "  No additional parameters were specified for this model.\n";
+  let out = `Model defined parameters:\n${model}\n`;
+  const rows = Object.entries(options).map(([k, v]) => `  ${k.padEnd(30)} ${goValue(v)}\n`);
+  if (rows.length > 0) out += `User defined parameters:\n${rows.join("")}\n`;
+  return out;
+}
+
+/** A value as Go's `%v` prints it: lists as `[a b]`. */
+function goValue(v: unknown): string {
+  return Array.isArray(v) ? `[${v.map(String).join(" ")}]` : String(v);
+}
+
+/**
+ * `/show PART`: what `/api/show` says of the model, with the session's system message and
+ * parameters where they apply (Ollama sends them with its show request; this server
+ * renders the stored model, so the session's values are put in here).
+ */
 async function showCommand(s: Session, args: string, io: ModelsIo): Promise<void> {
   const what = args.trim();
   const parts: readonly string[] = ["license", "modelfile", "parameters", "system", "template"];
   if (what !== "info" && !parts.includes(what)) {
-    io.stdout.write(SHOW_HELP);
+    io.stdout.write(what ? `Unknown command '/show ${what}'. Type /? for help\n` : SHOW_HELP);
     return;
   }
   const info = await fetchShow(s.client, s.model);
-  if (what === "system" && s.system) io.stdout.write(`${s.system}\n`);
-  else if (what === "parameters" && Object.keys(s.options).length > 0) {
-    const rows = Object.entries(s.options).map(([k, v]) => `${k.padEnd(20)}${JSON.stringify(v)}`);
-    io.stdout.write(
-      `${renderShow(info, "parameters")}User defined parameters:\n${rows.join("\n")}\n`,
-    );
-  } else io.stdout.write(renderShow(info, what === "info" ? undefined : (what as ShowPart)));
+  const system = s.system ?? info.system;
+  if (what === "modelfile") {
+    const overrides = { options: s.options, ...(s.system === undefined ? {} : { system }) };
+    io.stdout.write(`${sessionModelfile(info.modelfile, overrides)}\n`);
+  } else if (what === "parameters") io.stdout.write(parametersText(info.parameters, s.options));
+  else if (what === "system")
+    io.stdout.write(system ? `${system}\n\n` : "No system message was specified for this model.\n");
+  else if (what === "license" && !info.license)
+    io.stdout.write("No license was specified for this model.\n");
+  else if (what === "template" && !info.template)
+    io.stdout.write("No prompt template was specified for this model.\n");
+  else io.stdout.write(renderShow(info, what === "info" ? undefined : (what as ShowPart)));
 }
 
 /** Handles a `/command` line; returns false for `/bye`. */

@@ -47,7 +47,7 @@ export interface WeightShape {
 }
 
 /** mulberry32: a small deterministic PRNG, so the same seed always writes the same bytes. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -27,6 +27,8 @@ export interface GgufInfo {
   readonly metadata: ReadonlyMap<string, GgufValue>;
   /** Element types of the arrays in `metadata`, by key. */
   readonly arrayTypes: ReadonlyMap<string, GgufValueType>;
+  /** Value types of the scalars in `metadata` (u32 and f32 both read as numbers), by key. */
+  readonly scalarTypes: ReadonlyMap<string, GgufValueType>;
   readonly tensors: readonly GgufTensorInfo[];
   /** Sum of the element counts of all tensors. */
   readonly parameterCount: number;
@@ -185,7 +187,7 @@ function readScalar(r: SequentialReader, type: GgufValueType): GgufValue {
 }
 
 /** Reads an array; returns its items (or a summary when long) and its element type. */
-function readArray(r: SequentialReader): [GgufValue, GgufValueType] {
+function readArray(r: SequentialReader, maxKept: number): [GgufValue, GgufValueType] {
   const elementType = r.u32() as GgufValueType;
   if (elementType === GgufValueType.Array) throw notGguf("nested arrays are not supported");
   const size = SCALAR_SIZES[elementType];
@@ -194,11 +196,11 @@ function readArray(r: SequentialReader): [GgufValue, GgufValueType] {
   const length = r.u64();
   if (length * (size ?? 8) > r.remaining)
     throw notGguf(`an array of ${length} elements is longer than the rest of the file`);
-  if (length > MAX_KEPT_ARRAY && size !== undefined) {
+  if (length > maxKept && size !== undefined) {
     r.skip(length * size);
     return [{ arrayType: elementType, length }, elementType];
   }
-  const keep = length <= MAX_KEPT_ARRAY;
+  const keep = length <= maxKept;
   const items: GgufValue[] = [];
   for (let i = 0; i < length; i++) {
     const v = readScalar(r, elementType);
@@ -232,11 +234,18 @@ function alignmentOf(metadata: ReadonlyMap<string, GgufValue>): number {
   return value;
 }
 
+/** How much of the metadata to keep. */
+export interface GgufReadOptions {
+  /** Arrays longer than this become a summary; default 64 (`Infinity`: every array in full). */
+  readonly keepArraysUpTo?: number;
+}
+
 /**
  * Reads the header of a GGUF file: metadata and tensor descriptors, never the weights.
  * Throws `not_gguf` (a 400 at the HTTP layer) naming what is wrong.
  */
-export function readGgufInfo(path: string): GgufInfo {
+export function readGgufInfo(path: string, options: GgufReadOptions = {}): GgufInfo {
+  const maxKept = options.keepArraysUpTo ?? MAX_KEPT_ARRAY;
   const fd = openSync(path, "r");
   try {
     const r = new SequentialReader(fd, fstatSync(fd).size);
@@ -248,14 +257,18 @@ export function readGgufInfo(path: string): GgufInfo {
     const kvCount = r.count("metadata count", MIN_KV_BYTES);
     const metadata = new Map<string, GgufValue>();
     const arrayTypes = new Map<string, GgufValueType>();
+    const scalarTypes = new Map<string, GgufValueType>();
     for (let i = 0; i < kvCount; i++) {
       const key = r.string();
       const type = r.u32() as GgufValueType;
       if (type === GgufValueType.Array) {
-        const [value, elementType] = readArray(r);
+        const [value, elementType] = readArray(r, maxKept);
         metadata.set(key, value);
         arrayTypes.set(key, elementType);
-      } else metadata.set(key, readScalar(r, type));
+      } else {
+        metadata.set(key, readScalar(r, type));
+        scalarTypes.set(key, type);
+      }
     }
     const tensors: GgufTensorInfo[] = [];
     let parameterCount = 0;
@@ -270,6 +283,7 @@ export function readGgufInfo(path: string): GgufInfo {
       version,
       metadata,
       arrayTypes,
+      scalarTypes,
       tensors,
       parameterCount,
       alignment,

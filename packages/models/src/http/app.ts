@@ -4,6 +4,7 @@ import { LlmsrvError } from "../errors.js";
 import type { ServerDeps } from "../service/deps.js";
 import { type HttpError, ollamaErrorBody, openaiErrorBody, toHttpError } from "./error-response.js";
 import { guardRequest } from "./origin-guard.js";
+import { logAccess, logFailure } from "./request-log.js";
 import { createContext, matchRoute, type Route } from "./router.js";
 
 function sendError(res: ServerResponse, err: HttpError, openai: boolean): void {
@@ -45,9 +46,10 @@ async function dispatch(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/(.)\/+$/, "$1");
+  logAccess(deps.log, deps.config.accessLog, req, res, path);
   const guard = { listenHost: deps.config.host, origins: deps.config.origins };
   if (!guardRequest(req, res, guard)) return;
-  const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/(.)\/+$/, "$1");
   const match = matchRoute(routes, req.method ?? "GET", path);
   if (match.kind === "none") {
     res.writeHead(404, { "Content-Type": "text/plain" }).end("404 page not found");
@@ -68,19 +70,13 @@ async function dispatch(
     return;
   }
   const signal = disconnectSignal(req, res);
-  const started = Date.now();
   try {
     await route.handler(createContext(req, res, params, signal, deps));
   } catch (e) {
     const err = toHttpError(e);
-    if (err.status >= 500) deps.log.error({ err: e, path }, "request failed");
+    logFailure(deps.log, e, err, path);
     if (!signal.aborted) sendError(res, err, openai);
     else if (!res.writableEnded) res.end();
-  } finally {
-    deps.log.debug(
-      { method: req.method, path, status: res.statusCode, ms: Date.now() - started },
-      "request",
-    );
   }
 }
 

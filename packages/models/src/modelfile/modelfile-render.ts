@@ -26,6 +26,8 @@ export function renderModelfile(m: StoredModel): string {
   ];
   if (m.template !== undefined) lines.push(`TEMPLATE """${m.template}"""`);
   if (m.system !== undefined) lines.push(`SYSTEM """${m.system}"""`);
+  // After SYSTEM and before the parameters, where Ollama's Model.Commands puts them.
+  for (const path of m.adapterPaths) lines.push(`ADAPTER ${path}`);
   for (const [key, value] of Object.entries(m.params)) {
     for (const v of Array.isArray(value) ? value : [value])
       lines.push(`PARAMETER ${key} ${quote(v)}`);

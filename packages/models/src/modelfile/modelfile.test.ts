@@ -36,6 +36,13 @@ describe("Modelfile parser", () => {
     ]);
   });
 
+  it("collects ADAPTER paths in order, quoted or bare, and refuses an empty one", () => {
+    const mf = parseModelfile('FROM base\nADAPTER ./lora.gguf\nadapter "/tmp/with space.gguf"\n');
+    assert.deepEqual(mf.adapters, ["./lora.gguf", "/tmp/with space.gguf"]);
+    assert.deepEqual(parseModelfile("FROM base").adapters, []);
+    assert.throws(() => parseModelfile("FROM base\nADAPTER \n"), /line 2: ADAPTER needs the path/);
+  });
+
   it("reports problems with their line numbers", () => {
     assert.throws(() => parseModelfile("PARAMETER temperature 1"), /no FROM line/);
     assert.throws(() => parseModelfile("FROM x\nBOGUS y"), /line 2: command must be one of/);

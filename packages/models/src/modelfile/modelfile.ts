@@ -10,6 +10,8 @@ export interface Modelfile {
   system?: string;
   license: string[];
   messages: Array<{ role: string; content: string }>;
+  /** ADAPTER paths (LoRA GGUFs) as written, relative ones to the Modelfile's folder. */
+  adapters: string[];
 }
 
 const COMMANDS = [
@@ -87,6 +89,7 @@ export function parseModelfile(text: string): Modelfile {
     parameters: {},
     license: [],
     messages: [],
+    adapters: [],
   };
   let i = 0;
   while (i < lines.length) {
@@ -113,7 +116,10 @@ export function parseModelfile(text: string): Modelfile {
         role: mm[1] as string,
         content: (mm[2] as string).replace(/^"([\s\S]*)"$/, "$1"),
       });
-    } else if (command === "adapter") fail(i + 1, "ADAPTER is not supported by this server");
+    } else if (command === "adapter") {
+      if (value === "") fail(i + 1, "ADAPTER needs the path of a LoRA adapter GGUF");
+      out.adapters.push(value);
+    }
     i = next;
   }
   if (!out.from) throw new LlmsrvError("modelfile_invalid", "no FROM line");

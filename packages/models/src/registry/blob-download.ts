@@ -1,11 +1,25 @@
 // Downloads one blob from a registry: resumed partial files, verified before use.
 import { mkdir, open, rename, rm, stat, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { TransferProgress } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
 import { digestOfFile } from "../store/blob-store.js";
 import type { ManifestLayer } from "../store/manifest.js";
-import type { RegistryClient } from "./registry-client.js";
+import {
+  type RegistryClient,
+  type RegistrySettings,
+  RegistryUnreachable,
+} from "./registry-client.js";
+
+/** Tries of one blob download within a pull, as Ollama's maxRetries (server/download.go). */
+export const DOWNLOAD_ATTEMPTS = 6;
+
+/** Ollama's first wait before a retry, doubled each time (1, 2, 4, 8, 16 s). */
+const DEFAULT_RETRY_DELAY_MS = 1000;
+
+/** A transfer cut off before the blob's last byte: worth trying again from there. */
+class DownloadInterrupted extends Error {}
 
 /** Ollama's per-layer status: the verb and the first 12 hex digits of the digest. */
 export function layerStatus(verb: string, digest: string): string {
@@ -75,10 +89,44 @@ async function writeChunks(
 }
 
 /**
- * Downloads a layer into its partial file, resuming from what an earlier pull left. The
- * partial file is kept when the transfer fails, so the next pull continues it.
+ * Downloads a layer into its partial file, resuming from what an earlier pull left. A
+ * transfer cut off is tried again from the bytes written (Range), up to DOWNLOAD_ATTEMPTS
+ * times with a doubling wait, as Ollama does; then the pull fails and the partial file is
+ * kept, so the next pull continues it.
  */
 export async function downloadLayer(
+  client: RegistryClient,
+  layer: ManifestLayer,
+  partial: string,
+  report: (p: TransferProgress) => void,
+  signal?: AbortSignal,
+  retry: Pick<RegistrySettings, "retryDelayMs" | "onRetry"> = {},
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await downloadOnce(client, layer, partial, report, signal);
+      return;
+    } catch (e) {
+      const retriable = e instanceof DownloadInterrupted || e instanceof RegistryUnreachable;
+      if (!retriable || signal?.aborted) throw e;
+      const done = await sizeOf(partial);
+      const what = `download interrupted after ${done} of ${layer.size} bytes`;
+      if (attempt >= DOWNLOAD_ATTEMPTS)
+        throw new LlmsrvError(
+          "internal",
+          `pull blob ${layer.digest}: max retries exceeded: ${what} in each of ${DOWNLOAD_ATTEMPTS} attempts (pull again to resume): ${e.message}`,
+        );
+      const wait = (retry.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS) * 2 ** (attempt - 1);
+      retry.onRetry?.(
+        `${layer.digest.slice(7, 19)} attempt ${attempt} failed: ${what}: ${e.message}, retrying in ${wait} ms`,
+      );
+      await sleep(wait, undefined, { signal });
+    }
+  }
+}
+
+/** One try of a layer's download, from the partial file's size on. */
+async function downloadOnce(
   client: RegistryClient,
   layer: ManifestLayer,
   partial: string,
@@ -111,11 +159,12 @@ export async function downloadLayer(
         `pull blob ${layer.digest}: the registry sent more than the manifest's ${layer.size} bytes`,
       );
     }
-    throw new LlmsrvError(
-      "internal",
-      `pull blob ${layer.digest}: download interrupted after ${await sizeOf(partial)} of ${layer.size} bytes (pull again to resume): ${(e as Error).message}`,
-    );
+    if (signal?.aborted) throw e;
+    throw new DownloadInterrupted((e as Error).message);
   }
+  // A body that ends early without an error (a registry closing cleanly) is cut off too.
+  const size = await sizeOf(partial);
+  if (size < layer.size) throw new DownloadInterrupted(`connection closed at byte ${size}`);
 }
 
 /**

@@ -6,6 +6,7 @@ import { LlmsrvError } from "../errors.js";
 import { checkArchitecture } from "../gguf/gguf-arch-check.js";
 import { checkTensorLayout } from "../gguf/gguf-layout-check.js";
 import { readGgufInfo } from "../gguf/gguf-reader.js";
+import { checkLoraHeader } from "../gguf/lora-check.js";
 import { normalizeDigest } from "../store/blob-store.js";
 import { asManifest, type Manifest, type ManifestLayer, MediaType } from "../store/manifest.js";
 import type { ModelName } from "../store/model-name.js";
@@ -61,15 +62,19 @@ function layersOf(manifest: Manifest): ManifestLayer[] {
 }
 
 /**
- * Checks a downloaded model layer's GGUF header against its tensors and metadata, as
- * create does, so llama.cpp never sees a file that lies; a refused file is deleted.
+ * Checks a downloaded model or adapter layer's GGUF header against its tensors and
+ * metadata, as create does, so llama.cpp never sees a file that lies; a refused file is deleted.
  */
 async function checkModelLayer(layer: ManifestLayer, path: string): Promise<void> {
-  if (layer.mediaType !== MediaType.model) return;
+  const adapter = layer.mediaType === MediaType.adapter;
+  if (layer.mediaType !== MediaType.model && !adapter) return;
   try {
     const info = readGgufInfo(path);
     checkTensorLayout(info);
-    checkArchitecture(info);
+    // An adapter's header only: llama.cpp refuses one that does not fit with an error at
+    // load, but aborts on a header that lies (checked here).
+    if (adapter) checkLoraHeader(info, layer.digest);
+    else checkArchitecture(info);
   } catch (e) {
     await rm(path, { force: true });
     throw e;
@@ -105,7 +110,7 @@ export async function pullModel(
           continue;
         }
         const partial = partialPath(store.blobs.path(layer.digest));
-        await downloadLayer(client, layer, partial, report, signal);
+        await downloadLayer(client, layer, partial, report, signal, settings);
         fetched.push(layer);
       }
       report({ status: "verifying sha256 digest" });

@@ -21,7 +21,14 @@ export interface RegistrySettings {
   readonly token?: string;
   /** Plain HTTP for names that carry their own host (`--insecure`). */
   readonly insecure?: boolean;
+  /** Wait before the first retry of an interrupted blob download, doubled each time (Ollama: 1 s). */
+  readonly retryDelayMs?: number;
+  /** Told of each retry of a blob download (the server logs it). */
+  readonly onRetry?: (message: string) => void;
 }
+
+/** A registry that could not be reached at all (connection refused or reset before an answer). */
+export class RegistryUnreachable extends LlmsrvError {}
 
 /** Base URL of a name's registry: the mirror for the default host, else its own host. */
 export function registryBase(name: ModelName, settings: RegistrySettings): string {
@@ -69,8 +76,9 @@ export class RegistryClient {
     try {
       return await fetch(url, { ...init, headers });
     } catch (e) {
+      if (init.signal?.aborted) throw e;
       const cause = (e as { cause?: { message?: string } }).cause?.message;
-      throw new LlmsrvError(
+      throw new RegistryUnreachable(
         "internal",
         `could not reach registry ${this.base}: ${cause ?? (e as Error).message}`,
       );

@@ -12,8 +12,17 @@ import {
   type Token,
 } from "node-llama-cpp";
 import { LlmsrvError, messageOf } from "../errors.js";
+import { readGgufInfo } from "../gguf/gguf-reader.js";
+import { shapeFromGguf } from "../gguf/model-shape.js";
+import { DecodePacer } from "./decode-pacer.js";
 import { GeneratedText } from "./generated-text.js";
-import { batchSizeFor, insufficientMemory, systemAvailableMemory } from "./memory-estimate.js";
+import { llamaLogLine } from "./llama-log.js";
+import {
+  batchSizeFor,
+  estimateMemory,
+  insufficientMemory,
+  systemAvailableMemory,
+} from "./memory-estimate.js";
 import type {
   CompletionRequest,
   CompletionResult,
@@ -53,7 +62,9 @@ export class LlamaRuntime implements ModelRuntime {
       skipDownload: true,
       usePrebuiltBinaries: true,
       progressLogs: false,
-      logLevel: "error" as never,
+      logLevel: "warn" as never,
+      // Tagged with their level, so the server logs them in its format (llama-log.ts).
+      logger: (level, message) => process.stderr.write(llamaLogLine(level, message)),
       maxThreads: this.options.maxThreads,
     });
     return this.llama;
@@ -83,6 +94,11 @@ export class LlamaRuntime implements ModelRuntime {
         batchSize: batchSizeFor(spec.contextSize),
         experimentalKvCacheKeyType: KV_TYPES[spec.kvCacheType],
         experimentalKvCacheValueType: KV_TYPES[spec.kvCacheType],
+        // The model's LoRA adapters, at scale 1 as Ollama applies them.
+        lora:
+          spec.adapterPaths && spec.adapterPaths.length > 0
+            ? { adapters: spec.adapterPaths.map((filePath) => ({ filePath })) }
+            : undefined,
       });
       return new LlamaLoadedModel(llama, model, context, spec, fileSize);
     } catch (e) {
@@ -123,6 +139,24 @@ function samplingFor(s: SamplingOptions): LlamaCompletionGenerationOptions {
   };
 }
 
+/**
+ * Memory a loaded model takes, as Ollama's `/api/ps` `size`: its tensors in memory
+ * (llama.cpp's model size) plus the KV cache and compute buffers of the context as
+ * llama.cpp sized it (the context size after its padding). llama.cpp does not report
+ * the cache and buffers it allocated, so they come from memory-estimate.ts's formula.
+ */
+function loadedSize(
+  model: LlamaModel,
+  context: LlamaContext,
+  spec: LoadSpec,
+  fileSize: number,
+): number {
+  const weights = model.size > 0 ? model.size : fileSize;
+  const shape = shapeFromGguf(readGgufInfo(spec.modelPath));
+  const need = estimateMemory(shape, weights, { ...spec, contextSize: context.contextSize });
+  return shape ? need.total : weights + context.stateSize;
+}
+
 /** A model in memory: one context whose sequences are the scheduler's slots. */
 class LlamaLoadedModel implements LoadedModel {
   readonly sizeBytes: number;
@@ -138,11 +172,13 @@ class LlamaLoadedModel implements LoadedModel {
     readonly spec: LoadSpec,
     fileSize: number,
   ) {
+    // Paced, so that the slots generating at once are decoded in one batch per token.
+    const pacer = new DecodePacer();
     this.completions = Array.from(
       { length: spec.sequences },
-      () => new LlamaCompletion({ contextSequence: context.getSequence() }),
+      () => new LlamaCompletion({ contextSequence: pacer.pace(context.getSequence()) }),
     );
-    this.sizeBytes = fileSize + context.stateSize;
+    this.sizeBytes = loadedSize(model, context, spec, fileSize);
     this.prompts = new PromptTokens(model, spec.contextSize);
   }
 

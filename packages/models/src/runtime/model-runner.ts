@@ -7,6 +7,8 @@
 /** Settings fixed when a model is loaded; a request needing others forces a reload. */
 export interface LoadSpec {
   modelPath: string;
+  /** LoRA adapter GGUFs applied to the context (the model's adapter layers), in order. */
+  adapterPaths?: readonly string[];
   /** Context window per sequence, in tokens (num_ctx). */
   contextSize: number;
   /** Parallel sequences (LLMSRV_NUM_PARALLEL). */

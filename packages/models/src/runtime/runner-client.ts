@@ -2,6 +2,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { LlmsrvError } from "../errors.js";
+import { type LogLevelName, parseRunnerLine } from "./llama-log.js";
 import type { LoadSpec } from "./model-runner.js";
 import {
   fromWireError,
@@ -46,6 +47,8 @@ export interface RunnerOptions {
    * (tokenizing a huge prompt) and is killed.
    */
   abortGraceMs?: number;
+  /** Receives the runner's stderr lines (llama.cpp's log) with their level; default: stderr. */
+  log?: (level: LogLevelName, message: string) => void;
 }
 
 interface PendingCall {
@@ -87,14 +90,33 @@ export class RunnerProcess {
     });
     track(this.child);
     this.child.stderr?.on("data", (chunk: Buffer) => {
-      process.stderr.write(chunk);
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL);
+      this.forwardLog(chunk.toString());
     });
     this.child.on("message", (msg: RunnerReply) => this.onReply(msg));
     this.child.on("exit", (code, signal) => this.onExit(code, signal));
     this.child.on("error", (e) => {
       if (this.child.pid === undefined) this.onExit(null, null, e.message);
     });
+  }
+
+  /** Partial last line of the runner's stderr, awaiting its end. */
+  private stderrLine = "";
+
+  /** Sends each complete stderr line to the server's log (or stderr when there is none). */
+  private forwardLog(text: string): void {
+    const log = this.options.log;
+    if (!log) {
+      process.stderr.write(text);
+      return;
+    }
+    const lines = (this.stderrLine + text).split("\n");
+    this.stderrLine = (lines.pop() ?? "").slice(-STDERR_TAIL);
+    for (const line of lines) {
+      if (line.trim() === "") continue;
+      const { level, message } = parseRunnerLine(line);
+      log(level, message);
+    }
   }
 
   /** True once the process has exited. */
@@ -207,12 +229,14 @@ export class RunnerProcess {
   /** The last line the runner wrote to stderr (llama.cpp's reason for an abort). */
   private lastErrorLine(): string | undefined {
     const lines = this.stderrTail.split("\n").filter((l) => l.trim() !== "");
-    return lines.at(-1)?.trim();
+    const last = lines.at(-1);
+    return last === undefined ? undefined : parseRunnerLine(last.trim()).message;
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null, why?: string): void {
     if (this.ended) return;
     untrack(this.child);
+    if (this.stderrLine !== "") this.forwardLog("\n");
     const status =
       why ?? this.killedBecause ?? (signal ? `signal ${signal}` : `exit status ${code}`);
     const last = this.lastErrorLine();

@@ -164,14 +164,18 @@ export class Scheduler {
   private specFor(req: SlotRequest): LoadSpec {
     const spec: LoadSpec = {
       modelPath: req.model.modelPath,
+      adapterPaths: req.model.adapterPaths,
       contextSize: req.numCtx,
       sequences: this.settings.numParallel,
       threads: req.numThread,
       flashAttention: this.settings.flashAttention,
       kvCacheType: this.settings.kvCacheType,
     };
-    const weights = req.model.manifest.layers.find((l) => l.mediaType === MediaType.model)?.size;
-    spec.memoryBytes = estimateMemory(req.model.facts.shape, weights ?? 0, spec).total;
+    // The adapters' weights are read into memory alongside the model's.
+    const weights = req.model.manifest.layers
+      .filter((l) => l.mediaType === MediaType.model || l.mediaType === MediaType.adapter)
+      .reduce((sum, l) => sum + l.size, 0);
+    spec.memoryBytes = estimateMemory(req.model.facts.shape, weights, spec).total;
     return spec;
   }
 
@@ -381,6 +385,7 @@ export class Scheduler {
 function sameSpec(a: LoadSpec, b: LoadSpec): boolean {
   return (
     a.modelPath === b.modelPath &&
+    (a.adapterPaths ?? []).join("\n") === (b.adapterPaths ?? []).join("\n") &&
     a.contextSize === b.contextSize &&
     a.sequences === b.sequences &&
     a.threads === b.threads &&

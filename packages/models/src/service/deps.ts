@@ -13,4 +13,6 @@ export interface ServerDeps {
   readonly store: ModelStore;
   readonly scheduler: Scheduler;
   readonly log: Logger;
+  /** First wait before retrying an interrupted blob download (tests shorten Ollama's 1 s). */
+  readonly pullRetryDelayMs?: number;
 }

@@ -63,11 +63,26 @@ function capabilitiesOf(info: GgufInfo, arch: string, template: string | undefin
   return caps;
 }
 
+/** A metadata value as JSON; an array read only as a summary is null, as in Ollama's non-verbose show. */
 function jsonValue(v: GgufValue): unknown {
   if (typeof v === "bigint") return Number(v);
   if (Array.isArray(v)) return v.map(jsonValue);
-  if (typeof v === "object") return [];
+  if (typeof v === "object") return null;
   return v;
+}
+
+/**
+ * `/api/show`'s `model_info`: every metadata key but the name and chat template, plus the
+ * parameter count. Arrays the header was read without (long tokenizer arrays) are null.
+ */
+export function modelInfoOf(info: GgufInfo): Record<string, unknown> {
+  const modelInfo: Record<string, unknown> = {};
+  for (const [k, v] of info.metadata) {
+    if (k === "general.name" || k === "tokenizer.chat_template") continue;
+    modelInfo[k] = jsonValue(v);
+  }
+  modelInfo["general.parameter_count"] = info.parameterCount;
+  return modelInfo;
 }
 
 /** Derives listing/show facts from a GGUF header. */
@@ -76,12 +91,7 @@ export function factsFromGguf(info: GgufInfo): ModelFacts {
   const templateValue = info.metadata.get("tokenizer.chat_template");
   const chatTemplate = typeof templateValue === "string" ? templateValue : undefined;
   const quantization = quantizationOf(info);
-  const modelInfo: Record<string, unknown> = {};
-  for (const [k, v] of info.metadata) {
-    if (k === "general.name" || k === "tokenizer.chat_template") continue;
-    modelInfo[k] = jsonValue(v);
-  }
-  modelInfo["general.parameter_count"] = info.parameterCount;
+  const modelInfo = modelInfoOf(info);
   return {
     architecture: arch,
     parameterCount: info.parameterCount,

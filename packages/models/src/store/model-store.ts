@@ -7,6 +7,7 @@ import { checkArchitecture } from "../gguf/gguf-arch-check.js";
 import { checkTensorLayout } from "../gguf/gguf-layout-check.js";
 import { readGgufInfo } from "../gguf/gguf-reader.js";
 import { TrialLoads } from "../gguf/trial-load.js";
+import { type AdapterRef, adapterLayers, checkAdapterBlob } from "./adapter-layers.js";
 import { type BlobLease, BlobPins } from "./blob-pins.js";
 import { BlobStore, digestOf, tempPathFor } from "./blob-store.js";
 import { asManifest, type Manifest, type ManifestLayer, MediaType } from "./manifest.js";
@@ -44,6 +45,8 @@ export interface ModelRecipe {
   license?: string[];
   parameters?: Record<string, unknown>;
   messages?: StoredMessage[];
+  /** LoRA adapters to add to those inherited from `from`. */
+  adapters?: readonly AdapterRef[];
 }
 
 /**
@@ -154,6 +157,11 @@ export class ModelStore {
     return facts;
   }
 
+  /** 400 when an adapter blob is not a LoRA GGUF that fits the model blob (adapter-layers.ts). */
+  checkAdapterBlob(adapter: AdapterRef, modelDigest: string): void {
+    checkAdapterBlob(this.blobs, adapter, modelDigest);
+  }
+
   /** GGUF facts of a model blob, read once and cached by digest. */
   factsFor(digest: string): ModelFacts {
     let facts = this.factsCache.get(digest);
@@ -188,7 +196,9 @@ export class ModelStore {
       const inherited = recipe.from?.manifest.layers ?? [];
       for (const l of inherited) pins.pin(l.digest);
       if (recipe.modelDigest) pins.pin(recipe.modelDigest);
+      for (const a of recipe.adapters ?? []) pins.pin(a.digest);
       const modelLayer = await this.modelLayerOf(recipe, inherited, progress);
+      for (const a of recipe.adapters ?? []) this.checkAdapterBlob(a, modelLayer.digest);
       return await this.manifestLock.run(async () => {
         const layers = await this.layersFor(recipe, inherited, modelLayer, pins);
         const config = await this.configLayer(modelLayer.digest, recipe.from?.display ?? "");
@@ -233,7 +243,8 @@ export class ModelStore {
     modelLayer: ManifestLayer,
     pins: BlobLease,
   ): Promise<ManifestLayer[]> {
-    const layers: ManifestLayer[] = [modelLayer];
+    const adapters = await adapterLayers(this.blobs, inherited, recipe.adapters ?? []);
+    const layers: ManifestLayer[] = [modelLayer, ...adapters];
     const add = async (media: string, content: string) => {
       const l = await this.layer(media, content, pins);
       layers.push(l);

@@ -24,6 +24,8 @@ export interface StoredModel {
   manifest: Manifest;
   modelPath: string;
   modelDigest: string;
+  /** Blob files of the model's LoRA adapters, applied in this order. */
+  adapterPaths: string[];
   facts: ModelFacts;
   template: string | undefined;
   system: string | undefined;
@@ -35,7 +37,8 @@ export interface StoredModel {
 
 /**
  * Reads one model from its manifest file: the layers' texts (template, system, parameters,
- * license, messages), the config's parent, and the GGUF facts of its model layer.
+ * license, messages), its adapters' blobs, the config's parent, and the GGUF facts of its
+ * model layer.
  */
 export async function readStoredModel(
   name: ModelName,
@@ -79,6 +82,9 @@ export async function readStoredModel(
     manifest,
     modelPath: blobs.path(modelLayer.digest),
     modelDigest: modelLayer.digest,
+    adapterPaths: manifest.layers
+      .filter((l) => l.mediaType === MediaType.adapter)
+      .map((l) => blobs.path(l.digest)),
     facts: withTemplateCapabilities(factsFor(modelLayer.digest), template?.[0]),
     template: template?.[0],
     system: system?.[0],

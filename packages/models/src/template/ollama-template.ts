@@ -14,6 +14,9 @@ import {
 import { goMessage, goTool } from "./ollama-types.js";
 import { DEFAULT_TEMPLATE_LIMITS, type TemplateLimits } from "./template-budget.js";
 
+/** Ollama's template for a model without one (template.DefaultTemplate): the prompt alone. */
+export const DEFAULT_TEMPLATE = "{{ .Prompt }}";
+
 /**
  * A Modelfile TEMPLATE executed the way Ollama executes it (its `template.Template`):
  *

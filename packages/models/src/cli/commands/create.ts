@@ -22,7 +22,10 @@ async function uploadBlob(client: ApiClient, path: string): Promise<string> {
   return digest;
 }
 
-/** `llmsrv create MODEL -f Modelfile`: parses the Modelfile here, uploads the GGUF, creates. */
+/**
+ * `llmsrv create MODEL -f Modelfile`: parses the Modelfile here, uploads the GGUF and the
+ * ADAPTER files, creates.
+ */
 export const createCommand: ModelsCommand = {
   name: "create",
   summary: "Create a model from a Modelfile",
@@ -52,6 +55,15 @@ export const createCommand: ModelsCommand = {
         license: mf.license.length > 0 ? mf.license : undefined,
         messages: mf.messages.length > 0 ? mf.messages : undefined,
       };
+      // Ollama's client resolves ADAPTER paths as it does FROM: relative to the Modelfile.
+      const adapters: Record<string, string> = {};
+      for (const adapter of mf.adapters) {
+        const path = isAbsolute(adapter) ? adapter : resolve(dirname(file), adapter);
+        if (!existsSync(path)) throw new Error(`adapter file ${path} does not exist`);
+        io.stderr.write(`uploading ${basename(path)}\n`);
+        adapters[adapter] = await uploadBlob(client, path);
+      }
+      if (mf.adapters.length > 0) request.adapters = adapters;
       if (existsSync(fromPath)) {
         io.stderr.write(`uploading ${basename(fromPath)}\n`);
         request.files = { [basename(fromPath)]: await uploadBlob(client, fromPath) };

@@ -10,7 +10,8 @@ import { EXIT, type ModelsCommand } from "../io.js";
 
 function help(): string {
   const rows = CONFIG_VARIABLES.map(
-    (v) => `  ${v.name.padEnd(26)}${v.meaning} (default: ${v.default})`,
+    (v) =>
+      `  ${v.name.padEnd(26)}${v.meaning} (default: ${v.default}${v.ollama ? `; when unset, ${v.ollama} is read` : ""})`,
   );
   return ["Usage: llmsrv serve [--ensure-demo]", "", "Environment variables:", ...rows, ""].join(
     "\n",
@@ -44,6 +45,7 @@ export const serveCommand: ModelsCommand = {
       return EXIT.failure;
     }
     const log = createLogger(config.logLevel, config.logFormat);
+    for (const notice of config.envNotices) log.info(notice);
     try {
       const server = await startServer(config, log, { ensureDemo: values["ensure-demo"] ?? false });
       io.stdout.write(`llmsrv listening on ${server.url}\n`);

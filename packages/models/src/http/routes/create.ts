@@ -5,6 +5,7 @@ import { isAbsolute } from "node:path";
 import { LlmsrvError } from "../../errors.js";
 import { optionDefaults, resolveOptions } from "../../runtime/options.js";
 import { parseMessages } from "../../service/chat.js";
+import type { AdapterRef } from "../../store/adapter-layers.js";
 import type { BlobLease } from "../../store/blob-pins.js";
 import { digestOfFile, normalizeDigest } from "../../store/blob-store.js";
 import { requireModelName } from "../../store/model-name.js";
@@ -108,22 +109,32 @@ function autodetectTemplate(
 }
 
 /**
- * `adapters` (LoRA, file name → blob digest) cannot be applied: any given is a 400, so a
- * model is never created without the adapters its request asked for.
+ * `adapters` (LoRA, file name → blob digest, as Ollama's client sends them): every blob
+ * must have been uploaded; each is pinned from here until the manifest is written. The
+ * names only label the adapters in errors (Ollama's client sends full paths).
  */
-function rejectAdapters(value: unknown): void {
-  if (value === undefined || value === null) return;
+async function adaptersFromRequest(
+  store: ModelStore,
+  value: unknown,
+  lease: BlobLease,
+): Promise<AdapterRef[]> {
+  if (value === undefined || value === null) return [];
   if (typeof value !== "object" || Array.isArray(value))
     throw new LlmsrvError(
       "bad_request",
       `field "adapters" must be an object of file name to digest`,
     );
-  const names = Object.keys(value);
-  if (names.length === 0) return;
-  throw new LlmsrvError(
-    "bad_request",
-    `LoRA adapters are not supported by this server (adapters given: ${names.join(", ")}); create the model without them`,
-  );
+  const adapters: AdapterRef[] = [];
+  for (const [name, digest] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof digest !== "string")
+      throw new LlmsrvError("bad_request", `digest of adapter "${name}" must be a string`);
+    const d = normalizeDigest(digest);
+    lease.pin(d);
+    if (!(await store.blobs.has(d)))
+      throw new LlmsrvError("bad_request", `blob ${d} for adapter "${name}" has not been uploaded`);
+    adapters.push({ name, digest: d });
+  }
+  return adapters;
 }
 
 /** Builds the recipe from the request, validating everything before any progress is sent. */
@@ -135,7 +146,6 @@ async function recipeFor(
   if (body.quantize !== undefined && body.quantize !== null) {
     throw new LlmsrvError("bad_request", "quantization is not supported by this server");
   }
-  rejectAdapters(body.adapters);
   const from = optionalString(body, "from");
   const recipe: ModelRecipe & { autodetected?: string } = {
     template: optionalString(body, "template"),
@@ -158,6 +168,7 @@ async function recipeFor(
       })),
     );
   else throw new LlmsrvError("bad_request", "neither 'from' or 'files' was specified");
+  recipe.adapters = await adaptersFromRequest(ctx.deps.store, body.adapters, lease);
   // A looping template is refused before it is stored rather than failing on every use.
   if (recipe.template !== undefined) checkGoTemplate(recipe.template);
   if (recipe.modelDigest) {
@@ -167,6 +178,9 @@ async function recipeFor(
     if (chatTemplate !== undefined) checkChatTemplate(chatTemplate);
     recipe.autodetected = autodetectTemplate(ctx, recipe, chatTemplate);
   }
+  // An adapter that does not fit its base is a 400 before any progress is streamed.
+  const base = recipe.modelDigest ?? recipe.from?.modelDigest;
+  if (base) for (const a of recipe.adapters) ctx.deps.store.checkAdapterBlob(a, base);
   return recipe;
 }
 

@@ -9,12 +9,15 @@ import type {
   VersionResponse,
 } from "../../api/types.js";
 import { LlmsrvError } from "../../errors.js";
+import { readGgufInfo } from "../../gguf/gguf-reader.js";
 import { renderModelfile, renderParameters } from "../../modelfile/modelfile-render.js";
 import { OPTION_DEFAULTS } from "../../runtime/options.js";
 import { API_VERSION } from "../../service/deps.js";
+import { modelInfoOf } from "../../store/model-info.js";
 import { displayName, parseModelName, requireModelName } from "../../store/model-name.js";
 import type { StoredModel } from "../../store/stored-model.js";
-import { optionalString } from "../request-body.js";
+import { DEFAULT_TEMPLATE } from "../../template/ollama-template.js";
+import { optionalBool, optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";
 
 /** `GET|HEAD /`: liveness, as Ollama answers it. */
@@ -57,14 +60,19 @@ export async function showHandler(ctx: RequestContext): Promise<void> {
   requireModelName(nameField);
   const m = await ctx.deps.store.get(nameField as string);
   const f = m.facts;
+  const verbose = optionalBool(body, "verbose") ?? false;
   ctx.json(200, {
     license: m.license.join("\n"),
     modelfile: renderModelfile(m),
     parameters: renderParameters(m.params),
-    template: m.template ?? f.chatTemplate ?? "",
+    // Ollama shows its default template for a model with none.
+    template: m.template ?? f.chatTemplate ?? DEFAULT_TEMPLATE,
     system: m.system ?? "",
     details: details(m),
-    model_info: f.modelInfo,
+    // Verbose: every array in full (the tokenizer's tokens, scores, types, merges), read again.
+    model_info: verbose
+      ? modelInfoOf(readGgufInfo(m.modelPath, { keepArraysUpTo: Number.POSITIVE_INFINITY }))
+      : f.modelInfo,
     capabilities: f.capabilities,
     modified_at: m.modifiedAt.toISOString(),
     messages: m.messages,

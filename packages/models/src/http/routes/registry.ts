@@ -30,7 +30,14 @@ async function respond(ctx: RequestContext, stream: boolean, transfer: Transfer)
 
 function settingsFor(ctx: RequestContext, insecure: boolean): RegistrySettings {
   const { registryUrl, registryToken } = ctx.deps.config;
-  return { mirror: registryUrl, token: registryToken, insecure };
+  const { pullRetryDelayMs } = ctx.deps;
+  return {
+    mirror: registryUrl,
+    token: registryToken,
+    insecure,
+    ...(pullRetryDelayMs !== undefined && { retryDelayMs: pullRetryDelayMs }),
+    onRetry: (message) => ctx.deps.log.info(message),
+  };
 }
 
 /** `POST /api/pull`: `{model, insecure, stream}`; progress as Ollama streams it. */
