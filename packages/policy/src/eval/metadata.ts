@@ -2,7 +2,8 @@
  * `rego.metadata.chain()` and `rego.metadata.rule()`: the METADATA annotations that apply to
  * the rule being evaluated, from the rule outwards to its packages.
  */
-import type { Annotation, Module, Rule, Term } from "../ast/nodes.js";
+import type { Annotation, Module, Rule } from "../ast/nodes.js";
+import { rulePath } from "../ast/rule-path.js";
 import { fromJSON, RegoObject, type Value } from "../value/value.js";
 
 /** `Name <email>` → {name, email}, as OPA normalises authors. */
@@ -23,15 +24,6 @@ export function annotationValue(a: Annotation): Value {
     );
   }
   return fromJSON(fields);
-}
-
-function rulePath(rule: Rule): string[] {
-  const out = [...rule.module.pkg];
-  for (const t of rule.ref as Term[]) {
-    if (t.type !== "scalar" || typeof t.value !== "string") break;
-    out.push(t.value);
-  }
-  return out;
 }
 
 function entry(path: string[], annotation?: Annotation): Value {

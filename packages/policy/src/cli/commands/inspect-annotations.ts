@@ -4,6 +4,7 @@
  * METADATA block is), printed as an `ANNOTATIONS:` section or as `annotations` JSON.
  */
 import type { Annotation, Module, Rule, Term } from "../../ast/nodes.js";
+import { rulePath } from "../../ast/rule-path.js";
 
 /** An annotation with what it applies to (OPA's AnnotationsRef). */
 export interface AnnotationRef {
@@ -14,15 +15,6 @@ export interface AnnotationRef {
   /** Where the target (the package or rule) starts. */
   loc: { file: string; row: number; col: number };
   annotation: Annotation;
-}
-
-function rulePath(rule: Rule): string[] {
-  const out = [...rule.module.pkg];
-  for (const t of rule.ref as Term[]) {
-    if (t.type !== "scalar" || typeof t.value !== "string") break;
-    out.push(t.value);
-  }
-  return out;
 }
 
 function comparePaths(a: string[], b: string[]): number {
