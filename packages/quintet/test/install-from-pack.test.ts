@@ -1,8 +1,8 @@
 /**
  * Each package, packed with `npm pack`, installs on its own into a clean global prefix and
  * its command runs. Registry dependencies come from the npm cache when it has them
- * (--prefer-offline); @quintet/kit, which is not on the registry, is installed from its own
- * tarball beside the package. Installing everything takes one to three minutes (node-llama-cpp
+ * (--prefer-offline); the workspace packages it depends on (@quintet/kit, @quintet/gostd), which
+ * are not on the registry, are installed from their own tarballs beside it. Installing everything takes one to three minutes (node-llama-cpp
  * alone is 700 MB), so the ordinary test run skips it; .ci/run sets QUINTET_PACK_TEST=1.
  */
 import assert from "node:assert/strict";
@@ -19,6 +19,26 @@ const enabled = process.env.QUINTET_PACK_TEST === "1";
 const skip = enabled
   ? false
   : "set QUINTET_PACK_TEST=1 to pack and install every package (minutes; .ci/run does)";
+
+/** The workspace packages (`@quintet/*`) a package depends on, directly or through another one. */
+function workspaceDependencies(dir: string): string[] {
+  const dirsByName = new Map<string, string>();
+  for (const entry of readdirSync(join(repoRoot, "packages"))) {
+    dirsByName.set(readManifest(entry).name, entry);
+  }
+  const found = new Set<string>();
+  const visit = (from: string) => {
+    const deps = (readManifest(from) as { dependencies?: Record<string, string> }).dependencies;
+    for (const name of Object.keys(deps ?? {})) {
+      const depDir = dirsByName.get(name);
+      if (depDir === undefined || found.has(name)) continue;
+      found.add(name);
+      visit(depDir);
+    }
+  };
+  visit(dir);
+  return [...found].sort();
+}
 
 /** The tarball `npm pack` wrote for a package name, e.g. quintet-policy-0.1.0.tgz. */
 function tarball(dir: string, name: string): string {
@@ -46,9 +66,10 @@ describe("install from npm pack", { skip }, () => {
     it(`${name} installs alone into a clean prefix and \`${command} --help\` runs`, async () => {
       const prefix = mkdtempSync(join(tmpdir(), `quintet-prefix-${command}-`));
       try {
-        const deps = (readManifest(dir) as { dependencies?: Record<string, string> }).dependencies;
-        const tarballs = [tarball(packed, name)];
-        if (deps?.["@quintet/kit"]) tarballs.unshift(tarball(packed, "@quintet/kit"));
+        const tarballs = [
+          ...workspaceDependencies(dir).map((dep) => tarball(packed, dep)),
+          tarball(packed, name),
+        ];
         await run(
           "npm",
           [
