@@ -8,7 +8,7 @@ import { formatValue } from "../value/format.js";
 import { isInteger, toBigInt } from "../value/number.js";
 import { RegoObject, RegoSet, type Value } from "../value/value.js";
 import { asNumber, asObject } from "./args.js";
-import { goJSON } from "./jwt/encode.js";
+import { marshalJSON } from "./encoding.js";
 import type { BuiltinDef } from "./registry-types.js";
 
 const FN = "providers.aws.sign_req";
@@ -124,7 +124,7 @@ function requestBody(req: RegoObject): Buffer {
   const raw = req.get("raw_body");
   if (typeof raw === "string") return Buffer.from(raw, "utf8");
   const body = req.get("body");
-  return body === undefined ? Buffer.alloc(0) : Buffer.from(goJSON(body), "utf8");
+  return body === undefined ? Buffer.alloc(0) : Buffer.from(marshalJSON(body), "utf8");
 }
 
 function signRequest(args: Value[]): Value {

@@ -4,18 +4,10 @@
  */
 import { BuiltinError, isStackOverflow } from "../../errors.js";
 import { isKnownAlgorithm, signData } from "../../lib/jws/algorithms.js";
-import { RegoObject, stringifyJSON, type Value } from "../../value/value.js";
+import { RegoObject, type Value } from "../../value/value.js";
 import { base64UrlEncode } from "../crypto/go-encoding.js";
 import { readJSON } from "./json-reader.js";
 import { signingKeyFromJwk } from "./keys.js";
-
-/** JSON text of a value as Go's encoder writes it (sorted keys, <>& escaped). */
-export function goJSON(v: Value): string {
-  return stringifyJSON(v).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
 
 function headerAlgorithm(headerText: string): { alg: string; typ: string } {
   const prefix = "missing or invalid 'alg' header";

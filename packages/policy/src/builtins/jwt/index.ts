@@ -7,9 +7,10 @@ import { verifySignature } from "../../lib/jws/algorithms.js";
 import type { Value } from "../../value/value.js";
 import { asObject, asString } from "../args.js";
 import { namedErrors } from "../crypto/error-prefix.js";
+import { marshalJSON } from "../encoding.js";
 import type { BuiltinDef } from "../registry-types.js";
 import { decodeVerify } from "./decode-verify.js";
-import { encodeSign, goJSON } from "./encode.js";
+import { encodeSign } from "./encode.js";
 import { keysFromCertOrJwk } from "./keys.js";
 import { decodeHeader, decodeSection, decodeToken, parseHeader, splitToken } from "./token.js";
 
@@ -92,9 +93,9 @@ const definitions: BuiltinDef[] = [
     impl: ([headers, payload, key]) => {
       const fn = "io.jwt.encode_sign";
       return encodeSign(
-        goJSON(asObject(fn, headers as Value, 1)),
-        goJSON(asObject(fn, payload as Value, 2)),
-        goJSON(asObject(fn, key as Value, 3)),
+        marshalJSON(asObject(fn, headers as Value, 1)),
+        marshalJSON(asObject(fn, payload as Value, 2)),
+        marshalJSON(asObject(fn, key as Value, 3)),
       );
     },
   },
