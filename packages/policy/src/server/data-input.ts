@@ -4,6 +4,7 @@
  * says so). A POST whose body has no `input` key evaluates without input and is warned.
  */
 import type { IncomingMessage } from "node:http";
+import { JsonSyntaxError } from "@quintet/gostd/json";
 import { MAX_YAML_DEPTH } from "../builtins/yaml-codec.js";
 import { parseJsonValue, parseYamlValue } from "../loader/data-document.js";
 import { jsonTextDepthExceeds, valueDepthExceeds, yamlNestingExceeds } from "../value/depth.js";
@@ -35,6 +36,22 @@ const YAML = /yaml/i;
 /** Digit runs this long may not survive JSON.parse as floats; such bodies are read exactly. */
 const LONG_NUMBER = /\d{16}/;
 
+/**
+ * Why Go's json.Decoder (which OPA reads bodies with) refuses `text`, in its words: JSON.parse
+ * words the same faults differently. Undefined when the reader finds no syntax fault.
+ */
+function goDecoderError(text: string): Error | undefined {
+  try {
+    readJSON(text, { maxDepth: Number.POSITIVE_INFINITY });
+  } catch (e) {
+    if (!(e instanceof JsonSyntaxError)) return undefined;
+    // A Decoder reports a text cut short as io.ErrUnexpectedEOF, where Unmarshal says
+    // "unexpected end of JSON input".
+    return e.message === "unexpected end of JSON input" ? new Error("unexpected EOF") : e;
+  }
+  return undefined;
+}
+
 function malformed(e: unknown): Error {
   return badRequest(`body contains malformed input document: ${(e as Error).message}`);
 }
@@ -61,7 +78,7 @@ function inputFromJson(text: string, maxDepth: number): DataInput {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw malformed(e);
+    throw malformed(goDecoderError(text) ?? e);
   }
   if (doc === null) return { input: undefined, missingInputKey: true };
   if (typeof doc !== "object" || Array.isArray(doc)) throw notAnObject();

@@ -50,6 +50,21 @@ describe("request errors", () => {
     assert.match(body.message, /^body contains malformed input document: /);
   });
 
+  // OPA reads bodies with Go's json.Decoder and quotes its error.
+  for (const [bad, why] of [
+    ['{"input": @}', "invalid character '@' looking for beginning of value"],
+    ['{"input": {"name": ', "unexpected EOF"],
+    ['{"input": [1,]}', "invalid character ']' looking for beginning of value"],
+    ['{"input" 1}', "invalid character '1' after object key"],
+  ]) {
+    it(`words the malformed body ${bad} as Go's decoder does`, async () => {
+      const res = await h.post("/v1/data/simple", bad as string);
+      assert.equal(res.status, 400);
+      const body = (await res.json()) as ErrorBody;
+      assert.equal(body.message, `body contains malformed input document: ${why}`);
+    });
+  }
+
   for (const bad of ["[1, 2]", '"alice"', "42", "true"]) {
     it(`answers the non-object body ${bad} with 400 invalid_parameter`, async () => {
       const res = await h.post("/v1/data/simple", bad);
