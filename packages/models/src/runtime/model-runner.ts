@@ -9,6 +9,13 @@ export interface LoadSpec {
   modelPath: string;
   /** LoRA adapter GGUFs applied to the context (the model's adapter layers), in order. */
   adapterPaths?: readonly string[];
+  /**
+   * The model's multimodal projector GGUF (its projector layer): the runner then evaluates
+   * prompts with llama.cpp's mtmd library (our native addon) instead of node-llama-cpp.
+   */
+  projectorPath?: string;
+  /** Layers offloaded to the GPU: undefined = all that fit (Ollama's num_gpu -1), 0 = CPU only. */
+  gpuLayers?: number;
   /** Context window per sequence, in tokens (num_ctx). */
   contextSize: number;
   /** Parallel sequences (LLMSRV_NUM_PARALLEL). */
@@ -53,6 +60,11 @@ export interface CompletionRequest {
   prefixTokens?: number[];
   sampling: SamplingOptions;
   format?: OutputFormat;
+  /**
+   * Images and audio clips, raw bytes, that the prompt places with `[img-N]` tags (N indexes
+   * this array, as Ollama's runner reads them); only for a model loaded with a projector.
+   */
+  media?: Uint8Array[];
   /** Text after the insertion point: the prompt is framed with fill-in-the-middle tokens. */
   suffix?: string;
   /** A prompt longer than the window is truncated (default) or refused (false). */
@@ -89,6 +101,8 @@ export interface LoadedModel {
   readonly spec: LoadSpec;
   /** Estimated bytes held (weights + KV cache). */
   readonly sizeBytes: number;
+  /** The part of sizeBytes held in GPU memory (0 or undefined on the CPU). */
+  readonly vramBytes?: number;
   /** Generates on slot `slot` (0 <= slot < sequences), streaming text pieces. */
   complete(
     slot: number,
