@@ -31,6 +31,8 @@ export const DEMO_RMS_EPSILON = 1e-5;
 const WORD_SCALE = 0.05;
 /** Dimension 0 of every normalised token vector. */
 const BIAS = 0.5;
+/** BIAS for generated projectors: their embeddings carry it in dimension 0 as words do. */
+export const DEMO_TOKEN_BIAS = BIAS;
 /** Output weight on dimension 0: plus for printable bytes, minus for every other token. */
 const OUTPUT_BIAS = 30;
 /** The attention output's multiple of the mean: the residual token itself becomes minor. */
