@@ -327,7 +327,7 @@ describe("native Ollama API with the official ollama client", { timeout: 300_000
     assert.equal(typeof r.message.tool_calls?.[0]?.function.arguments.city, "string");
   });
 
-  it("rejects images for a model without vision or audio with 400 naming the model", async () => {
+  it("rejects images for a model without a projector with Ollama's 400 naming the model", async () => {
     await rejectsWith(
       ollama.chat({
         model: "demo",
@@ -335,7 +335,7 @@ describe("native Ollama API with the official ollama client", { timeout: 300_000
         stream: false,
       }),
       400,
-      /demo:latest does not support image or audio input/,
+      /^demo:latest does not support vision$/,
     );
     const g = await postJson(`${server.url}/api/generate`, {
       model: "demo",
@@ -343,6 +343,10 @@ describe("native Ollama API with the official ollama client", { timeout: 300_000
       images: ["aGVsbG8="],
     });
     assert.equal(g.status, 400);
+    assert.match(
+      String((g.body as { error: string }).error),
+      /demo:latest does not support vision$/,
+    );
   });
 
   it("embeds with /api/embed: normalised vectors of length 2048, one per input, dimensions truncate", async () => {

@@ -29,7 +29,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["gguf/"],
   ["template/"],
   ["store/"],
-  ["modelfile/", "registry/", "demo/"],
+  ["modelfile/", "registry/", "demo/", "media/"],
   ["runtime/"],
   ["service/"],
   ["openai/"],

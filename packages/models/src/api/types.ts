@@ -68,6 +68,8 @@ export interface ShowResponse {
   system: string;
   details: ModelDetails;
   model_info: Record<string, unknown>;
+  /** The projector GGUF's metadata (clip.* keys, general.*), only for a model with one. */
+  projector_info?: Record<string, unknown>;
   capabilities: Capability[];
   modified_at: string;
   messages: Array<{ role: string; content: string }>;

@@ -36,3 +36,16 @@ export function formatTable(header: string[], rows: string[][]): string {
       .trimEnd();
   return `${[header, ...rows].map(line).join("\n")}\n`;
 }
+
+/**
+ * A count as Ollama's CLI prints a projector's parameters (its format.HumanNumber):
+ * "2B" or "1.5B", "428M" or "595.50M", "86K", or the number itself below a thousand.
+ */
+export function formatCount(n: number): string {
+  const scaled = (v: number, unit: string, digits: number) =>
+    `${Number.isInteger(v) ? v.toFixed(0) : v.toFixed(digits)}${unit}`;
+  if (n >= 1e9) return scaled(n / 1e9, "B", 1);
+  if (n >= 1e6) return scaled(n / 1e6, "M", 2);
+  if (n >= 1e3) return `${Math.round(n / 1e3)}K`;
+  return String(Math.round(n));
+}

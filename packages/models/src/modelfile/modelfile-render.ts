@@ -24,6 +24,8 @@ export function renderModelfile(m: StoredModel): string {
     "",
     `FROM ${m.modelPath}`,
   ];
+  // A second FROM names the projector, as a Modelfile that creates one does.
+  if (m.projectorPath) lines.push(`FROM ${m.projectorPath}`);
   if (m.template !== undefined) lines.push(`TEMPLATE """${m.template}"""`);
   if (m.system !== undefined) lines.push(`SYSTEM """${m.system}"""`);
   // After SYSTEM and before the parameters, where Ollama's Model.Commands puts them.

@@ -36,6 +36,13 @@ describe("Modelfile parser", () => {
     ]);
   });
 
+  it("keeps every FROM in order (model, then projector); the first is the base", () => {
+    const mf = parseModelfile("FROM ./model.gguf\nFROM ./mmproj.gguf\n");
+    assert.equal(mf.from, "./model.gguf");
+    assert.deepEqual(mf.froms, ["./model.gguf", "./mmproj.gguf"]);
+    assert.throws(() => parseModelfile("FROM\n"), /line 1: FROM needs a model name or the path/);
+  });
+
   it("collects ADAPTER paths in order, quoted or bare, and refuses an empty one", () => {
     const mf = parseModelfile('FROM base\nADAPTER ./lora.gguf\nadapter "/tmp/with space.gguf"\n');
     assert.deepEqual(mf.adapters, ["./lora.gguf", "/tmp/with space.gguf"]);

@@ -4,7 +4,13 @@ import { LlmsrvError } from "../errors.js";
 
 /** A parsed Modelfile. */
 export interface Modelfile {
+  /** The first FROM: the base model (a name or a GGUF path). */
   from: string;
+  /**
+   * Every FROM in order. A second one names a multimodal projector GGUF to go with the
+   * model, as in Ollama (the server tells the files apart by their GGUF architecture).
+   */
+  froms: string[];
   parameters: Record<string, unknown>;
   template?: string;
   system?: string;
@@ -86,6 +92,7 @@ function addParameter(params: Record<string, unknown>, line: number, text: strin
 export function parseModelfile(text: string): Modelfile {
   const lines = text.split(/\r?\n/);
   const out: Omit<Modelfile, "from"> & { from?: string } = {
+    froms: [],
     parameters: {},
     license: [],
     messages: [],
@@ -104,8 +111,11 @@ export function parseModelfile(text: string): Modelfile {
       fail(i + 1, `command must be one of ${COMMANDS.map((c) => `"${c}"`).join(", ")}`);
     }
     const { value, next } = readValue(lines, i, m?.[2] ?? "");
-    if (command === "from") out.from = value;
-    else if (command === "parameter") addParameter(out.parameters, i + 1, value);
+    if (command === "from") {
+      if (value === "") fail(i + 1, "FROM needs a model name or the path of a GGUF file");
+      out.from ??= value;
+      out.froms.push(value);
+    } else if (command === "parameter") addParameter(out.parameters, i + 1, value);
     else if (command === "template") out.template = value;
     else if (command === "system") out.system = value;
     else if (command === "license") out.license.push(value);

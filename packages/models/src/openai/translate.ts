@@ -1,6 +1,8 @@
 // Translates OpenAI requests to native ones and native answers to OpenAI's shapes.
 import type { ToolCall } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
+import { leadingBytes, MEDIA_KIND, type MediaKind, sniffMedia } from "../media/media-kind.js";
+import { decodeStrictBase64 } from "../media/strict-base64.js";
 import type { DoneReason, OutputFormat } from "../runtime/model-runner.js";
 import type { ChatMessage } from "../service/chat.js";
 import { parseFormat } from "../service/request-fields.js";
@@ -16,39 +18,86 @@ export function completionId(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${counter}`;
 }
 
-function imageFromUrl(url: unknown): string {
+/** Data URL prefixes Ollama's OpenAI layer takes for images (a bare `data:;base64,` too). */
+const IMAGE_DATA_URL = /^data:(?:image\/(?:jpeg|jpg|png|webp))?;base64,/;
+
+function invalidPart(label: string, what: "image" | "audio", detail: string): LlmsrvError {
+  return new LlmsrvError("bad_request", `invalid ${what} input: ${label} ${detail}`);
+}
+
+/** Decodes a part's base64 and checks that its content is of the part's kind. */
+function partBytes(text: string, label: string, kind: MediaKind): Uint8Array {
+  const r = decodeStrictBase64(text);
+  if ("error" in r) throw invalidPart(label, kind, `is not valid base64: ${r.error}`);
+  const format = sniffMedia(r.bytes);
+  if (!format || MEDIA_KIND[format] !== kind) {
+    const expected = kind === "image" ? "a PNG, JPEG or WebP image" : "WAV or MP3 audio";
+    throw invalidPart(label, kind, `is not ${expected} (${leadingBytes(r.bytes)})`);
+  }
+  return r.bytes;
+}
+
+/** An `image_url` part: a base64 data URL (nothing is downloaded). */
+function imageFromUrl(url: unknown, label: string): Uint8Array {
   if (typeof url !== "string")
-    throw new LlmsrvError("bad_request", "image_url must carry a url string");
-  const m = /^data:(?:image\/(?:jpeg|jpg|png|webp|gif))?;base64,(.*)$/s.exec(url);
-  if (!m)
+    throw new LlmsrvError("bad_request", `${label}: image_url must carry a url string`);
+  if (/^https?:\/\//i.test(url))
     throw new LlmsrvError(
       "bad_request",
       "image URLs are not currently supported, please use base64 encoded data instead",
     );
-  return m[1] as string;
+  const prefix = IMAGE_DATA_URL.exec(url);
+  if (!prefix)
+    throw invalidPart(
+      label,
+      "image",
+      "must be a data URL of a PNG, JPEG or WebP image (data:image/png;base64,...)",
+    );
+  return partBytes(url.slice(prefix[0].length), label, "image");
 }
 
-function contentParts(parts: unknown[], i: number): { text: string; images: string[] } {
-  let text = "";
-  const images: string[] = [];
-  for (const part of parts) {
+/** An `input_audio` part: `{data: base64, format: "wav" | "mp3"}`. */
+function audioFromPart(value: unknown, label: string): Uint8Array {
+  const { data, format } = (value ?? {}) as { data?: unknown; format?: unknown };
+  if (typeof data !== "string")
+    throw new LlmsrvError("bad_request", `${label}: input_audio needs base64 data`);
+  if (format !== undefined && format !== "wav" && format !== "mp3")
+    throw invalidPart(
+      label,
+      "audio",
+      `has format ${JSON.stringify(format)}; expected "wav" or "mp3"`,
+    );
+  return partBytes(data, label, "audio");
+}
+
+/**
+ * A message's content parts as one native message. Ollama makes each part a message of its
+ * own and its templates merge consecutive messages of a role with a blank line between
+ * them, images tagged where they stood; one message with the parts joined the same way,
+ * an `[img]` where each image or clip stood (image-tags.ts puts its tag there), renders
+ * alike and keeps chat templates that require alternating roles working.
+ */
+function contentParts(parts: unknown[], i: number): { text: string; images: Uint8Array[] } {
+  const pieces: string[] = [];
+  const images: Uint8Array[] = [];
+  for (const [k, part] of parts.entries()) {
     const p = part as Record<string, unknown>;
-    if (p.type === "text" && typeof p.text === "string") text += p.text;
-    else if (p.type === "image_url") {
+    const label = `messages[${i}].content[${k}]`;
+    if (p?.type === "text" && typeof p.text === "string") pieces.push(p.text);
+    else if (p?.type === "image_url") {
       const iu = p.image_url as { url?: unknown } | string;
-      images.push(imageFromUrl(typeof iu === "string" ? iu : iu?.url));
-    } else if (p.type === "input_audio") {
-      const data = (p.input_audio as { data?: unknown } | undefined)?.data;
-      if (typeof data !== "string")
-        throw new LlmsrvError("bad_request", `messages[${i}]: input_audio needs base64 data`);
-      images.push(data);
+      images.push(imageFromUrl(typeof iu === "string" ? iu : iu?.url, label));
+      pieces.push("[img]");
+    } else if (p?.type === "input_audio") {
+      images.push(audioFromPart(p.input_audio, label));
+      pieces.push("[img]");
     } else
       throw new LlmsrvError(
         "bad_request",
-        `messages[${i}]: unsupported content part type ${JSON.stringify(p.type)}`,
+        `messages[${i}]: unsupported content part type ${JSON.stringify(p?.type)}`,
       );
   }
-  return { text, images };
+  return { text: pieces.join("\n\n"), images };
 }
 
 function toolCallsIn(value: unknown): ChatMessage["tool_calls"] {

@@ -11,6 +11,7 @@ import { normalizeDigest } from "../store/blob-store.js";
 import { asManifest, type Manifest, type ManifestLayer, MediaType } from "../store/manifest.js";
 import type { ModelName } from "../store/model-name.js";
 import type { ModelStore } from "../store/model-store.js";
+import { checkProjectorInfo } from "../store/projector-layers.js";
 import {
   downloadLayer,
   layerStatus,
@@ -62,14 +63,20 @@ function layersOf(manifest: Manifest): ManifestLayer[] {
 }
 
 /**
- * Checks a downloaded model or adapter layer's GGUF header against its tensors and
- * metadata, as create does, so llama.cpp never sees a file that lies; a refused file is deleted.
+ * Checks a downloaded model, adapter or projector layer's GGUF header against its tensors
+ * and metadata, as create does, so llama.cpp never sees a file that lies; a refused file
+ * is deleted.
  */
 async function checkModelLayer(layer: ManifestLayer, path: string): Promise<void> {
   const adapter = layer.mediaType === MediaType.adapter;
-  if (layer.mediaType !== MediaType.model && !adapter) return;
+  const projector = layer.mediaType === MediaType.projector;
+  if (layer.mediaType !== MediaType.model && !adapter && !projector) return;
   try {
     const info = readGgufInfo(path);
+    if (projector) {
+      checkProjectorInfo(info, layer.digest);
+      return;
+    }
     checkTensorLayout(info);
     // An adapter's header only: llama.cpp refuses one that does not fit with an error at
     // load, but aborts on a header that lies (checked here).

@@ -165,15 +165,17 @@ export class Scheduler {
     const spec: LoadSpec = {
       modelPath: req.model.modelPath,
       adapterPaths: req.model.adapterPaths,
+      projectorPath: req.model.projectorPath,
       contextSize: req.numCtx,
       sequences: this.settings.numParallel,
       threads: req.numThread,
       flashAttention: this.settings.flashAttention,
       kvCacheType: this.settings.kvCacheType,
     };
-    // The adapters' weights are read into memory alongside the model's.
+    // The adapters' and projector's weights are read into memory alongside the model's.
+    const held: string[] = [MediaType.model, MediaType.adapter, MediaType.projector];
     const weights = req.model.manifest.layers
-      .filter((l) => l.mediaType === MediaType.model || l.mediaType === MediaType.adapter)
+      .filter((l) => held.includes(l.mediaType))
       .reduce((sum, l) => sum + l.size, 0);
     spec.memoryBytes = estimateMemory(req.model.facts.shape, weights, spec).total;
     return spec;
@@ -386,6 +388,7 @@ function sameSpec(a: LoadSpec, b: LoadSpec): boolean {
   return (
     a.modelPath === b.modelPath &&
     (a.adapterPaths ?? []).join("\n") === (b.adapterPaths ?? []).join("\n") &&
+    a.projectorPath === b.projectorPath &&
     a.contextSize === b.contextSize &&
     a.sequences === b.sequences &&
     a.threads === b.threads &&

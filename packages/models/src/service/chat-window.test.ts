@@ -1,7 +1,7 @@
 // Tests of fitting a chat to the context window.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fitChatPrompt, type TokenCounter } from "./chat-window.js";
+import { fitChatMessages, fitChatPrompt, type TokenCounter } from "./chat-window.js";
 
 type Msg = { role: string; content: string };
 const render = (ms: Msg[]) => ms.map((m) => `${m.role[0]}:${m.content}`).join("|");
@@ -34,6 +34,20 @@ describe("fitting a chat into the context window (Ollama's rule)", () => {
 
   it("keeps every message with truncate false", async () => {
     assert.equal(await fitChatPrompt(chat, render, counter(3), false), render(chat));
+  });
+
+  it("counts what a message adds beyond its text (images) and returns the messages kept", async () => {
+    const withImages = chat.map((m, i) => ({ ...m, images: i === 3 ? 20 : 0 }));
+    const r = await fitChatMessages(withImages, render, counter(50), true, (m) => m.images);
+    // "s:SYS|u:cccccccccc|a:dddddddddd|u:last" is 38 characters: it would fit but for the
+    // 20 image tokens of message 3.
+    assert.equal(r.prompt, "s:SYS|a:dddddddddd|u:last");
+    assert.deepEqual(
+      r.messages.map((m) => m.content),
+      ["SYS", "dddddddddd", "last"],
+    );
+    const all = await fitChatMessages(withImages, render, counter(1000), true, (m) => m.images);
+    assert.equal(all.messages.length, chat.length);
   });
 
   it("keeps system messages met among the dropped ones", async () => {

@@ -26,17 +26,35 @@ export async function fitChatPrompt<M extends TemplateMessage>(
   counter: TokenCounter,
   truncate: boolean,
 ): Promise<string> {
-  const whole = render([...messages]);
+  return (await fitChatMessages(messages, render, counter, truncate)).prompt;
+}
+
+/**
+ * `fitChatPrompt`, returning the messages kept too. `extraTokens` counts what a message
+ * adds beyond its text (its images, which the runtime encodes separately).
+ */
+export async function fitChatMessages<M extends TemplateMessage>(
+  messages: readonly M[],
+  render: (messages: M[]) => string,
+  counter: TokenCounter,
+  truncate: boolean,
+  extraTokens: (m: M) => number = () => 0,
+): Promise<{ prompt: string; messages: M[] }> {
+  const fitted = (kept: M[]) => ({ prompt: render(kept), messages: kept });
+  const whole = fitted([...messages]);
   if (!truncate || messages.length <= 1) return whole;
+  const extra = (kept: readonly M[]) => kept.reduce((sum, m) => sum + extraTokens(m), 0);
+  const count = async (f: { prompt: string; messages: M[] }) =>
+    (await counter.count(f.prompt)) + extra(f.messages);
   // Every token stands for at least one byte, plus the space prefix and the beginning token:
   // a prompt with fewer bytes than the window fits without asking the tokenizer.
-  if (Buffer.byteLength(whole) + 2 <= counter.numCtx) return whole;
-  if ((await counter.count(whole)) <= counter.numCtx) return whole;
+  if (Buffer.byteLength(whole.prompt) + 2 + extra(messages) <= counter.numCtx) return whole;
+  if ((await count(whole)) <= counter.numCtx) return whole;
   let first = messages.length - 1;
   for (let i = messages.length - 2; i >= 0; i--) {
-    const prompt = render([...systemBefore(messages, i), ...messages.slice(i)]);
-    if ((await counter.count(prompt)) > counter.numCtx) break;
+    const candidate = fitted([...systemBefore(messages, i), ...messages.slice(i)]);
+    if ((await count(candidate)) > counter.numCtx) break;
     first = i;
   }
-  return render([...systemBefore(messages, first), ...messages.slice(first)]);
+  return fitted([...systemBefore(messages, first), ...messages.slice(first)]);
 }

@@ -1,20 +1,22 @@
 // A native chat turn: messages and tools checked, the prompt built, the answer parsed.
 import type { ToolCall, ToolDefinition } from "../api/types.js";
 import { LlmsrvError } from "../errors.js";
+import { checkMediaForModel, decodeImagesField } from "../media/media-input.js";
 import type { OutputFormat } from "../runtime/model-runner.js";
 import type { StoredModel } from "../store/stored-model.js";
 import { buildChatPrompt } from "../template/build-prompt.js";
 import type { TemplateMessage } from "../template/chat-template.js";
+import { IMAGE_TOKEN_ESTIMATE, tagImages } from "../template/image-tags.js";
 import { type ChatDelta, ChatOutput } from "./chat-output.js";
-import { fitChatPrompt, type TokenCounter } from "./chat-window.js";
+import { fitChatMessages, type TokenCounter } from "./chat-window.js";
 import { type CompletionOutcome, runCompletion } from "./completion.js";
 import type { ServerDeps } from "./deps.js";
-import { rejectImagesUnlessSupported, requireCapability } from "./request-fields.js";
+import { requireCapability } from "./request-fields.js";
 import { type ThinkValue, thinkingParserFor } from "./thinking.js";
 
-/** A native chat message after validation. */
+/** A native chat message after validation: its images (and audio) decoded from base64. */
 export interface ChatMessage extends TemplateMessage {
-  images?: string[];
+  images?: Uint8Array[];
 }
 
 /** A chat request after parsing (native or translated from OpenAI). */
@@ -59,7 +61,8 @@ export function parseMessages(value: unknown): ChatMessage[] {
     const msg: ChatMessage = { role, content: (content as string | undefined) ?? "" };
     const { thinking } = m as Record<string, unknown>;
     if (typeof thinking === "string" && thinking !== "") msg.thinking = thinking;
-    if (images !== undefined && images !== null) msg.images = images as string[];
+    const media = decodeImagesField(images, `messages[${i}].images`);
+    if (media) msg.images = media;
     if (Array.isArray(tool_calls)) msg.tool_calls = tool_calls as ChatMessage["tool_calls"];
     if (typeof tool_name === "string") msg.tool_name = tool_name;
     return msg;
@@ -79,13 +82,19 @@ export function parseTools(value: unknown): ToolDefinition[] {
   return value as ToolDefinition[];
 }
 
-/** Checks capabilities the request needs: completion, tools when given, vision for images. */
+/**
+ * Checks capabilities the request needs: completion, tools when given, vision for images
+ * and audio for audio clips (told apart by content; media-input.ts).
+ */
 export function checkChatCapabilities(
   input: Pick<ChatInput, "model" | "messages" | "tools">,
 ): void {
   requireCapability(input.model, "completion");
   if (input.tools.length > 0) requireCapability(input.model, "tools");
-  for (const m of input.messages) rejectImagesUnlessSupported(input.model, m.images);
+  const media = input.messages.flatMap((m, i) =>
+    (m.images ?? []).map((bytes, j) => ({ bytes, label: `messages[${i}].images[${j}]` })),
+  );
+  checkMediaForModel(input.model, media);
 }
 
 /**
@@ -98,16 +107,22 @@ export async function runChat(
   onDelta?: (delta: ChatDelta) => void,
 ): Promise<ChatOutcome> {
   const truncate = input.truncate ?? true;
-  let rendered = "";
+  // Images count toward the window only where a projector will encode them, as in Ollama.
+  const hasProjector = input.model.projectorPath !== undefined;
   const prompt = async (counter: TokenCounter) => {
-    rendered = await fitChatPrompt(
+    const fitted = await fitChatMessages(
       input.messages,
-      (messages) => buildChatPrompt(input.model, messages, input.tools, { think: input.think }),
+      (messages) =>
+        buildChatPrompt(input.model, tagImages(messages).messages, input.tools, {
+          think: input.think,
+        }),
       counter,
       truncate,
+      (m) => (hasProjector ? (m.images?.length ?? 0) * IMAGE_TOKEN_ESTIMATE : 0),
     );
-    output.parser = thinkingParserFor(input.model, input.think, rendered);
-    return rendered;
+    output.parser = thinkingParserFor(input.model, input.think, fitted.prompt);
+    // The images of the messages kept, numbered as their tags in the prompt.
+    return { text: fitted.prompt, media: tagImages(fitted.messages).media };
   };
   const output = new ChatOutput(undefined, input.tools, onDelta);
   const outcome = await runCompletion(deps, {

@@ -4,14 +4,23 @@ import type { CompletionResult, OutputFormat } from "../runtime/model-runner.js"
 import { optionDefaults, resolveOptions } from "../runtime/options.js";
 import { answerRoom } from "../runtime/prompt-window.js";
 import type { StoredModel } from "../store/stored-model.js";
+import { checkImageTags } from "../template/image-tags.js";
 import type { TokenCounter } from "./chat-window.js";
 import type { ServerDeps } from "./deps.js";
+
+/** A rendered prompt and the images and audio its `[img-N]` tags place, in tag order. */
+export interface RenderedPrompt {
+  text: string;
+  media: Uint8Array[];
+}
 
 /** One generation to run through the scheduler. */
 export interface CompletionJob {
   model: StoredModel;
   /** The rendered prompt, or a function rendering it once the model is loaded (to fit it). */
-  prompt: string | ((counter: TokenCounter) => Promise<string>);
+  prompt: string | ((counter: TokenCounter) => Promise<string | RenderedPrompt>);
+  /** The media of a prompt given as text (a rendering function returns its own). */
+  media?: Uint8Array[];
   /** A prompt longer than the window is truncated (default) or refused with 400 (false). */
   truncate?: boolean;
   /** The request's `options` object (validated here, before anything is streamed). */
@@ -37,6 +46,11 @@ function optionsFor(deps: ServerDeps, model: StoredModel, options: unknown) {
   return resolveOptions(model.params, options, optionDefaults(deps.config));
 }
 
+/** For a model with a projector, every `[img-N]` of the prompt must name a medium sent. */
+function checkTags(model: StoredModel, prompt: string, media: readonly Uint8Array[]): void {
+  if (model.projectorPath) checkImageTags(prompt, media.length);
+}
+
 /** Validates options, takes a slot (loading the model if needed), generates, releases. */
 export async function runCompletion(
   deps: ServerDeps,
@@ -44,6 +58,7 @@ export async function runCompletion(
 ): Promise<CompletionOutcome> {
   const started = process.hrtime.bigint();
   const opts = optionsFor(deps, job.model, job.options);
+  if (typeof job.prompt === "string") checkTags(job.model, job.prompt, job.media ?? []);
   const lease = await deps.scheduler.acquire({
     model: job.model,
     numCtx: opts.numCtx,
@@ -59,11 +74,15 @@ export async function runCompletion(
       numCtx: opts.numCtx - answerRoom(opts.numCtx, numKeep, numPredict),
       count: async (text) => (await loaded.tokenize(text)).length + 1,
     };
-    const prompt = typeof job.prompt === "string" ? job.prompt : await job.prompt(counter);
+    const rendered = typeof job.prompt === "string" ? job.prompt : await job.prompt(counter);
+    const { text: prompt, media } =
+      typeof rendered === "string" ? { text: rendered, media: job.media ?? [] } : rendered;
+    checkTags(job.model, prompt, media);
     const result = await lease.loaded.complete(
       lease.slot,
       {
         prompt,
+        ...(media.length > 0 ? { media } : {}),
         truncate: job.truncate,
         suffix: job.suffix,
         prefixTokens: job.prefixTokens,

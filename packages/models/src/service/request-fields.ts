@@ -33,25 +33,6 @@ export function requireCapability(model: StoredModel, capability: Capability): v
   }
 }
 
-/**
- * Rejects images (and audio, which travels in `images`) for models without vision/audio,
- * naming the model and what it can do instead.
- */
-export function rejectImagesUnlessSupported(model: StoredModel, images: unknown): void {
-  if (images === undefined || images === null) return;
-  if (!Array.isArray(images) || images.some((i) => typeof i !== "string")) {
-    throw new LlmsrvError("bad_request", `field "images" must be an array of base64 strings`);
-  }
-  if (images.length === 0) return;
-  const caps = model.facts.capabilities;
-  if (!caps.includes("vision") && !caps.includes("audio")) {
-    throw new LlmsrvError(
-      "unsupported_capability",
-      `${model.display} does not support image or audio input (its capabilities: ${caps.join(", ")})`,
-    );
-  }
-}
-
 /** RFC 3339 timestamp of now. */
 export function nowTimestamp(): string {
   return new Date().toISOString();

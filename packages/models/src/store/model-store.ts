@@ -20,6 +20,14 @@ import {
   nameKey,
   parseModelName,
 } from "./model-name.js";
+import {
+  checkProjectorInfo,
+  isProjectorGguf,
+  type ProjectorFacts,
+  type ProjectorRef,
+  projectorFactsOf,
+  projectorLayers,
+} from "./projector-layers.js";
 import { readStoredModel, type StoredMessage, type StoredModel } from "./stored-model.js";
 
 /** How long a trial load at create may take before the file is refused. */
@@ -47,6 +55,8 @@ export interface ModelRecipe {
   messages?: StoredMessage[];
   /** LoRA adapters to add to those inherited from `from`. */
   adapters?: readonly AdapterRef[];
+  /** Multimodal projectors replacing any inherited from `from` (none: those are kept). */
+  projectors?: readonly ProjectorRef[];
 }
 
 /**
@@ -65,6 +75,7 @@ export class ModelStore {
   private readonly manifestLock = new AsyncLock();
   private readonly trialLoads = new TrialLoads(TRIAL_LOAD_TIMEOUT_MS);
   private readonly factsCache = new Map<string, ModelFacts>();
+  private readonly projectorCache = new Map<string, ProjectorFacts>();
   /** Parsed models by manifest path, reused while the manifest file is unchanged. */
   private readonly modelCache = new Map<
     string,
@@ -128,7 +139,13 @@ export class ModelStore {
     if (!info) throw modelNotFound(displayName(name));
     const cached = this.modelCache.get(path);
     if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.model;
-    const model = await readStoredModel(name, path, this.blobs, (d) => this.factsFor(d));
+    const model = await readStoredModel(
+      name,
+      path,
+      this.blobs,
+      (d) => this.factsFor(d),
+      (d) => this.projectorFactsFor(d),
+    );
     this.modelCache.set(path, { mtimeMs: info.mtimeMs, size: info.size, model });
     return model;
   }
@@ -160,6 +177,39 @@ export class ModelStore {
   /** 400 when an adapter blob is not a LoRA GGUF that fits the model blob (adapter-layers.ts). */
   checkAdapterBlob(adapter: AdapterRef, modelDigest: string): void {
     checkAdapterBlob(this.blobs, adapter, modelDigest);
+  }
+
+  /**
+   * Whether an uploaded GGUF is a model or a multimodal projector (`general.architecture`
+   * `clip`, as Ollama tells them apart); `not_gguf` when it is no GGUF.
+   */
+  ggufKindOf(digest: string): "model" | "projector" {
+    return isProjectorGguf(readGgufInfo(this.blobs.path(digest))) ? "projector" : "model";
+  }
+
+  /** 400 naming the projector when its blob is not a projector GGUF llama.cpp can take; caches its facts. */
+  checkProjectorBlob(projector: ProjectorRef): ProjectorFacts {
+    const label = JSON.stringify(projector.name);
+    let info: ReturnType<typeof readGgufInfo>;
+    try {
+      info = readGgufInfo(this.blobs.path(projector.digest));
+    } catch (e) {
+      if (!(e instanceof LlmsrvError) || e.code !== "not_gguf") throw e;
+      throw new LlmsrvError("bad_request", `invalid projector ${label}: ${e.message}`);
+    }
+    const facts = checkProjectorInfo(info, label);
+    this.projectorCache.set(projector.digest, facts);
+    return facts;
+  }
+
+  /** Header facts of a projector blob, read once and cached by digest. */
+  projectorFactsFor(digest: string): ProjectorFacts {
+    let facts = this.projectorCache.get(digest);
+    if (!facts) {
+      facts = projectorFactsOf(readGgufInfo(this.blobs.path(digest)));
+      this.projectorCache.set(digest, facts);
+    }
+    return facts;
   }
 
   /** GGUF facts of a model blob, read once and cached by digest. */
@@ -197,11 +247,18 @@ export class ModelStore {
       for (const l of inherited) pins.pin(l.digest);
       if (recipe.modelDigest) pins.pin(recipe.modelDigest);
       for (const a of recipe.adapters ?? []) pins.pin(a.digest);
+      for (const p of recipe.projectors ?? []) pins.pin(p.digest);
       const modelLayer = await this.modelLayerOf(recipe, inherited, progress);
       for (const a of recipe.adapters ?? []) this.checkAdapterBlob(a, modelLayer.digest);
+      for (const p of recipe.projectors ?? []) this.checkProjectorBlob(p);
       return await this.manifestLock.run(async () => {
         const layers = await this.layersFor(recipe, inherited, modelLayer, pins);
-        const config = await this.configLayer(modelLayer.digest, recipe.from?.display ?? "");
+        const projector = layers.find((l) => l.mediaType === MediaType.projector);
+        const config = await this.configLayer(
+          modelLayer.digest,
+          recipe.from?.display ?? "",
+          projector && this.projectorFactsFor(projector.digest).architecture,
+        );
         pins.pin(config.digest);
         await this.requireBlobs([config, ...layers]);
         progress("writing manifest");
@@ -244,7 +301,8 @@ export class ModelStore {
     pins: BlobLease,
   ): Promise<ManifestLayer[]> {
     const adapters = await adapterLayers(this.blobs, inherited, recipe.adapters ?? []);
-    const layers: ManifestLayer[] = [modelLayer, ...adapters];
+    const projectors = await projectorLayers(this.blobs, inherited, recipe.projectors ?? []);
+    const layers: ManifestLayer[] = [modelLayer, ...projectors, ...adapters];
     const add = async (media: string, content: string) => {
       const l = await this.layer(media, content, pins);
       layers.push(l);
@@ -276,12 +334,20 @@ export class ModelStore {
     }
   }
 
-  private async configLayer(modelDigest: string, parent: string): Promise<ManifestLayer> {
+  /** The config blob; a projector's architecture joins the families, as in Ollama's. */
+  private async configLayer(
+    modelDigest: string,
+    parent: string,
+    projectorArchitecture: string | undefined,
+  ): Promise<ManifestLayer> {
     const f = this.factsFor(modelDigest);
+    const families = [f.architecture];
+    if (projectorArchitecture && projectorArchitecture !== f.architecture)
+      families.push(projectorArchitecture);
     const config = {
       model_format: "gguf",
       model_family: f.architecture,
-      model_families: [f.architecture],
+      model_families: families,
       model_type: f.details.parameter_size,
       file_type: f.quantization,
       architecture: process.arch === "x64" ? "amd64" : process.arch,
@@ -350,6 +416,7 @@ export class ModelStore {
       }
       await this.blobs.remove(digest);
       this.factsCache.delete(digest);
+      this.projectorCache.delete(digest);
     }
   }
 

@@ -6,6 +6,7 @@ import type { BlobStore } from "./blob-store.js";
 import { asManifest, type Manifest, MediaType } from "./manifest.js";
 import { type ModelFacts, withTemplateCapabilities } from "./model-info.js";
 import { displayName, type ModelName } from "./model-name.js";
+import { type ProjectorFacts, withProjector } from "./projector-layers.js";
 
 /** A chat message stored with a model (Modelfile MESSAGE). */
 export interface StoredMessage {
@@ -26,6 +27,11 @@ export interface StoredModel {
   modelDigest: string;
   /** Blob files of the model's LoRA adapters, applied in this order. */
   adapterPaths: string[];
+  /** Blob file of the model's multimodal projector (its projector layer), if it has one. */
+  projectorPath: string | undefined;
+  /** What the projector's GGUF header says (`projector_info`, vision/audio encoders). */
+  projector: ProjectorFacts | undefined;
+  /** The model blob's facts, with the capabilities its template and projector add. */
   facts: ModelFacts;
   template: string | undefined;
   system: string | undefined;
@@ -37,14 +43,15 @@ export interface StoredModel {
 
 /**
  * Reads one model from its manifest file: the layers' texts (template, system, parameters,
- * license, messages), its adapters' blobs, the config's parent, and the GGUF facts of its
- * model layer.
+ * license, messages), its adapters' and projector's blobs, the config's parent, and the GGUF
+ * facts of its model and projector layers.
  */
 export async function readStoredModel(
   name: ModelName,
   path: string,
   blobs: BlobStore,
   factsFor: (digest: string) => ModelFacts,
+  projectorFactsFor: (digest: string) => ProjectorFacts,
 ): Promise<StoredModel> {
   let raw: Buffer;
   try {
@@ -56,6 +63,9 @@ export async function readStoredModel(
   if (!manifest) throw new LlmsrvError("internal", `manifest of ${displayName(name)} is malformed`);
   const modelLayer = manifest.layers.find((l) => l.mediaType === MediaType.model);
   if (!modelLayer) throw new LlmsrvError("internal", `${displayName(name)} has no model layer`);
+  // llama.cpp's mtmd takes one projector; Ollama's runner too uses the first.
+  const projectorLayer = manifest.layers.find((l) => l.mediaType === MediaType.projector);
+  const projector = projectorLayer && projectorFactsFor(projectorLayer.digest);
   const text = async (media: string) => {
     const layers = manifest.layers.filter((l) => l.mediaType === media);
     return Promise.all(layers.map((l) => readFile(blobs.path(l.digest), "utf8")));
@@ -85,7 +95,12 @@ export async function readStoredModel(
     adapterPaths: manifest.layers
       .filter((l) => l.mediaType === MediaType.adapter)
       .map((l) => blobs.path(l.digest)),
-    facts: withTemplateCapabilities(factsFor(modelLayer.digest), template?.[0]),
+    projectorPath: projectorLayer && blobs.path(projectorLayer.digest),
+    projector,
+    facts: withProjector(
+      withTemplateCapabilities(factsFor(modelLayer.digest), template?.[0]),
+      projector,
+    ),
     template: template?.[0],
     system: system?.[0],
     params: params?.[0] ? (JSON.parse(params[0]) as Record<string, unknown>) : {},

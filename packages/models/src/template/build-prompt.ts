@@ -1,6 +1,7 @@
 // Builds the prompt of generate and chat from a model's templates and a request.
 import type { ToolDefinition } from "../api/types.js";
 import { renderChatTemplate, type TemplateMessage } from "./chat-template.js";
+import { imageTag } from "./image-tags.js";
 import { OllamaTemplate, type PromptMessage } from "./ollama-template.js";
 
 /** What prompt building reads of a stored model (its Modelfile layers and GGUF template). */
@@ -22,6 +23,8 @@ export interface GeneratePromptInput {
   previous?: string;
   /** The request's `think` (`true`/`false` or a level), for `.Think`/`.ThinkLevel`/`.IsThinkSet`. */
   think?: boolean | string;
+  /** Images (and audio clips) sent with the prompt: tagged `[img-0]`, `[img-1]`... before it. */
+  imageCount?: number;
 }
 
 /**
@@ -31,16 +34,23 @@ export interface GeneratePromptInput {
  * prompt and suffix when a suffix is given); without one, a model with a GGUF chat template
  * gets the prompt as a single user turn; a model without any template gets the system text
  * (if any), a blank line, and the prompt.
+ *
+ * Images are tagged as Ollama tags them: one user message `[img-N]` per image before the
+ * prompt's, which the template's merging of consecutive user messages joins to the prompt
+ * with blank lines; the other paths join them the same way. Raw mode and a template given
+ * only the prompt and suffix place no tags (the prompt may carry its own).
  */
 export function buildGeneratePrompt(model: PromptModel, input: GeneratePromptInput): string {
   const previous = input.previous ?? "";
   if (input.raw) return previous + input.prompt;
   const system = input.system || model.system;
   const goTemplate = input.template || model.template;
+  const tags = Array.from({ length: input.imageCount ?? 0 }, (_, i) => imageTag(i));
   if (goTemplate !== undefined) {
     const messages: PromptMessage[] = [
       ...(system ? [{ role: "system", content: system }] : []),
       ...(input.previous === undefined ? model.messages : []),
+      ...tags.map((tag) => ({ role: "user", content: tag })),
       { role: "user", content: input.prompt },
     ];
     const values = { messages, prompt: input.prompt, suffix: input.suffix, think: input.think };
@@ -49,10 +59,10 @@ export function buildGeneratePrompt(model: PromptModel, input: GeneratePromptInp
   if (model.facts.chatTemplate) {
     const messages: TemplateMessage[] = [];
     if (system) messages.push({ role: "system", content: system });
-    messages.push({ role: "user", content: input.prompt });
+    messages.push({ role: "user", content: [...tags, input.prompt].join("\n\n") });
     return previous + renderChatTemplate(model.facts.chatTemplate, messages);
   }
-  return previous + (system ? `${system}\n\n` : "") + input.prompt;
+  return previous + (system ? `${system}\n\n` : "") + [...tags, input.prompt].join("\n\n");
 }
 
 /**

@@ -23,8 +23,8 @@ async function uploadBlob(client: ApiClient, path: string): Promise<string> {
 }
 
 /**
- * `llmsrv create MODEL -f Modelfile`: parses the Modelfile here, uploads the GGUF and the
- * ADAPTER files, creates.
+ * `llmsrv create MODEL -f Modelfile`: parses the Modelfile here, uploads the FROM GGUFs
+ * (model and projector) and the ADAPTER files, creates.
  */
 export const createCommand: ModelsCommand = {
   name: "create",
@@ -46,7 +46,6 @@ export const createCommand: ModelsCommand = {
       const file = resolve(parsed.values.file ?? "Modelfile");
       const mf = parseModelfile(readFileSync(file, "utf8"));
       const client = clientFor(io.env);
-      const fromPath = isAbsolute(mf.from) ? mf.from : resolve(dirname(file), mf.from);
       const request: Record<string, unknown> = {
         model,
         parameters: Object.keys(mf.parameters).length > 0 ? mf.parameters : undefined,
@@ -64,10 +63,22 @@ export const createCommand: ModelsCommand = {
         adapters[adapter] = await uploadBlob(client, path);
       }
       if (mf.adapters.length > 0) request.adapters = adapters;
-      if (existsSync(fromPath)) {
-        io.stderr.write(`uploading ${basename(fromPath)}\n`);
-        request.files = { [basename(fromPath)]: await uploadBlob(client, fromPath) };
-      } else request.from = mf.from;
+      // Each FROM is a local GGUF (uploaded; a second one is the model's projector) or a
+      // model name, as Ollama's client sends them.
+      const files: Record<string, string> = {};
+      for (const from of mf.froms) {
+        const path = isAbsolute(from) ? from : resolve(dirname(file), from);
+        if (!existsSync(path)) {
+          if (request.from !== undefined)
+            throw new Error(`the Modelfile names more than one model: ${request.from}, ${from}`);
+          request.from = from;
+          continue;
+        }
+        io.stderr.write(`uploading ${basename(path)}\n`);
+        const key = basename(path) in files ? from : basename(path);
+        files[key] = await uploadBlob(client, path);
+      }
+      if (Object.keys(files).length > 0) request.files = files;
       for await (const p of client.stream<TransferProgress>("/api/create", request))
         io.stderr.write(`${p.status}\n`);
       return EXIT.ok;

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import type { ShowResponse } from "../../api/types.js";
 import { type ApiClient, clientFor } from "../api-client.js";
+import { formatCount } from "../format.js";
 import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
 
 const USAGE =
@@ -39,6 +40,27 @@ function section(title: string, rows: Array<[string, string]>): string {
   return `  ${title}\n${body}\n\n`;
 }
 
+/**
+ * The Projector section, with the rows `ollama show` prints: architecture, parameters,
+ * and the encoder's embedding length and projection dimensions (the vision encoder's, or
+ * the audio one's for an audio-only projector); a row the metadata lacks is left out.
+ */
+function projectorSection(info: Record<string, unknown>): string {
+  const arch = String(info["general.architecture"] ?? "");
+  const encoder = info[`${arch}.has_vision_encoder`] === true ? "vision" : "audio";
+  const rows: Array<[string, string]> = [["architecture", arch]];
+  const count = info["general.parameter_count"];
+  if (typeof count === "number") rows.push(["parameters", formatCount(count)]);
+  for (const [label, key] of [
+    ["embedding length", "embedding_length"],
+    ["dimensions", "projection_dim"],
+  ] as const) {
+    const v = info[`${arch}.${encoder}.${key}`];
+    if (typeof v === "number") rows.push([label, String(v)]);
+  }
+  return section("Projector", rows);
+}
+
 function summary(s: ShowResponse): string {
   const i = s.information;
   let out = section("Model", [
@@ -50,6 +72,7 @@ function summary(s: ShowResponse): string {
     ["requires", i.requires],
   ]);
   out += `  Capabilities\n${s.capabilities.map((c) => `    ${c}`).join("\n")}\n\n`;
+  if (s.projector_info) out += projectorSection(s.projector_info);
   out += section(
     "Default parameters",
     Object.entries(i.default_parameters).map(([k, v]) => [k, String(v)]),

@@ -10,6 +10,7 @@ import type { BlobLease } from "../../store/blob-pins.js";
 import { digestOfFile, normalizeDigest } from "../../store/blob-store.js";
 import { requireModelName } from "../../store/model-name.js";
 import type { ModelRecipe, ModelStore } from "../../store/model-store.js";
+import type { ProjectorRef } from "../../store/projector-layers.js";
 import type { StoredModel } from "../../store/stored-model.js";
 import { detectTemplate } from "../../template/template-autodetect.js";
 import { checkChatTemplate, checkGoTemplate } from "../../template/template-check.js";
@@ -17,28 +18,62 @@ import { NdjsonWriter } from "../ndjson.js";
 import { optionalBool, optionalString } from "../request-body.js";
 import type { RequestContext } from "../router.js";
 
-async function modelBlobFromFiles(
+/** The GGUFs a create's `files` names: at most one model, and projectors to go with it. */
+interface FileBlobs {
+  modelDigest: string | undefined;
+  projectors: ProjectorRef[];
+}
+
+/**
+ * `files` (file name → blob digest, as Ollama's client sends a Modelfile's FROM files):
+ * every blob must have been uploaded and is pinned from here on. Each is a model GGUF or,
+ * with `general.architecture` `clip`, a multimodal projector (Ollama's rule). A lone file
+ * that is no GGUF answers the reader's message; among several, the message names the file.
+ */
+async function blobsFromFiles(
   store: ModelStore,
   files: unknown,
   lease: BlobLease,
-): Promise<string> {
+): Promise<FileBlobs> {
   if (typeof files !== "object" || files === null || Array.isArray(files)) {
     throw new LlmsrvError("bad_request", `field "files" must be an object of file name to digest`);
   }
   const entries = Object.entries(files as Record<string, unknown>);
-  if (entries.length !== 1)
-    throw new LlmsrvError("bad_request", "files must name exactly one GGUF file");
-  const [fileName, digest] = entries[0] as [string, unknown];
-  if (isAbsolute(fileName) || fileName.split(/[\\/]/).includes("..")) {
-    throw new LlmsrvError("bad_request", "file path must be relative");
+  if (entries.length === 0) throw new LlmsrvError("bad_request", "files must name a GGUF file");
+  const models: string[] = [];
+  const out: FileBlobs = { modelDigest: undefined, projectors: [] };
+  for (const [fileName, digest] of entries) {
+    if (isAbsolute(fileName) || fileName.split(/[\\/]/).includes("..")) {
+      throw new LlmsrvError("bad_request", "file path must be relative");
+    }
+    if (typeof digest !== "string")
+      throw new LlmsrvError("bad_request", `digest of "${fileName}" must be a string`);
+    const d = normalizeDigest(digest);
+    lease.pin(d);
+    if (!(await store.blobs.has(d)))
+      throw new LlmsrvError("bad_request", `blob ${d} for "${fileName}" has not been uploaded`);
+    let kind: "model" | "projector";
+    try {
+      kind = store.ggufKindOf(d);
+    } catch (e) {
+      if (entries.length === 1 || !(e instanceof LlmsrvError) || e.code !== "not_gguf") throw e;
+      throw new LlmsrvError("not_gguf", `invalid file ${JSON.stringify(fileName)}: ${e.message}`);
+    }
+    if (kind === "projector") out.projectors.push({ name: fileName, digest: d });
+    else {
+      models.push(fileName);
+      out.modelDigest = d;
+    }
   }
-  if (typeof digest !== "string")
-    throw new LlmsrvError("bad_request", `digest of "${fileName}" must be a string`);
-  const d = normalizeDigest(digest);
-  lease.pin(d);
-  if (!(await store.blobs.has(d)))
-    throw new LlmsrvError("bad_request", `blob ${d} for "${fileName}" has not been uploaded`);
-  return d;
+  const names = (list: string[]) => list.map((n) => JSON.stringify(n)).join(", ");
+  if (models.length > 1)
+    throw new LlmsrvError("bad_request", `files name more than one model GGUF: ${names(models)}`);
+  if (out.projectors.length > 1)
+    throw new LlmsrvError(
+      "bad_request",
+      `files name more than one projector GGUF (a model takes one): ${names(out.projectors.map((p) => p.name))}`,
+    );
+  return out;
 }
 
 /** FROM as an existing model name, or (an llmsrv extension) an absolute GGUF path on the server. */
@@ -157,8 +192,17 @@ async function recipeFor(
         ? undefined
         : parseMessages(body.messages).map(({ role, content }) => ({ role, content })),
   };
-  if (body.files !== undefined && body.files !== null)
-    recipe.modelDigest = await modelBlobFromFiles(ctx.deps.store, body.files, lease);
+  const files =
+    body.files !== undefined && body.files !== null
+      ? await blobsFromFiles(ctx.deps.store, body.files, lease)
+      : undefined;
+  // A projector file may go with a model named in `from` (FROM model + FROM mmproj.gguf).
+  if (files?.modelDigest) recipe.modelDigest = files.modelDigest;
+  else if (files && !from)
+    throw new LlmsrvError(
+      "bad_request",
+      `files name no model GGUF, only the projector ${JSON.stringify(files.projectors[0]?.name)}; add the model's GGUF or name a model in 'from'`,
+    );
   else if (from)
     Object.assign(
       recipe,
@@ -169,6 +213,8 @@ async function recipeFor(
     );
   else throw new LlmsrvError("bad_request", "neither 'from' or 'files' was specified");
   recipe.adapters = await adaptersFromRequest(ctx.deps.store, body.adapters, lease);
+  recipe.projectors = files?.projectors ?? [];
+  for (const p of recipe.projectors) ctx.deps.store.checkProjectorBlob(p);
   // A looping template is refused before it is stored rather than failing on every use.
   if (recipe.template !== undefined) checkGoTemplate(recipe.template);
   if (recipe.modelDigest) {

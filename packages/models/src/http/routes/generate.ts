@@ -1,5 +1,6 @@
 // `POST /api/generate`: a completion from a prompt, streamed as NDJSON or answered whole.
 import { LlmsrvError } from "../../errors.js";
+import { checkMediaForModel, decodeImagesField } from "../../media/media-input.js";
 import type { OutputFormat } from "../../runtime/model-runner.js";
 import { type CompletionOutcome, loadOnly, runCompletion } from "../../service/completion.js";
 import { type InsertMode, insertModeFor } from "../../service/insert.js";
@@ -7,7 +8,6 @@ import {
   nowTimestamp,
   parseFormat,
   parseKeepAlive,
-  rejectImagesUnlessSupported,
   requireCapability,
 } from "../../service/request-fields.js";
 import { resolveThink, type ThinkValue, thinkingParserFor } from "../../service/thinking.js";
@@ -66,6 +66,8 @@ interface GenerateRequest {
   think?: ThinkValue;
   /** How `suffix` is placed, when given. */
   insert?: InsertMode;
+  /** Images and audio clips, decoded, in `[img-N]` order. */
+  media: Uint8Array[];
 }
 
 /** Reads and checks every field before anything is loaded or streamed. */
@@ -88,8 +90,12 @@ async function parseGenerateRequest(ctx: RequestContext): Promise<GenerateReques
     format: parseFormat(body.format),
     options: body.options,
     truncate: optionalBool(body, "truncate") ?? true,
+    media: decodeImagesField(body.images, "images") ?? [],
   };
-  rejectImagesUnlessSupported(model, body.images);
+  checkMediaForModel(
+    model,
+    req.media.map((bytes, i) => ({ bytes, label: `images[${i}]` })),
+  );
   req.think = resolveThink(model, body.think, req.asked);
   if (
     req.raw &&
@@ -130,6 +136,7 @@ export async function generateHandler(ctx: RequestContext): Promise<void> {
         suffix: req.suffix,
         raw,
         think: req.think,
+        imageCount: req.media.length,
       });
   const out = req.stream ? new NdjsonWriter(ctx.res) : undefined;
   // The reasoning is split from the answer as it streams (never in raw mode).
@@ -152,6 +159,7 @@ export async function generateHandler(ctx: RequestContext): Promise<void> {
   const job = {
     model,
     prompt: rendered,
+    media: req.media,
     prefixTokens: req.context,
     suffix: byTokens ? req.suffix : undefined,
     truncate: req.truncate,

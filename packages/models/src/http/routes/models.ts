@@ -15,6 +15,7 @@ import { OPTION_DEFAULTS } from "../../runtime/options.js";
 import { API_VERSION } from "../../service/deps.js";
 import { modelInfoOf } from "../../store/model-info.js";
 import { displayName, parseModelName, requireModelName } from "../../store/model-name.js";
+import { projectorFactsOf } from "../../store/projector-layers.js";
 import type { StoredModel } from "../../store/stored-model.js";
 import { DEFAULT_TEMPLATE } from "../../template/ollama-template.js";
 import { optionalBool, optionalString } from "../request-body.js";
@@ -53,6 +54,12 @@ export async function tagsHandler(ctx: RequestContext): Promise<void> {
   ctx.json(200, { models: models.map(modelEntry) } satisfies TagsResponse);
 }
 
+/** A projector's `projector_info`: its metadata, every array in full when verbose. */
+function projectorInfo(path: string, verbose: boolean, m: StoredModel): Record<string, unknown> {
+  if (!verbose) return m.projector?.info ?? {};
+  return projectorFactsOf(readGgufInfo(path, { keepArraysUpTo: Number.POSITIVE_INFINITY })).info;
+}
+
 /** `POST /api/show`: model information, template, parameters, Modelfile. */
 export async function showHandler(ctx: RequestContext): Promise<void> {
   const body = await ctx.body();
@@ -73,6 +80,7 @@ export async function showHandler(ctx: RequestContext): Promise<void> {
     model_info: verbose
       ? modelInfoOf(readGgufInfo(m.modelPath, { keepArraysUpTo: Number.POSITIVE_INFINITY }))
       : f.modelInfo,
+    ...(m.projectorPath ? { projector_info: projectorInfo(m.projectorPath, verbose, m) } : {}),
     capabilities: f.capabilities,
     modified_at: m.modifiedAt.toISOString(),
     messages: m.messages,
