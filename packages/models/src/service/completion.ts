@@ -48,6 +48,7 @@ export async function runCompletion(
     model: job.model,
     numCtx: opts.numCtx,
     numThread: opts.numThread,
+    numGpu: opts.numGpu,
     keepAliveMs: job.keepAliveMs,
     signal: job.signal,
   });
@@ -92,6 +93,7 @@ export async function loadOnly(
     model,
     numCtx: opts.numCtx,
     numThread: opts.numThread,
+    numGpu: opts.numGpu,
     keepAliveMs,
     signal,
   });
@@ -131,6 +133,7 @@ export async function runEmbedding(
     model,
     numCtx: resolved.numCtx,
     numThread: resolved.numThread,
+    numGpu: resolved.numGpu,
     keepAliveMs: opts.keepAliveMs,
     signal: opts.signal,
   });
