@@ -10,7 +10,8 @@ import { createStories } from "./stories-model.js";
 /** True when the machine has a GPU device node (NVIDIA's, or a DRM render node for Vulkan). */
 function hasGpuDeviceNode(): boolean {
   try {
-    return existsSync("/dev/dri") || readdirSync("/dev").some((n) => /^nvidia\d+$/.test(n));
+    if (existsSync("/dev/dri") || existsSync("/proc/driver/nvidia")) return true;
+    return readdirSync("/dev").some((n) => /^nvidia\d+$/.test(n));
   } catch {
     return false;
   }
