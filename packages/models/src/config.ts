@@ -8,8 +8,13 @@ import { parseKeepAliveEnv } from "./duration.js";
 import { ConfigError } from "./errors.js";
 import { clientBaseUrl, DEFAULT_PORT, type HostAddress, parseHostAddress } from "./host-address.js";
 import { defaultOrigins, originEntryProblem } from "./origin-patterns.js";
-import { GPU_MODES, type GpuMode } from "./runtime/gpu-backend.js";
 import { loadTemplateIndex } from "./template-index.js";
+
+/** What LLMSRV_GPU asks for: the best available, one GPU API, or the CPU alone. */
+export type GpuMode = "auto" | "cuda" | "vulkan" | "off";
+
+/** The accepted LLMSRV_GPU values, in the order messages list them. */
+export const GPU_MODES: readonly GpuMode[] = Object.freeze(["auto", "cuda", "vulkan", "off"]);
 
 /** KV cache element types the server accepts. */
 export type KvCacheType = "f16" | "q8_0" | "q4_0";

@@ -1,11 +1,9 @@
 // GPU selection: LLMSRV_GPU's modes, the backends a runner may end up on, and what follows.
+import { GPU_MODES, type GpuMode } from "../config.js";
 import type { Env } from "../config-env.js";
 
-/** What LLMSRV_GPU asks for: the best available, one GPU API, or the CPU alone. */
-export type GpuMode = "auto" | "cuda" | "vulkan" | "off";
-
-/** The accepted LLMSRV_GPU values, in the order `--help` lists them. */
-export const GPU_MODES: readonly GpuMode[] = Object.freeze(["auto", "cuda", "vulkan", "off"]);
+// LLMSRV_GPU's values are read by the configuration (the lowest layer); named here too.
+export { GPU_MODES, type GpuMode };
 
 /** Which of node-llama-cpp's prebuilt variants a runner loaded. */
 export type GpuBackend = "cpu" | "cuda" | "vulkan";
