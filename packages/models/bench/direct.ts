@@ -1,5 +1,6 @@
 import { getLlama, LlamaCompletion } from "node-llama-cpp";
 import { physicalCoreCount } from "../src/config.js";
+import { backendOf, type GpuMode, llamaGpuRequest } from "../src/runtime/gpu-backend.js";
 
 /** One timed generation. */
 export interface Sample {
@@ -21,17 +22,36 @@ export function sampleFrom(start: number, pieceTimes: number[], tokens: number):
   return { ttftMs: first - start, decodeTps, tokens };
 }
 
-/** node-llama-cpp called directly: the baseline the HTTP path is compared with. */
-export async function openDirect(modelPath: string, threads: number, contextSize: number) {
+/** Where the direct path ran: node-llama-cpp's variant and its GPUs. */
+export interface DirectBackend {
+  backend: string;
+  devices: string[];
+}
+
+/**
+ * node-llama-cpp called directly: the baseline the HTTP path is compared with. On a GPU
+ * (BENCH_GPU) every layer is offloaded, as the server does by default for a model that fits.
+ */
+export async function openDirect(
+  modelPath: string,
+  threads: number,
+  contextSize: number,
+  gpu: GpuMode = "off",
+) {
   const llama = await getLlama({
     build: "never",
-    gpu: false,
+    gpu: llamaGpuRequest(gpu),
     skipDownload: true,
     progressLogs: false,
     logLevel: "error" as never,
     maxThreads: physicalCoreCount(), // as the server's runtime does; the context below uses `threads`
   });
-  const model = await llama.loadModel({ modelPath, gpuLayers: 0 });
+  const backend = backendOf(llama.gpu);
+  const model = await llama.loadModel({ modelPath, gpuLayers: backend === "cpu" ? 0 : "max" });
+  const where: DirectBackend = {
+    backend,
+    devices: backend === "cpu" ? [] : await llama.getGpuDeviceNames(),
+  };
   const context = await model.createContext({
     contextSize,
     threads: { ideal: threads, min: 1 },
@@ -41,6 +61,7 @@ export async function openDirect(modelPath: string, threads: number, contextSize
   });
   const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
   return {
+    where,
     async run(prompt: string, tokens: number): Promise<Sample> {
       const times: number[] = [];
       let tokenCount = 0;
@@ -75,9 +96,10 @@ export async function spawnDirect(
   modelPath: string,
   threads: number,
   contextSize: number,
+  gpu: GpuMode = "off",
 ) {
   const { fork } = await import("node:child_process");
-  const child = fork(workerJs, [modelPath, String(threads), String(contextSize)], {
+  const child = fork(workerJs, [modelPath, String(threads), String(contextSize), gpu], {
     stdio: "inherit",
   });
   const next = () =>
@@ -90,8 +112,9 @@ export async function spawnDirect(
         resolve(msg);
       });
     });
-  await next(); // "ready"
+  const where = (await next()) as DirectBackend; // ready
   return {
+    where,
     async run(prompt: string, tokens: number): Promise<Sample> {
       const reply = next();
       child.send({ prompt, tokens });

@@ -3,7 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { processorLabel } from "../src/cli/processor.js";
 import { writeDemoModel } from "../src/demo/demo-model.js";
+import { GPU_MODES, type GpuMode } from "../src/runtime/gpu-backend.js";
 import { digestOfFile } from "../src/store/blob-store.js";
 import { type Sample, spawnDirect } from "./direct.js";
 import { embedRowsPerSecond, embedTexts } from "./embed-bench.js";
@@ -21,6 +23,32 @@ const TOKENS = 200;
 const REPS = Number(process.env.BENCH_REPS ?? 11);
 const PARALLEL_REPS = Number(process.env.BENCH_PARALLEL_REPS ?? 7);
 const THREADS = 1;
+/**
+ * BENCH_GPU: off (default; the CPU figures, on any machine), or auto / cuda / vulkan: the
+ * servers get LLMSRV_GPU set so, and the direct path offloads every layer the same way.
+ */
+const GPU = benchGpu(process.env.BENCH_GPU);
+
+function benchGpu(raw: string | undefined): GpuMode {
+  const v = (raw ?? "").trim().toLowerCase();
+  if (v === "") return "off";
+  const mode = GPU_MODES.find((m) => m === v);
+  if (!mode) throw new Error(`BENCH_GPU: expected ${GPU_MODES.join(", ")}, got "${raw}"`);
+  return mode;
+}
+
+/** Where each server's model runs, as `llmsrv ps` says it (PROCESSOR), from /api/ps. */
+async function processors(urls: string[]): Promise<string[]> {
+  return Promise.all(
+    urls.map(async (url) => {
+      const ps = (await (await fetch(`${url}/api/ps`)).json()) as {
+        models: Array<{ size: number; size_vram: number }>;
+      };
+      const m = ps.models[0];
+      return m ? processorLabel(m.size, m.size_vram) : "not loaded";
+    }),
+  );
+}
 /** Texts per embedding pass, and the texts per request of the batched pass. */
 const EMBED_TEXTS = 64;
 const EMBED_BATCH = 32;
@@ -59,12 +87,13 @@ const settle = () => new Promise((r) => setTimeout(r, 30));
 
 /** Interleaves direct and every build's HTTP runs so load on the shared machine hits all alike. */
 async function singleStream(modelPath: string, urls: string[]) {
-  const direct = await spawnDirect(join(here, "direct-worker.js"), modelPath, THREADS, 2048);
+  const direct = await spawnDirect(join(here, "direct-worker.js"), modelPath, THREADS, 2048, GPU);
   const d: Sample[] = [];
   const h = urls.map(() => [] as Array<Sample & { serverTps: number }>);
   const whole = urls.map(() => [] as number[]);
   await direct.run(PROMPT, 20);
   for (const url of urls) await httpGenerate(url, "bench", PROMPT, 20, THREADS);
+  const where = { direct: direct.where, http: await processors(urls) };
   const paths = [-1, ...urls.keys()];
   for (let i = 0; i < REPS; i++) {
     for (const p of rotated(paths, i)) {
@@ -76,7 +105,7 @@ async function singleStream(modelPath: string, urls: string[]) {
       whole[b]?.push((await httpGenerateCount(url, "bench", PROMPT, TOKENS, THREADS)).serverTps);
   }
   await direct.close();
-  return { d, h, whole };
+  return { d, h, whole, where };
 }
 
 /** Tokens/s of `clients` concurrent generations, and the server's CPU ms per token. */
@@ -188,10 +217,11 @@ async function measure(
     LLMSRV_NUM_THREAD: String(THREADS),
     LLMSRV_LOG_LEVEL: "warn",
     LLMSRV_KEEP_ALIVE: "-1",
+    LLMSRV_GPU: GPU,
   };
   const list = builds();
   const single = await startServers(list, env, join(work, `single-${index}`), model.path);
-  const { d, h, whole } = await singleStream(
+  const { d, h, whole, where } = await singleStream(
     model.path,
     single.map((s) => s.url),
   );
@@ -202,6 +232,7 @@ async function measure(
   for (const s of four) await s.stop();
   return {
     label: model.label,
+    where,
     direct: d,
     builds: list.map((b, i) => {
       const p = parallel[i];
@@ -225,6 +256,7 @@ async function main(): Promise<void> {
     threads: THREADS,
     embedTexts: EMBED_TEXTS,
     embedBatch: EMBED_BATCH,
+    gpu: GPU,
     loadAverages: [loadBefore, loadavg()],
   });
   await writeFile(process.env.BENCH_OUT ?? join(PACKAGE, "BENCHMARKS.md"), text);

@@ -48,7 +48,8 @@ describe("OLLAMA_* fallbacks", () => {
       OLLAMA_NUM_PARALLEL: "0",
       OLLAMA_CONTEXT_LENGTH: "0",
     });
-    assert.deepEqual([c.maxLoadedModels, c.numParallel, c.contextLength], [1, 1, 2048]);
+    // Loaded models: undefined leaves the default to the backend (1 on the CPU, 3 on a GPU).
+    assert.deepEqual([c.maxLoadedModels, c.numParallel, c.contextLength], [undefined, 1, 2048]);
   });
 
   it("reads OLLAMA_DEBUG's values as Ollama does", () => {

@@ -31,7 +31,13 @@ const VARIABLES: readonly ConfigVariable[] = [
   {
     name: "LLMSRV_MAX_LOADED_MODELS",
     meaning: "max models loaded at once (least recently used idle one is evicted)",
-    default: "1 (CPU)",
+    default: "1 on the CPU, 3 when runners use a GPU (known at the first request)",
+  },
+  {
+    name: "LLMSRV_GPU",
+    meaning:
+      "which node-llama-cpp build runners load: auto (CUDA, else Vulkan, else CPU; CPU when CUDA_VISIBLE_DEVICES is empty or -1), cuda, vulkan, off (CPU only); layers per request with the num_gpu option",
+    default: "auto",
   },
   {
     name: "LLMSRV_NUM_PARALLEL",

@@ -20,8 +20,9 @@ describe("configuration", () => {
         c.flashAttention,
         c.kvCacheType,
       ],
-      ["127.0.0.1", 11434, 300_000, 1, 1, 512, 2048, false, "f16"],
+      ["127.0.0.1", 11434, 300_000, undefined, 1, 512, 2048, false, "f16"],
     );
+    assert.equal(c.gpu, "auto");
     assert.equal(c.numThread, physicalCoreCount());
     assert.equal(c.apiKey, undefined);
     assert.ok(Object.isFrozen(c));
@@ -85,6 +86,34 @@ describe("configuration", () => {
         name,
       );
     }
+  });
+
+  it("reads LLMSRV_GPU: auto, cuda, vulkan or off, in any case; anything else stops start-up", () => {
+    for (const mode of ["auto", "cuda", "vulkan", "off"] as const) {
+      assert.equal(loadConfig({ LLMSRV_GPU: mode }).gpu, mode);
+      assert.equal(loadConfig({ LLMSRV_GPU: ` ${mode.toUpperCase()} ` }).gpu, mode);
+    }
+    assert.equal(loadConfig({ LLMSRV_GPU: "" }).gpu, "auto");
+    for (const bad of ["metal", "1", "gpu", "cpu"])
+      assert.throws(
+        () => loadConfig({ LLMSRV_GPU: bad }),
+        (e: unknown) =>
+          e instanceof ConfigError &&
+          e.problems.some(
+            (p) => p === `LLMSRV_GPU: expected auto, cuda, vulkan, off, got "${bad}"`,
+          ),
+      );
+  });
+
+  it("leaves LLMSRV_MAX_LOADED_MODELS to the backend when unset (or OLLAMA_MAX_LOADED_MODELS=0)", () => {
+    assert.equal(loadConfig({}).maxLoadedModels, undefined);
+    assert.equal(loadConfig({ OLLAMA_MAX_LOADED_MODELS: "0" }).maxLoadedModels, undefined);
+    assert.equal(loadConfig({ OLLAMA_MAX_LOADED_MODELS: "2" }).maxLoadedModels, 2);
+    assert.equal(loadConfig({ LLMSRV_MAX_LOADED_MODELS: "1" }).maxLoadedModels, 1);
+    assert.throws(
+      () => loadConfig({ LLMSRV_MAX_LOADED_MODELS: "0" }),
+      /LLMSRV_MAX_LOADED_MODELS: expected an integer >= 1, got "0"/,
+    );
   });
 
   it("refuses a quantized KV cache without flash attention, naming both variables", () => {

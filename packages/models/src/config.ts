@@ -10,6 +10,12 @@ import { clientBaseUrl, DEFAULT_PORT, type HostAddress, parseHostAddress } from 
 import { defaultOrigins, originEntryProblem } from "./origin-patterns.js";
 import { loadTemplateIndex } from "./template-index.js";
 
+/** What LLMSRV_GPU asks for: the best available, one GPU API, or the CPU alone. */
+export type GpuMode = "auto" | "cuda" | "vulkan" | "off";
+
+/** The accepted LLMSRV_GPU values, in the order messages list them. */
+export const GPU_MODES: readonly GpuMode[] = Object.freeze(["auto", "cuda", "vulkan", "off"]);
+
 /** KV cache element types the server accepts. */
 export type KvCacheType = "f16" | "q8_0" | "q4_0";
 
@@ -20,7 +26,10 @@ export interface LlmsrvConfig {
   readonly modelsDir: string;
   /** Keep-alive in ms; `Infinity` = forever, 0 = unload when idle. */
   readonly keepAliveMs: number;
-  readonly maxLoadedModels: number;
+  /** LLMSRV_MAX_LOADED_MODELS; undefined: 1 on the CPU, 3 with a GPU (the scheduler decides). */
+  readonly maxLoadedModels: number | undefined;
+  /** LLMSRV_GPU: which node-llama-cpp variant runners load (`auto`: the best that runs). */
+  readonly gpu: GpuMode;
   readonly numParallel: number;
   readonly maxQueue: number;
   readonly contextLength: number;
@@ -92,6 +101,17 @@ function intVar(env: ConfigEnv, key: string, fallback: number, min: number, bad:
   return n;
 }
 
+/** An integer variable whose absence leaves the choice to the code that uses it. */
+function optionalIntVar(
+  env: ConfigEnv,
+  key: string,
+  min: number,
+  bad: string[],
+): number | undefined {
+  const n = intVar(env, key, Number.NaN, min, bad);
+  return Number.isNaN(n) ? undefined : n;
+}
+
 function boolVar(env: ConfigEnv, key: string, bad: string[]): boolean {
   const { name, raw: text } = env.read(key);
   const raw = text?.trim().toLowerCase();
@@ -127,6 +147,15 @@ function readKeepAlive(env: ConfigEnv, bad: string[]): number {
   if (ms === undefined)
     bad.push(`${name}: expected a duration like 5m, 1h, 30s, -1 or 0, got "${raw}"`);
   return ms ?? 5 * 60_000;
+}
+
+function readGpu(env: ConfigEnv, bad: string[]): GpuMode {
+  const { name, raw: text } = env.read("LLMSRV_GPU");
+  const raw = text?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return "auto";
+  const mode = GPU_MODES.find((m) => m === raw);
+  if (!mode) bad.push(`${name}: expected ${GPU_MODES.join(", ")}, got "${raw}"`);
+  return mode ?? "auto";
 }
 
 function readKvCacheType(env: ConfigEnv, bad: string[]): KvCacheType {
@@ -254,7 +283,8 @@ export function loadConfig(envRecord: Env = process.env): LlmsrvConfig {
       ? modelsRaw.replace(/^~(?=\/|$)/, homedir())
       : join(homedir(), ".llmsrv", "models"),
     keepAliveMs: readKeepAlive(env, bad),
-    maxLoadedModels: intVar(env, "LLMSRV_MAX_LOADED_MODELS", 1, 1, bad),
+    maxLoadedModels: optionalIntVar(env, "LLMSRV_MAX_LOADED_MODELS", 1, bad),
+    gpu: readGpu(env, bad),
     numParallel: intVar(env, "LLMSRV_NUM_PARALLEL", 1, 1, bad),
     maxQueue: intVar(env, "LLMSRV_MAX_QUEUE", 512, 0, bad),
     contextLength: intVar(env, "LLMSRV_CONTEXT_LENGTH", 2048, 16, bad),

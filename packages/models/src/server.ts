@@ -54,7 +54,12 @@ export async function startServer(
     options.runtime ??
       new ProcessRuntime({
         maxThreads: config.physicalCores,
+        gpu: config.gpu,
         log: (level, message) => llamaLog[level](message),
+        onBackend: (report) =>
+          "error" in report
+            ? log.error({ gpu: config.gpu, error: report.error }, "inference backend unavailable")
+            : log.info({ gpu: config.gpu, ...report }, `inference backend: ${report.backend}`),
       }),
   );
   const scheduler = new Scheduler(

@@ -87,7 +87,9 @@ export class ModelMetrics {
 
   /** The runtime with every completion of every model it loads counted. */
   countTokens(runtime: ModelRuntime): ModelRuntime {
+    const backend = runtime.backend?.bind(runtime);
     return {
+      ...(backend && { backend }),
       load: async (spec, signal) => {
         const loaded = await runtime.load(spec, signal);
         const counted = Object.create(loaded) as LoadedModel & {

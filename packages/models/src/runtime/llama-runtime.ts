@@ -1,7 +1,6 @@
 // The node-llama-cpp runtime: loads models, tokenizes, generates and embeds.
 import { stat } from "node:fs/promises";
 import {
-  getLlama,
   type Llama,
   LlamaCompletion,
   type LlamaCompletionGenerationOptions,
@@ -16,7 +15,8 @@ import { readGgufInfo } from "../gguf/gguf-reader.js";
 import { shapeFromGguf } from "../gguf/model-shape.js";
 import { DecodePacer } from "./decode-pacer.js";
 import { GeneratedText } from "./generated-text.js";
-import { llamaLogLine } from "./llama-log.js";
+import type { BackendReport, GpuBackend, GpuMode } from "./gpu-backend.js";
+import { type OpenedLlama, openLlama } from "./llama-backend.js";
 import {
   batchSizeFor,
   estimateMemory,
@@ -42,37 +42,44 @@ export interface LlamaRuntimeOptions {
   maxThreads: number;
   /** Bytes of memory available for a new model; defaults to MemAvailable + free swap. */
   availableMemory?: () => number;
+  /** LLMSRV_GPU: which of node-llama-cpp's variants to load (default: the CPU one). */
+  gpu?: GpuMode;
 }
 
 const KV_TYPES = { f16: "F16", q8_0: "Q8_0", q4_0: "Q4_0" } as const;
 
 /**
- * The node-llama-cpp runtime: prebuilt CPU binaries only (never builds or downloads),
- * one LlamaModel + one LlamaContext with `sequences` slots per loaded model.
+ * The node-llama-cpp runtime: prebuilt binaries only (never builds or downloads), the CPU
+ * variant or a GPU one as LLMSRV_GPU picks (llama-backend.ts), one LlamaModel + one
+ * LlamaContext with `sequences` slots per loaded model.
  */
 export class LlamaRuntime implements ModelRuntime {
-  private llama: Promise<Llama> | undefined;
+  private llama: Promise<OpenedLlama> | undefined;
 
   constructor(private readonly options: LlamaRuntimeOptions) {}
 
-  private getLlama(): Promise<Llama> {
-    this.llama ??= getLlama({
-      build: "never",
-      gpu: false,
-      skipDownload: true,
-      usePrebuiltBinaries: true,
-      progressLogs: false,
-      logLevel: "warn" as never,
-      // Tagged with their level, so the server logs them in its format (llama-log.ts).
-      logger: (level, message) => process.stderr.write(llamaLogLine(level, message)),
-      maxThreads: this.options.maxThreads,
-    });
+  private getLlama(): Promise<OpenedLlama> {
+    this.llama ??= openLlama(this.options.gpu ?? "off", this.options.maxThreads);
     return this.llama;
   }
 
   /** Loads the native library ahead of the first model (a runner does this while idle). */
   async warmUp(): Promise<void> {
     await this.getLlama();
+  }
+
+  async backend(): Promise<GpuBackend> {
+    return (await this.getLlama()).backend;
+  }
+
+  /** The backend the library runs on and its GPUs, or why it could not be opened. */
+  async backendReport(): Promise<BackendReport> {
+    try {
+      const { backend, devices, vramTotal } = await this.getLlama();
+      return { backend, devices, vramTotal };
+    } catch (e) {
+      return { error: messageOf(e) };
+    }
   }
 
   async load(spec: LoadSpec): Promise<LoadedModel> {
@@ -82,10 +89,14 @@ export class LlamaRuntime implements ModelRuntime {
     // the allocation, which for an absurd num_ctx takes minutes and gigabytes).
     const needed = spec.memoryBytes ?? fileSize;
     if (needed > available) throw insufficientMemory(needed, available);
-    const llama = await this.getLlama();
     let model: LlamaModel | undefined;
     try {
-      model = await llama.loadModel({ modelPath: spec.modelPath, gpuLayers: 0, useMmap: true });
+      const { llama, backend } = await this.getLlama();
+      model = await llama.loadModel({
+        modelPath: spec.modelPath,
+        gpuLayers: backend === "cpu" ? 0 : gpuLayersOption(spec),
+        useMmap: true,
+      });
       const context = await model.createContext({
         contextSize: spec.contextSize,
         sequences: spec.sequences,
@@ -111,10 +122,20 @@ export class LlamaRuntime implements ModelRuntime {
   }
 
   async close(): Promise<void> {
-    const llama = await this.llama?.catch(() => undefined);
-    await llama?.dispose();
+    const opened = await this.llama?.catch(() => undefined);
+    await opened?.llama.dispose();
     this.llama = undefined;
   }
+}
+
+/**
+ * node-llama-cpp's `gpuLayers` for a spec on a GPU build: a number as asked (node-llama-cpp
+ * refuses one whose layers do not fit in free VRAM), else as many layers as fit in free VRAM
+ * with room left for this spec's context (Ollama's num_gpu -1).
+ */
+function gpuLayersOption(spec: LoadSpec): number | { fitContext: { contextSize: number } } {
+  if (spec.gpuLayers !== undefined) return spec.gpuLayers;
+  return { fitContext: { contextSize: spec.contextSize * spec.sequences } };
 }
 
 /** Maps validated sampling options to node-llama-cpp's generation options. */
@@ -157,9 +178,34 @@ function loadedSize(
   return shape ? need.total : weights + context.stateSize;
 }
 
+/**
+ * `size` and `size_vram` of a loaded model. With no layer on the GPU (the CPU build, or
+ * num_gpu 0) they are the CPU estimate and 0, as before GPUs were supported. With layers
+ * offloaded they come from llama.cpp's own buffer list: the model's and context's buffers
+ * in host memory plus those on the GPU; a model with every layer offloaded counts as wholly
+ * on the GPU (`ps` then says "100% GPU", as Ollama's does), though llama.cpp keeps the
+ * token embeddings and a staging buffer in host memory.
+ */
+function loadedSizes(
+  model: LlamaModel,
+  context: LlamaContext,
+  spec: LoadSpec,
+  fileSize: number,
+): { sizeBytes: number; vramBytes: number } {
+  const vram = model.memoryUsage.vram + context.memoryUsage.vram;
+  if (model.gpuLayers === 0 || vram === 0)
+    return { sizeBytes: loadedSize(model, context, spec, fileSize), vramBytes: 0 };
+  const sizeBytes = vram + model.memoryUsage.ram + context.memoryUsage.ram;
+  return {
+    sizeBytes,
+    vramBytes: model.gpuLayers >= model.fileInsights.totalLayers ? sizeBytes : vram,
+  };
+}
+
 /** A model in memory: one context whose sequences are the scheduler's slots. */
 class LlamaLoadedModel implements LoadedModel {
   readonly sizeBytes: number;
+  readonly vramBytes: number;
   private readonly completions: LlamaCompletion[];
   private embedding: Promise<LlamaEmbeddingContext> | undefined;
   private embedQueue: Promise<unknown> = Promise.resolve();
@@ -178,7 +224,9 @@ class LlamaLoadedModel implements LoadedModel {
       { length: spec.sequences },
       () => new LlamaCompletion({ contextSequence: pacer.pace(context.getSequence()) }),
     );
-    this.sizeBytes = loadedSize(model, context, spec, fileSize);
+    const sizes = loadedSizes(model, context, spec, fileSize);
+    this.sizeBytes = sizes.sizeBytes;
+    this.vramBytes = sizes.vramBytes;
     this.prompts = new PromptTokens(model, spec.contextSize);
   }
 

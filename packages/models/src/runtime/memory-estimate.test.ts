@@ -2,7 +2,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ModelShape } from "../gguf/model-shape.js";
-import { estimateMemory, formatBytes, insufficientMemory } from "./memory-estimate.js";
+import {
+  estimateMemory,
+  formatBytes,
+  hostMemoryNeed,
+  insufficientMemory,
+} from "./memory-estimate.js";
 
 /** The demo model's dimensions (demo-model.ts). */
 const DEMO: ModelShape = {
@@ -72,5 +77,15 @@ describe("memory estimate of a load", () => {
       insufficientMemory(21958.4 * 2 ** 30, 19.5 * 2 ** 30).message,
       "model requires more system memory (21958.4 GiB) than is available (19.5 GiB)",
     );
+  });
+
+  it("counts only the part left on the CPU in system memory when layers go to a GPU", () => {
+    const need = { weights: 800, kvCache: 200, compute: 50, total: 1050 };
+    assert.equal(hostMemoryNeed(need, 0, 3), 1050, "num_gpu 0: all of it");
+    assert.equal(hostMemoryNeed(need, undefined, 3), 50, "all that fit: compute buffers");
+    assert.equal(hostMemoryNeed(need, 1, 3), 800, "1 of 4 layers: three quarters + compute");
+    assert.equal(hostMemoryNeed(need, 4, 3), 50, "every layer");
+    assert.equal(hostMemoryNeed(need, 99, 3), 50, "more than there are");
+    assert.equal(hostMemoryNeed(need, 2, undefined), 50, "unknown shape: compute buffers");
   });
 });

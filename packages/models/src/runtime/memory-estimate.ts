@@ -56,6 +56,28 @@ export function estimateMemory(
   return { weights: fileSize, kvCache, compute, total: fileSize + kvCache + compute };
 }
 
+/**
+ * The part of a load's need that stays in system memory when it runs on a GPU build, for
+ * the check made before loading (kept simple; VRAM itself is fitted by node-llama-cpp):
+ * - num_gpu 0: everything, as on the CPU;
+ * - num_gpu n: the weights and KV cache of the layers left on the CPU (n of the model's
+ *   block count + 1 output layer go to the GPU, as node-llama-cpp counts them), plus the
+ *   compute buffers;
+ * - all that fit (undefined): only the compute buffers. What does not fit in VRAM stays in
+ *   system memory, and node-llama-cpp's own check refuses a load that fits in neither.
+ */
+export function hostMemoryNeed(
+  need: MemoryNeed,
+  gpuLayers: number | undefined,
+  blockCount: number | undefined,
+): number {
+  if (gpuLayers === 0) return need.total;
+  if (gpuLayers === undefined || blockCount === undefined) return need.compute;
+  const layers = blockCount + 1;
+  const onCpu = Math.max(0, layers - gpuLayers) / layers;
+  return Math.ceil((need.weights + need.kvCache) * onCpu) + need.compute;
+}
+
 /** Bytes as Ollama prints them (Go's format.HumanBytes2): `1.5 GiB`, `200.0 MiB`. */
 export function formatBytes(bytes: number): string {
   const units: Array<[number, string]> = [

@@ -1,8 +1,9 @@
 /**
  * The runtime contract the scheduler and routes use. `llama-runtime.ts` implements it with
- * node-llama-cpp (nothing else imports that library) and runs inside a runner process per
+ * node-llama-cpp (with `llama-backend.ts`, the only importers of that library) and runs inside a runner process per
  * model; `process-runtime.ts` is the server's side of those processes.
  */
+import type { GpuBackend } from "./gpu-backend.js";
 
 /** Settings fixed when a model is loaded; a request needing others forces a reload. */
 export interface LoadSpec {
@@ -126,6 +127,11 @@ export interface LoadedModel {
 
 /** Loads models. */
 export interface ModelRuntime {
+  /**
+   * The backend its models run on (gpu-backend.ts), known once its native library is open;
+   * a runtime without this method runs on the CPU.
+   */
+  backend?(): Promise<GpuBackend>;
   /** Loads a model; an aborted `signal` stops a load in progress and releases its memory. */
   load(spec: LoadSpec, signal?: AbortSignal): Promise<LoadedModel>;
   /** Releases the runtime itself (after every model is unloaded). */

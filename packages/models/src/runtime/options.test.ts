@@ -30,6 +30,21 @@ describe("request options", () => {
     assert.equal(o.sampling.numPredict, 4096, "unbounded stops at LLMSRV_MAX_NUM_PREDICT");
   });
 
+  it("maps num_gpu: unset or negative = all that fit, 0 = CPU, n = n layers; non-integers are 400", () => {
+    const numGpu = (options: unknown) => resolveOptions({}, options, DEFAULTS).numGpu;
+    assert.deepEqual(
+      [undefined, { num_gpu: -1 }, { num_gpu: -5 }, { num_gpu: 0 }, { num_gpu: 12 }].map(numGpu),
+      [undefined, undefined, undefined, 0, 12],
+    );
+    assert.equal(numGpu({ num_gpu: 2.7 }), 2, "truncated as other integer options");
+    for (const bad of ["all", true, [1]])
+      assert.throws(
+        () => numGpu({ num_gpu: bad }),
+        /option "num_gpu" must be of type integer/,
+        JSON.stringify(bad),
+      );
+  });
+
   it("layers model parameters under request options", () => {
     const o = resolveOptions(
       { temperature: 0.1, stop: ["a"], top_k: 5 },

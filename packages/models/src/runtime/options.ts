@@ -10,6 +10,11 @@ export interface ResolvedOptions {
   sampling: SamplingOptions;
   numCtx: number;
   numThread: number;
+  /**
+   * Layers to offload to the GPU (`num_gpu`): undefined = all that fit (-1, or any negative
+   * value, as Ollama reads it), 0 = CPU only, n = n layers.
+   */
+  numGpu: number | undefined;
   /** The seed the request asked for (0 or negative = random). */
   requestedSeed: number;
 }
@@ -144,6 +149,7 @@ export function resolveOptions(
   return {
     numCtx: n.num_ctx,
     numThread: n.num_thread,
+    numGpu: n.num_gpu === undefined || n.num_gpu < 0 ? undefined : n.num_gpu,
     requestedSeed,
     sampling: {
       temperature: n.temperature,

@@ -1,5 +1,6 @@
 // The process runtime: each loaded model in its own runner process.
 import { requestCanceled } from "../errors.js";
+import type { BackendReport, GpuBackend } from "./gpu-backend.js";
 import { insufficientMemory, systemAvailableMemory } from "./memory-estimate.js";
 import type {
   CompletionRequest,
@@ -9,7 +10,7 @@ import type {
   LoadSpec,
   ModelRuntime,
 } from "./model-runner.js";
-import { type RunnerOptions, RunnerProcess } from "./runner-client.js";
+import { type LoadedSizes, type RunnerOptions, RunnerProcess } from "./runner-client.js";
 
 /** Options of the process runtime: those of its runners, and the memory check. */
 export interface ProcessRuntimeOptions extends RunnerOptions {
@@ -17,6 +18,8 @@ export interface ProcessRuntimeOptions extends RunnerOptions {
   availableMemory?: () => number;
   /** Told the process id of the runner that starts loading a model (logs, tests). */
   onLoadStart?: (pid: number | undefined) => void;
+  /** Told, once, what the first runner's native library runs on (the server logs it). */
+  onBackend?: (report: BackendReport) => void;
 }
 
 /**
@@ -34,6 +37,7 @@ export class ProcessRuntime implements ModelRuntime {
   /** A started runner waiting for the next load (started after the first load). */
   private spare: RunnerProcess | undefined;
   private closed = false;
+  private detected: Promise<GpuBackend> | undefined;
 
   constructor(private readonly options: ProcessRuntimeOptions) {}
 
@@ -50,6 +54,26 @@ export class ProcessRuntime implements ModelRuntime {
     return spare && !spare.hasEnded ? spare : this.start();
   }
 
+  /**
+   * The backend runners load (LLMSRV_GPU's choice as node-llama-cpp resolved it), asked of
+   * a runner started now as the spare, which the next load then uses: the first load waits
+   * for no more than it would have anyway. A runner that cannot open its library counts as
+   * the CPU (its loads fail with the reason, which `onBackend` is told).
+   */
+  backend(): Promise<GpuBackend> {
+    this.detected ??= this.detect();
+    return this.detected;
+  }
+
+  private async detect(): Promise<GpuBackend> {
+    if (this.closed) return "cpu";
+    const runner = this.takeRunner();
+    this.spare = runner;
+    const report = await runner.backend;
+    this.options.onBackend?.(report);
+    return "error" in report ? "cpu" : report.backend;
+  }
+
   async load(spec: LoadSpec, signal?: AbortSignal): Promise<LoadedModel> {
     const available = (this.options.availableMemory ?? systemAvailableMemory)();
     // Measured after the scheduler evicted what it had to; no runner is touched when it fails.
@@ -62,9 +86,9 @@ export class ProcessRuntime implements ModelRuntime {
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       this.options.onLoadStart?.(runner.pid);
-      const sizeBytes = await runner.load(spec, available);
+      const sizes = await runner.load(spec, available);
       if (signal?.aborted) throw requestCanceled();
-      return new ProcessLoadedModel(runner, spec, sizeBytes);
+      return new ProcessLoadedModel(runner, spec, sizes);
     } catch (e) {
       await runner.kill();
       throw signal?.aborted ? requestCanceled() : e;
@@ -85,11 +109,17 @@ export class ProcessRuntime implements ModelRuntime {
 
 /** A model held by a runner process; every call crosses the IPC channel. */
 class ProcessLoadedModel implements LoadedModel {
+  readonly sizeBytes: number;
+  readonly vramBytes: number;
+
   constructor(
     private readonly runner: RunnerProcess,
     readonly spec: LoadSpec,
-    readonly sizeBytes: number,
-  ) {}
+    sizes: LoadedSizes,
+  ) {
+    this.sizeBytes = sizes.sizeBytes;
+    this.vramBytes = sizes.vramBytes;
+  }
 
   get lost(): Promise<Error> {
     return this.runner.lost;

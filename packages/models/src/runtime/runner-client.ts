@@ -2,6 +2,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { LlmsrvError } from "../errors.js";
+import type { BackendReport, GpuMode } from "./gpu-backend.js";
 import { type LogLevelName, parseRunnerLine } from "./llama-log.js";
 import type { LoadSpec } from "./model-runner.js";
 import {
@@ -49,6 +50,14 @@ export interface RunnerOptions {
   abortGraceMs?: number;
   /** Receives the runner's stderr lines (llama.cpp's log) with their level; default: stderr. */
   log?: (level: LogLevelName, message: string) => void;
+  /** LLMSRV_GPU: the variant of node-llama-cpp the runner loads (default: the CPU one). */
+  gpu?: GpuMode;
+}
+
+/** What a runner's load answers: the bytes the model holds, and the part on the GPU. */
+export interface LoadedSizes {
+  sizeBytes: number;
+  vramBytes: number;
 }
 
 interface PendingCall {
@@ -80,10 +89,18 @@ export class RunnerProcess {
   readonly exited = new Promise<void>((r) => {
     this.resolveExited = r;
   });
+  private resolveBackend!: (report: BackendReport) => void;
+  /**
+   * The backend the runner's native library runs on, once it is open (a runner opens it as
+   * soon as it starts); an error report when it could not be opened or the process died.
+   */
+  readonly backend = new Promise<BackendReport>((r) => {
+    this.resolveBackend = r;
+  });
 
   constructor(private readonly options: RunnerOptions) {
     // No inherited flags (--test, inspectors): the runner is a plain Node process.
-    this.child = fork(RUNNER_JS, [String(options.maxThreads)], {
+    this.child = fork(RUNNER_JS, [String(options.maxThreads), options.gpu ?? "off"], {
       serialization: "advanced",
       stdio: ["ignore", "inherit", "pipe", "ipc"],
       execArgv: [],
@@ -129,10 +146,10 @@ export class RunnerProcess {
   }
 
   /** Loads the model in the runner; resolves with the bytes it holds. */
-  load(spec: LoadSpec, availableMemory: number): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
+  load(spec: LoadSpec, availableMemory: number): Promise<LoadedSizes> {
+    return new Promise<LoadedSizes>((resolve, reject) => {
       if (this.ended) return reject(new LlmsrvError("model_load_failed", this.ended.message));
-      this.loading = { resolve: (v) => resolve(v as number), reject };
+      this.loading = { resolve: (v) => resolve(v as LoadedSizes), reject };
       this.send({ type: "load", spec, availableMemory });
     });
   }
@@ -205,8 +222,12 @@ export class RunnerProcess {
   }
 
   private onReply(msg: RunnerReply): void {
+    if (msg.type === "backend") {
+      this.resolveBackend(msg.report);
+      return;
+    }
     if (msg.type === "loaded") {
-      this.loading?.resolve(msg.sizeBytes);
+      this.loading?.resolve({ sizeBytes: msg.sizeBytes, vramBytes: msg.vramBytes });
       this.loading = undefined;
       return;
     }
@@ -246,6 +267,7 @@ export class RunnerProcess {
     this.calls.clear();
     this.loading?.reject(new LlmsrvError("model_load_failed", message));
     this.loading = undefined;
+    this.resolveBackend({ error: message });
     if (!this.stopping) this.resolveLost(this.ended);
     this.resolveExited();
   }

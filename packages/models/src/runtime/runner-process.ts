@@ -4,6 +4,7 @@
  * ends this process only; the server answers the calls in flight and loads the model again.
  * Synchronous native work (tokenizing a long prompt) blocks this process, not the server.
  */
+import { GPU_MODES, type GpuMode } from "./gpu-backend.js";
 import { LlamaRuntime } from "./llama-runtime.js";
 import type { LoadedModel } from "./model-runner.js";
 import {
@@ -17,12 +18,16 @@ import { TextBatcher } from "./text-batcher.js";
 
 /** Bytes free for the model, as the server measured them when it asked for the load. */
 let availableMemory = 0;
+/** argv: maxThreads, then LLMSRV_GPU's mode as the server read it. */
+const gpuArg = process.argv[3] as GpuMode | undefined;
 const runtime = new LlamaRuntime({
   maxThreads: Number(process.argv[2]) || 1,
   availableMemory: () => availableMemory,
+  gpu: gpuArg && GPU_MODES.includes(gpuArg) ? gpuArg : "off",
 });
 // A runner is started ahead of need: loading the native library takes most of a second.
-runtime.warmUp().catch(() => {});
+// Then it tells the server which backend it got (the server's GPU detection).
+void runtime.backendReport().then((report) => reply({ type: "backend", report }));
 let model: LoadedModel | undefined;
 const controllers = new Map<number, AbortController>();
 
@@ -34,7 +39,7 @@ async function load(msg: Extract<RunnerRequest, { type: "load" }>): Promise<void
   try {
     availableMemory = msg.availableMemory;
     model = await runtime.load(msg.spec);
-    reply({ type: "loaded", sizeBytes: model.sizeBytes });
+    reply({ type: "loaded", sizeBytes: model.sizeBytes, vramBytes: model.vramBytes ?? 0 });
   } catch (e) {
     reply({ type: "failed", id: LOAD_CALL_ID, error: toWireError(e) });
   }

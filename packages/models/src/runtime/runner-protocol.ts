@@ -4,6 +4,7 @@
  * one loaded model; every call carries an id so answers and streamed text find their caller.
  */
 import { LlmsrvError, type LlmsrvErrorCode, messageOf } from "../errors.js";
+import type { BackendReport } from "./gpu-backend.js";
 import type { CompletionRequest, LoadSpec } from "./model-runner.js";
 
 /** Server → runner. */
@@ -21,9 +22,13 @@ export type RunnerRequest =
 /** The calls that answer with a value (all but load, abort and unload). */
 export type RunnerCall = Exclude<Extract<RunnerRequest, { id: number }>, { type: "abort" }>;
 
-/** Runner → server. A load answers with `loaded` or `failed` with id 0. */
+/**
+ * Runner → server. A load answers with `loaded` (`vramBytes`: the part of `sizeBytes` on the
+ * GPU) or `failed` with id 0. `backend` comes once, unasked, when the native library is open.
+ */
 export type RunnerReply =
-  | { type: "loaded"; sizeBytes: number }
+  | { type: "backend"; report: BackendReport }
+  | { type: "loaded"; sizeBytes: number; vramBytes: number }
   | { type: "text"; id: number; text: string }
   | { type: "done"; id: number; value: unknown }
   | { type: "failed"; id: number; error: WireError };

@@ -3,12 +3,19 @@ import { AsyncLock, waitOrAbort } from "../async-lock.js";
 import { LlmsrvError, requestCanceled, serverBusy } from "../errors.js";
 import { MediaType } from "../store/manifest.js";
 import type { StoredModel } from "../store/stored-model.js";
-import { estimateMemory, insufficientMemory, systemAvailableMemory } from "./memory-estimate.js";
+import { defaultMaxLoadedModels, type GpuBackend, isGpuBackend } from "./gpu-backend.js";
+import {
+  estimateMemory,
+  hostMemoryNeed,
+  insufficientMemory,
+  systemAvailableMemory,
+} from "./memory-estimate.js";
 import type { LoadedModel, LoadSpec, ModelRuntime } from "./model-runner.js";
 
 /** Scheduler settings, from the server configuration. */
 export interface SchedulerSettings {
-  maxLoadedModels: number;
+  /** Undefined: the spec's default for the runtime's backend (1 on the CPU, 3 with a GPU). */
+  maxLoadedModels: number | undefined;
   numParallel: number;
   maxQueue: number;
   keepAliveMs: number;
@@ -25,6 +32,8 @@ export interface SlotRequest {
   model: StoredModel;
   numCtx: number;
   numThread: number;
+  /** num_gpu: layers on the GPU; undefined = all that fit, and never a reason to reload. */
+  numGpu?: number;
   /** The request's keep_alive in ms (Infinity = forever); undefined keeps the current one. */
   keepAliveMs: number | undefined;
   signal: AbortSignal;
@@ -43,6 +52,8 @@ export interface Lease {
 export interface LoadedModelStatus {
   model: StoredModel;
   sizeBytes: number;
+  /** The part of sizeBytes in GPU memory (`size_vram`). */
+  vramBytes: number;
   expiresAt: Date;
   contextLength: number;
   active: number;
@@ -116,6 +127,9 @@ export class Scheduler {
   private readonly pendingByModel = new Map<string, number>();
   private pending = 0;
   private readonly loadLock = new AsyncLock();
+  /** The runtime's backend once known (asked for at the first request). */
+  private backend: GpuBackend | undefined;
+  private backendAsked: Promise<GpuBackend> | undefined;
 
   constructor(
     private readonly runtime: ModelRuntime,
@@ -128,11 +142,40 @@ export class Scheduler {
     return this.pending;
   }
 
+  /** The backend loads run on: the CPU for a runtime that does not say. */
+  private backendNow(): GpuBackend | Promise<GpuBackend> {
+    if (this.backend) return this.backend;
+    const ask = this.runtime.backend?.bind(this.runtime);
+    if (!ask) {
+      this.backend = "cpu";
+      return this.backend;
+    }
+    this.backendAsked ??= ask().then(
+      (b) => {
+        this.backend = b;
+        return b;
+      },
+      () => {
+        this.backend = "cpu";
+        return this.backend;
+      },
+    );
+    return this.backendAsked;
+  }
+
+  /** Most models loaded at once: the setting, else the default for the backend. */
+  get maxLoadedModels(): number {
+    return this.settings.maxLoadedModels ?? defaultMaxLoadedModels(this.backend ?? "cpu");
+  }
+
   /** Waits for a slot on the requested model, loading it (and evicting) as needed. */
   async acquire(req: SlotRequest): Promise<Lease> {
     const started = process.hrtime.bigint();
     const key = req.model.modelDigest;
-    const spec = this.specFor(req);
+    // Known after the first request: the runtime's first runner says it once its library
+    // is open, and that runner then serves the load, so nothing waits longer than before.
+    const backend = this.backend ?? (await this.backendNow());
+    const { spec, totalBytes } = this.specFor(req, backend);
     const ready = this.instances.get(key);
     if (
       ready &&
@@ -142,7 +185,7 @@ export class Scheduler {
     ) {
       return this.lease(ready, this.takeSlot(ready, req), started);
     }
-    if (!ready || !sameSpec(ready.loaded.spec, spec)) this.checkMemory(spec);
+    if (!ready || !sameSpec(ready.loaded.spec, spec)) this.checkMemory(spec, totalBytes);
     if (this.pending >= this.settings.maxQueue) throw serverBusy();
     this.pending++;
     this.pendingByModel.set(key, (this.pendingByModel.get(key) ?? 0) + 1);
@@ -161,7 +204,7 @@ export class Scheduler {
     }
   }
 
-  private specFor(req: SlotRequest): LoadSpec {
+  private specFor(req: SlotRequest, backend: GpuBackend): { spec: LoadSpec; totalBytes: number } {
     const spec: LoadSpec = {
       modelPath: req.model.modelPath,
       adapterPaths: req.model.adapterPaths,
@@ -177,21 +220,39 @@ export class Scheduler {
     const weights = req.model.manifest.layers
       .filter((l) => held.includes(l.mediaType))
       .reduce((sum, l) => sum + l.size, 0);
-    spec.memoryBytes = estimateMemory(req.model.facts.shape, weights, spec).total;
-    return spec;
+    const shape = req.model.facts.shape;
+    const need = estimateMemory(shape, weights, spec);
+    spec.memoryBytes = need.total;
+    // On the CPU num_gpu means nothing: left out, it never forces a reload there.
+    if (isGpuBackend(backend)) {
+      if (req.numGpu !== undefined) spec.gpuLayers = req.numGpu;
+      spec.memoryBytes = hostMemoryNeed(need, spec.gpuLayers, shape?.blockCount);
+    }
+    return { spec, totalBytes: need.total };
   }
 
   /**
    * Refuses at once, before anything is queued, evicted or loaded, a load that cannot fit:
-   * over LLMSRV_MAX_MODEL_MEMORY, or over the memory available plus what unloading every
-   * loaded model would free. The runtime checks again after evicting.
+   * a need (`totalBytes`) over LLMSRV_MAX_MODEL_MEMORY, or a system-memory need (the spec's
+   * memoryBytes: all of it on the CPU, the part not offloaded with a GPU) over the memory
+   * available plus what unloading every loaded model would free. The runtime checks again
+   * after evicting.
    */
-  private checkMemory(spec: LoadSpec): void {
+  private checkMemory(spec: LoadSpec, totalBytes: number): void {
     const needed = spec.memoryBytes ?? 0;
-    const freeable = [...this.instances.values()].reduce((a, i) => a + i.loaded.sizeBytes, 0);
+    const freeable = [...this.instances.values()].reduce(
+      (a, i) => a + i.loaded.sizeBytes - (i.loaded.vramBytes ?? 0),
+      0,
+    );
     const available = (this.settings.availableMemory ?? systemAvailableMemory)() + freeable;
-    const limit = Math.min(available, this.settings.maxModelMemory ?? Number.POSITIVE_INFINITY);
-    if (needed > limit) throw insufficientMemory(needed, limit);
+    const cap = this.settings.maxModelMemory ?? Number.POSITIVE_INFINITY;
+    if (needed === totalBytes) {
+      const limit = Math.min(available, cap);
+      if (needed > limit) throw insufficientMemory(needed, limit);
+      return;
+    }
+    if (totalBytes > cap) throw insufficientMemory(totalBytes, cap);
+    if (needed > available) throw insufficientMemory(needed, available);
   }
 
   private takeSlot(inst: Instance, req: SlotRequest): number {
@@ -285,7 +346,7 @@ export class Scheduler {
         await waitOrAbort(existing.whenIdle(), req.signal);
         await this.unloadInstance(existing, "reload");
       }
-      while (this.instances.size >= this.settings.maxLoadedModels) {
+      while (this.instances.size >= this.maxLoadedModels) {
         const victim = this.lruIdle();
         if (victim) await this.unloadInstance(victim, "evicted");
         else
@@ -365,6 +426,7 @@ export class Scheduler {
       .map((i) => ({
         model: i.model,
         sizeBytes: i.loaded.sizeBytes,
+        vramBytes: i.loaded.vramBytes ?? 0,
         expiresAt: i.expiresAt(),
         contextLength: i.loaded.spec.contextSize,
         active: i.active,
@@ -384,8 +446,14 @@ export class Scheduler {
   }
 }
 
-function sameSpec(a: LoadSpec, b: LoadSpec): boolean {
+/**
+ * True when a loaded model (`a`) serves a request's spec (`b`) as it is. A request that
+ * leaves num_gpu to the server (undefined) takes the model with whatever layers it has, as
+ * Ollama's num_gpu -1 does; a number other than the loaded one reloads.
+ */
+export function sameSpec(a: LoadSpec, b: LoadSpec): boolean {
   return (
+    (b.gpuLayers === undefined || a.gpuLayers === b.gpuLayers) &&
     a.modelPath === b.modelPath &&
     (a.adapterPaths ?? []).join("\n") === (b.adapterPaths ?? []).join("\n") &&
     a.projectorPath === b.projectorPath &&

@@ -63,6 +63,7 @@ export async function runCompletion(
     model: job.model,
     numCtx: opts.numCtx,
     numThread: opts.numThread,
+    numGpu: opts.numGpu,
     keepAliveMs: job.keepAliveMs,
     signal: job.signal,
   });
@@ -111,6 +112,7 @@ export async function loadOnly(
     model,
     numCtx: opts.numCtx,
     numThread: opts.numThread,
+    numGpu: opts.numGpu,
     keepAliveMs,
     signal,
   });
@@ -150,6 +152,7 @@ export async function runEmbedding(
     model,
     numCtx: resolved.numCtx,
     numThread: resolved.numThread,
+    numGpu: resolved.numGpu,
     keepAliveMs: opts.keepAliveMs,
     signal: opts.signal,
   });

@@ -4,6 +4,7 @@ import type { PsResponse } from "../../api/types.js";
 import { clientFor } from "../api-client.js";
 import { formatBytes, formatRelative, formatTable } from "../format.js";
 import { EXIT, type ModelsCommand, reportFailure, tryParse } from "../io.js";
+import { processorLabel } from "../processor.js";
 
 function until(expires: string): string {
   const date = new Date(expires);
@@ -22,7 +23,7 @@ export const psCommand: ModelsCommand = {
         m.name,
         m.digest.slice(0, 12),
         formatBytes(m.size),
-        "100% CPU",
+        processorLabel(m.size, m.size_vram),
         String(m.context_length),
         String(m.active ?? 0),
         String(m.queued ?? 0),

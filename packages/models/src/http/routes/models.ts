@@ -112,7 +112,7 @@ export async function psHandler(ctx: RequestContext): Promise<void> {
       digest: s.model.digest,
       details: details(s.model),
       expires_at: s.expiresAt.toISOString(),
-      size_vram: 0,
+      size_vram: s.vramBytes,
       context_length: s.contextLength,
       active: s.active,
       queued: s.queued,
