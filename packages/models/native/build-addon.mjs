@@ -8,10 +8,10 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { withBuildLock } from "./build-steps/build-lock.mjs";
 import { compileAll, linkAddon, translationUnits } from "./build-steps/compile.mjs";
 import { extractSources } from "./build-steps/extract-sources.mjs";
 import { installedVariants, nodeLlamaCppDir, sourceBundle } from "./build-steps/llama-packages.mjs";
-import { withBuildLock } from "./build-steps/build-lock.mjs";
 
 const nativeDir = dirname(fileURLToPath(import.meta.url));
 const packageDir = dirname(nativeDir);
@@ -29,7 +29,8 @@ function nodeInclude(require) {
     "/usr/include/node",
   ];
   const found = candidates.find((d) => existsSync(join(d, "node_api.h")));
-  if (!found) throw new Error(`Node's headers (node_api.h) not found in ${candidates.join(" or ")}`);
+  if (!found)
+    throw new Error(`Node's headers (node_api.h) not found in ${candidates.join(" or ")}`);
   return found;
 }
 

@@ -36,14 +36,18 @@ export function translationUnits({ llamaSrc, addonSrc, objDir, nodeInclude, addo
   for (const f of ["mtmd.cpp", "mtmd-audio.cpp", "mtmd-image.cpp", "mtmd-helper.cpp", "clip.cpp"]) {
     units.push(unit(join(mtmd, f), objDir, cxx, mtmdFlags));
   }
-  for (const f of readdirSync(join(mtmd, "models")).filter((n) => n.endsWith(".cpp")).sort()) {
+  for (const f of readdirSync(join(mtmd, "models"))
+    .filter((n) => n.endsWith(".cpp"))
+    .sort()) {
     units.push(unit(join(mtmd, "models", f), objDir, cxx, mtmdFlags));
   }
   const hash = join(vendor, "hash");
   const hashFlags = ["-w", ...common, `-I${vendor}`, `-I${hash}`];
   units.push(unit(join(hash, "hash.cpp"), objDir, cxx, ["-std=c++17", ...hashFlags]));
   // sha1 is wrapped in a C++ namespace upstream, so it is compiled as C++.
-  units.push(unit(join(hash, "sha1", "sha1.c"), objDir, cxx, ["-x", "c++", "-std=c++17", ...hashFlags]));
+  units.push(
+    unit(join(hash, "sha1", "sha1.c"), objDir, cxx, ["-x", "c++", "-std=c++17", ...hashFlags]),
+  );
   units.push(unit(join(hash, "sha256", "sha256.c"), objDir, cc, ["-std=c11", ...hashFlags]));
   units.push(unit(join(hash, "xxhash", "xxhash.c"), objDir, cc, ["-std=c11", ...hashFlags]));
   const addonFlags = [
@@ -59,7 +63,9 @@ export function translationUnits({ llamaSrc, addonSrc, objDir, nodeInclude, addo
     "-DNAPI_CPP_EXCEPTIONS",
     "-DNODE_ADDON_API_DISABLE_DEPRECATED",
   ];
-  for (const f of readdirSync(addonSrc).filter((n) => n.endsWith(".cpp")).sort()) {
+  for (const f of readdirSync(addonSrc)
+    .filter((n) => n.endsWith(".cpp"))
+    .sort()) {
     units.push(unit(join(addonSrc, f), objDir, cxx, addonFlags));
   }
   return units;

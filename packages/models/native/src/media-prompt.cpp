@@ -58,6 +58,46 @@ void decode_tokens(ModelState &state, int seq, SequenceState &s,
   llama_batch_free(batch);
 }
 
+/**
+ * Encodes a media chunk and decodes its embeddings with the last one's logits kept: mtmd's
+ * helper keeps none, and a prompt may end with an image. Only for plain causal positions
+ * (no M-RoPE, no non-causal attention); the caller uses the helper otherwise.
+ */
+void decode_media_with_logits(ModelState &state, int seq, SequenceState &s,
+                              const mtmd_input_chunk *chunk) {
+  if (mtmd_encode_chunk(state.mctx, chunk) != 0) {
+    std::string logged = take_captured_errors();
+    throw std::runtime_error("encoding media failed" + (logged.empty() ? "" : ": " + logged));
+  }
+  const float *embd = mtmd_get_output_embd(state.mctx);
+  const size_t n_tokens = mtmd_input_chunk_get_n_tokens(chunk);
+  const int n_embd = llama_model_n_embd_inp(state.model);
+  const size_t n_batch = state.options.batch_size;
+  llama_batch batch = llama_batch_init(static_cast<int32_t>(n_batch), n_embd, 1);
+  try {
+    for (size_t start = 0; start < n_tokens; start += n_batch) {
+      const size_t end = std::min(n_tokens, start + n_batch);
+      batch.n_tokens = static_cast<int32_t>(end - start);
+      std::memcpy(batch.embd, embd + start * n_embd, (end - start) * n_embd * sizeof(float));
+      for (size_t i = start; i < end; i++) {
+        const size_t j = i - start;
+        batch.pos[j] = s.n_past + static_cast<llama_pos>(j);
+        batch.n_seq_id[j] = 1;
+        batch.seq_id[j][0] = seq;
+        batch.logits[j] = i + 1 == n_tokens;
+      }
+      const int32_t rc = llama_decode(state.ctx, batch);
+      if (rc == 2) throw Aborted();
+      if (rc != 0) throw std::runtime_error("llama_decode failed (" + std::to_string(rc) + ")");
+      s.n_past += static_cast<llama_pos>(end - start);
+    }
+  } catch (...) {
+    llama_batch_free(batch);
+    throw;
+  }
+  llama_batch_free(batch);
+}
+
 }  // namespace
 
 std::vector<ChunkSummary> prepare_prompt(ModelState &state, int seq, const std::string &text,
@@ -133,9 +173,14 @@ size_t evaluate_prompt(ModelState &state, int seq, const std::vector<EvalItem> &
   s.n_past = 0;
   s.logits.clear();
   size_t evaluated = 0;
+  // The last item that evaluates anything: its last token's logits are kept.
+  size_t last_item = 0;
+  for (size_t i = 0; i < items.size(); i++) {
+    if (items[i].chunk >= 0 || !items[i].tokens.empty()) last_item = i;
+  }
   for (size_t i = 0; i < items.size(); i++) {
     const EvalItem &item = items[i];
-    const bool last = i + 1 == items.size();
+    const bool last = i == last_item;
     if (item.chunk < 0) {
       if (item.tokens.empty()) continue;
       decode_tokens(state, seq, s, item.tokens, last);
@@ -147,6 +192,12 @@ size_t evaluate_prompt(ModelState &state, int seq, const std::vector<EvalItem> &
     }
     const mtmd_input_chunk *c = s.chunks[item.chunk];
     if (s.abort.load()) throw Aborted();
+    if (last && !mtmd_decode_use_mrope(state.mctx) && !mtmd_decode_use_non_causal(state.mctx, c)) {
+      decode_media_with_logits(state, seq, s, c);
+      evaluated += mtmd_input_chunk_get_n_tokens(c);
+      continue;
+    }
+    if (last) throw BadInput("the prompt must not end with an image or audio clip for this model");
     llama_pos next = s.n_past;
     const int32_t rc = mtmd_helper_eval_chunk_single(
         state.mctx, state.ctx, c, s.n_past, seq, static_cast<int32_t>(state.options.batch_size),

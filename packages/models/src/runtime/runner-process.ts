@@ -1,11 +1,12 @@
 /**
  * Entry point of a runner process: forked by `process-runtime.ts`, it loads one model with
- * node-llama-cpp and serves the calls of `runner-protocol.ts`. A native abort in llama.cpp
+ * node-llama-cpp (or, for a model with a projector, our mtmd addon) and serves the calls of `runner-protocol.ts`. A native abort in llama.cpp
  * ends this process only; the server answers the calls in flight and loads the model again.
  * Synchronous native work (tokenizing a long prompt) blocks this process, not the server.
  */
 import { LlamaRuntime } from "./llama-runtime.js";
 import type { LoadedModel } from "./model-runner.js";
+import { MtmdRuntime } from "./mtmd/mtmd-runtime.js";
 import {
   LOAD_CALL_ID,
   type RunnerCall,
@@ -21,6 +22,11 @@ const runtime = new LlamaRuntime({
   maxThreads: Number(process.argv[2]) || 1,
   availableMemory: () => availableMemory,
 });
+// A model with a projector runs on our mtmd addon instead (images and audio).
+const mtmdRuntime = new MtmdRuntime({
+  maxThreads: Number(process.argv[2]) || 1,
+  availableMemory: () => availableMemory,
+});
 // A runner is started ahead of need: loading the native library takes most of a second.
 runtime.warmUp().catch(() => {});
 let model: LoadedModel | undefined;
@@ -33,7 +39,7 @@ function reply(msg: RunnerReply): void {
 async function load(msg: Extract<RunnerRequest, { type: "load" }>): Promise<void> {
   try {
     availableMemory = msg.availableMemory;
-    model = await runtime.load(msg.spec);
+    model = await (msg.spec.projectorPath ? mtmdRuntime : runtime).load(msg.spec);
     reply({ type: "loaded", sizeBytes: model.sizeBytes });
   } catch (e) {
     reply({ type: "failed", id: LOAD_CALL_ID, error: toWireError(e) });
@@ -83,6 +89,7 @@ async function unload(): Promise<void> {
   for (const c of controllers.values()) c.abort();
   await model?.unload().catch(() => {});
   await runtime.close().catch(() => {});
+  await mtmdRuntime.close().catch(() => {});
   process.exit(0);
 }
 
