@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LlmsrvError } from "../../errors.js";
 import { llamaLogLine } from "../llama-log.js";
@@ -103,19 +104,26 @@ interface BuiltAddon {
   loadModel(options: NativeLoadOptions): Promise<NativeMtmdModel>;
 }
 
-/** packages/models/native, from dist/src/runtime/mtmd. */
-const NATIVE_DIR = fileURLToPath(new URL("../../../../native/", import.meta.url));
+/** The package's native/ folder (sources and build script), found above this module. */
+function nativeDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "native", "build-addon.mjs"))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error("the package's native/ folder (build-addon.mjs) is missing");
+    dir = up;
+  }
+  return `${join(dir, "native")}/`;
+}
 
 /** Where the build script puts a variant's addon and its facts. */
 export function addonPaths(variant: MtmdVariant): { file: string; facts: string } {
-  const dir = `${NATIVE_DIR}build/${variant}/`;
+  const dir = `${nativeDir()}build/${variant}/`;
   return { file: `${dir}mtmd-addon.node`, facts: `${dir}addon.json` };
 }
 
 /** Runs the build script (stderr passed through: its progress), throwing what it reported. */
 function build(variant: MtmdVariant): void {
-  const script = `${NATIVE_DIR}build-addon.mjs`;
-  if (!existsSync(script)) throw new Error(`the build script ${script} is missing`);
+  const script = `${nativeDir()}build-addon.mjs`;
   // Written as llama.cpp's lines are, so the server logs them at info level (llama-log.ts).
   const say = (line: string) => process.stderr.write(llamaLogLine("info", line));
   say("building the multimodal addon (first use; a few minutes on two cores)");
