@@ -1,12 +1,14 @@
 /**
  * Entry point of a runner process: forked by `process-runtime.ts`, it loads one model with
- * node-llama-cpp and serves the calls of `runner-protocol.ts`. A native abort in llama.cpp
- * ends this process only; the server answers the calls in flight and loads the model again.
+ * node-llama-cpp (or, for a model with a projector, our mtmd addon) and serves the calls of
+ * `runner-protocol.ts`. A native abort in llama.cpp ends this process only; the server
+ * answers the calls in flight and loads the model again.
  * Synchronous native work (tokenizing a long prompt) blocks this process, not the server.
  */
 import { GPU_MODES, type GpuMode } from "./gpu-backend.js";
 import { LlamaRuntime } from "./llama-runtime.js";
 import type { LoadedModel } from "./model-runner.js";
+import { MtmdRuntime } from "./mtmd/mtmd-runtime.js";
 import {
   LOAD_CALL_ID,
   type RunnerCall,
@@ -25,6 +27,22 @@ const runtime = new LlamaRuntime({
   availableMemory: () => availableMemory,
   gpu: gpuArg && GPU_MODES.includes(gpuArg) ? gpuArg : "off",
 });
+let mtmdRuntime: MtmdRuntime | undefined;
+/**
+ * A model with a projector runs on our mtmd addon instead (images and audio), linked to
+ * the same prebuilt variant (cpu, cuda, vulkan) node-llama-cpp chose in this process.
+ */
+async function mtmd(): Promise<MtmdRuntime> {
+  if (!mtmdRuntime) {
+    const report = await runtime.backendReport();
+    mtmdRuntime = new MtmdRuntime({
+      maxThreads: Number(process.argv[2]) || 1,
+      availableMemory: () => availableMemory,
+      variant: "backend" in report ? report.backend : "cpu",
+    });
+  }
+  return mtmdRuntime;
+}
 // A runner is started ahead of need: loading the native library takes most of a second.
 // Then it tells the server which backend it got (the server's GPU detection).
 void runtime.backendReport().then((report) => reply({ type: "backend", report }));
@@ -38,7 +56,7 @@ function reply(msg: RunnerReply): void {
 async function load(msg: Extract<RunnerRequest, { type: "load" }>): Promise<void> {
   try {
     availableMemory = msg.availableMemory;
-    model = await runtime.load(msg.spec);
+    model = await (msg.spec.projectorPath ? await mtmd() : runtime).load(msg.spec);
     reply({ type: "loaded", sizeBytes: model.sizeBytes, vramBytes: model.vramBytes ?? 0 });
   } catch (e) {
     reply({ type: "failed", id: LOAD_CALL_ID, error: toWireError(e) });
@@ -88,6 +106,7 @@ async function unload(): Promise<void> {
   for (const c of controllers.values()) c.abort();
   await model?.unload().catch(() => {});
   await runtime.close().catch(() => {});
+  await mtmdRuntime?.close().catch(() => {});
   process.exit(0);
 }
 

@@ -1,0 +1,98 @@
+// Loads a model, its projector and a context with one sequence per slot.
+#include "loader.h"
+
+#include <mutex>
+#include <stdexcept>
+
+#include "ggml-backend.h"
+#include "llama-ext.h"
+#include "log-sink.h"
+
+namespace llmsrv {
+
+void init_backends(const std::string &lib_dir) {
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    install_log_sink();
+    // node-llama-cpp may have loaded them into this process already (the same libraries).
+    if (ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU) == nullptr) {
+      ggml_backend_load_all_from_path(lib_dir.c_str());
+    }
+    llama_backend_init();
+  });
+}
+
+namespace {
+
+/** Throws with llama.cpp's logged errors when there are any, else with `what`. */
+[[noreturn]] void fail(const std::string &what) {
+  std::string logged = take_captured_errors();
+  throw std::runtime_error(logged.empty() ? what : what + ": " + logged);
+}
+
+}  // namespace
+
+std::unique_ptr<ModelState> load_model(const LoadOptions &options) {
+  begin_error_capture();
+  auto state = std::make_unique<ModelState>();
+  state->options = options;
+
+  llama_model_params mp = llama_model_default_params();
+  mp.n_gpu_layers = options.gpu_layers < 0 ? 999 : options.gpu_layers;
+  mp.load_mode = options.use_mmap ? LLAMA_LOAD_MODE_MMAP : LLAMA_LOAD_MODE_NONE;
+  state->model = llama_model_load_from_file(options.model_path.c_str(), mp);
+  if (!state->model) fail("cannot load model " + options.model_path);
+  state->vocab = llama_model_get_vocab(state->model);
+  state->n_vocab = llama_vocab_n_tokens(state->vocab);
+
+  llama_context_params cp = llama_context_default_params();
+  cp.n_ctx = options.context_size * options.sequences;
+  cp.n_seq_max = options.sequences;
+  // Each sequence owns its part of the cache (a slot's window is exactly context_size).
+  cp.kv_unified = false;
+  cp.n_batch = options.batch_size;
+  cp.n_ubatch = options.batch_size;
+  cp.n_threads = options.threads;
+  cp.n_threads_batch = options.threads;
+  cp.flash_attn_type =
+      options.flash_attention ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  cp.type_k = options.kv_type;
+  cp.type_v = options.kv_type;
+  cp.offload_kqv = options.gpu_layers != 0;
+  cp.no_perf = true;
+  cp.abort_callback = [](void *data) -> bool {
+    auto *s = static_cast<ModelState *>(data);
+    int seq = s->decoding.load();
+    return seq >= 0 && seq < static_cast<int>(s->sequences.size()) &&
+           s->sequences[seq]->abort.load();
+  };
+  cp.abort_callback_data = state.get();
+  state->ctx = llama_init_from_model(state->model, cp);
+  if (!state->ctx) fail("cannot create a context for " + options.model_path);
+
+  for (uint32_t i = 0; i < options.sequences; i++) {
+    state->sequences.push_back(std::make_unique<SequenceState>());
+  }
+
+  if (!options.projector_path.empty()) {
+    mtmd_context_params mp2 = mtmd_context_params_default();
+    mp2.use_gpu = options.gpu_layers != 0;
+    mp2.n_threads = options.threads;
+    mp2.print_timings = false;
+    mp2.warmup = false;
+    mp2.flash_attn_type = cp.flash_attn_type;
+    state->mctx = mtmd_init_from_file(options.projector_path.c_str(), state->model, mp2);
+    if (!state->mctx) fail("cannot load projector " + options.projector_path);
+  }
+  return state;
+}
+
+size_t vram_bytes(const ModelState &state) {
+  size_t total = 0;
+  for (const auto &[buft, mb] : llama_get_memory_breakdown(state.ctx)) {
+    if (buft != nullptr && !ggml_backend_buft_is_host(buft)) total += mb.total();
+  }
+  return total;
+}
+
+}  // namespace llmsrv

@@ -1,0 +1,75 @@
+// What one loaded model holds natively: llama.cpp's model and context, mtmd's, and per-sequence state.
+#pragma once
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "llama.h"
+#include "mtmd.h"
+
+namespace llmsrv {
+
+/** Settings of a load, read from the JS options object. */
+struct LoadOptions {
+  std::string model_path;
+  std::string projector_path;
+  /** Layers offloaded to the GPU; negative: all of them. */
+  int gpu_layers = 0;
+  bool use_mmap = true;
+  /** Context window of one sequence, in tokens. */
+  uint32_t context_size = 2048;
+  uint32_t sequences = 1;
+  int threads = 1;
+  uint32_t batch_size = 512;
+  bool flash_attention = false;
+  ggml_type kv_type = GGML_TYPE_F16;
+};
+
+/** One sequence (a scheduler slot): its prompt's media chunks, position, logits and sampler. */
+struct SequenceState {
+  /** Chunks of the last prepared prompt (text and media), referenced by index in evaluate(). */
+  mtmd::input_chunks chunks{mtmd_input_chunks_init()};
+  /** Next position in the sequence (tokens evaluated so far). */
+  llama_pos n_past = 0;
+  /** Logits after the last evaluated token, copied out of the context (others decode between). */
+  std::vector<float> logits;
+  llama_sampler *sampler = nullptr;
+  std::atomic<bool> abort{false};
+
+  ~SequenceState() {
+    if (sampler) llama_sampler_free(sampler);
+  }
+};
+
+/** A model with its projector and one context whose sequences are the slots. */
+struct ModelState {
+  llama_model *model = nullptr;
+  llama_context *ctx = nullptr;
+  mtmd_context *mctx = nullptr;
+  const llama_vocab *vocab = nullptr;
+  LoadOptions options;
+  int n_vocab = 0;
+  /** llama.cpp's context is not thread-safe: every decode and KV change holds this. */
+  std::mutex lock;
+  /** The sequence being decoded, whose abort flag the context's abort callback reads. */
+  std::atomic<int> decoding{-1};
+  std::vector<std::unique_ptr<SequenceState>> sequences;
+
+  ~ModelState() {
+    sequences.clear();
+    if (mctx) mtmd_free(mctx);
+    if (ctx) llama_free(ctx);
+    if (model) llama_model_free(model);
+  }
+
+  SequenceState &sequence(int seq) {
+    if (seq < 0 || seq >= static_cast<int>(sequences.size())) {
+      throw std::out_of_range("no sequence " + std::to_string(seq));
+    }
+    return *sequences[seq];
+  }
+};
+
+}  // namespace llmsrv

@@ -1,0 +1,171 @@
+// Loads our native mtmd addon for a GPU variant, building it first when it is missing.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { LlmsrvError } from "../../errors.js";
+import { llamaLogLine } from "../llama-log.js";
+
+/** node-llama-cpp's prebuilt library variants the addon can be linked against. */
+export type MtmdVariant = "cpu" | "cuda" | "vulkan";
+
+/** Options of `MtmdAddon.loadModel` (see native/src/addon.cpp). */
+export interface NativeLoadOptions {
+  modelPath: string;
+  projectorPath?: string;
+  /** Layers offloaded to the GPU; -1: all. */
+  gpuLayers: number;
+  useMmap?: boolean;
+  /** Window of one sequence; the context holds contextSize × sequences tokens. */
+  contextSize: number;
+  sequences: number;
+  threads: number;
+  batchSize: number;
+  flashAttention: boolean;
+  kvCacheType: "f16" | "q8_0" | "q4_0";
+}
+
+/** What `info()` reports of a loaded model. */
+export interface NativeModelInfo {
+  embeddingLength: number;
+  vocabularySize: number;
+  /** Tokens one sequence holds. */
+  contextSize: number;
+  /** The beginning-of-text token to place first, or -1 when the model adds none. */
+  bos: number;
+  modelBytes: number;
+  stateBytes: number;
+  vramBytes: number;
+  vision: boolean;
+  audio: boolean;
+  /** mtmd's media marker (`<__media__>`). */
+  marker: string;
+}
+
+/** One chunk of a prepared prompt. */
+export type NativeChunk =
+  | { type: "text"; tokens: Int32Array; tokenCount: number; positions: number }
+  | { type: "image" | "audio"; tokenCount: number; positions: number };
+
+/** Sampling settings of `configureSampler` (llama.cpp's sampler chain). */
+export interface NativeSamplerSettings {
+  temperature: number;
+  topK: number;
+  topP: number;
+  minP: number;
+  repeatPenalty: number;
+  repeatLastN: number;
+  presencePenalty: number;
+  frequencyPenalty: number;
+  seed: number;
+  /** GBNF with a `root` rule. */
+  grammar?: string;
+}
+
+/**
+ * A model loaded by the addon. Promise-returning calls run on libuv's pool, one decode at a
+ * time per model; they reject with an Error whose `code` is BAD_INPUT (the caller's input),
+ * ABORTED (abort(seq) stopped it) or NATIVE_ERROR.
+ */
+export interface NativeMtmdModel {
+  info(): NativeModelInfo;
+  /** Tokens of text, special tokens parsed, nothing added. */
+  tokenize(text: string): Int32Array;
+  /** The bytes of `tokens` read after `context` (a first token keeps its leading space). */
+  detokenize(tokens: Int32Array, context?: Int32Array): Buffer;
+  isEndOfGeneration(token: number): boolean;
+  /** Decodes the media and splits the text at its markers into chunks kept on `seq`. */
+  prepare(seq: number, text: string, media: Uint8Array[]): Promise<NativeChunk[]>;
+  /**
+   * Clears `seq` and evaluates the items from position 0: token arrays, or indexes of the
+   * chunks the last prepare() kept. Resolves with the tokens evaluated (media included).
+   */
+  evaluate(seq: number, items: Array<Int32Array | number>): Promise<number>;
+  /** Sets `seq`'s sampler chain; `history` feeds the repetition penalties. */
+  configureSampler(seq: number, settings: NativeSamplerSettings, history?: Int32Array): void;
+  /** Decodes `feed` (unless -1) and samples the next token from the logits. */
+  next(seq: number, feed: number): Promise<number>;
+  /** The logits after the last evaluated token of `seq`. */
+  logits(seq: number): Float32Array;
+  /** Stops `seq`'s decode in progress (between ubatches). */
+  abort(seq: number): void;
+  clear(seq: number): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/** The addon's exports. */
+export interface MtmdAddon {
+  loadModel(options: NativeLoadOptions): Promise<NativeMtmdModel>;
+}
+
+interface BuiltAddon {
+  init(libDir: string): void;
+  loadModel(options: NativeLoadOptions): Promise<NativeMtmdModel>;
+}
+
+/** The package's native/ folder (sources and build script), found above this module. */
+function nativeDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "native", "build-addon.mjs"))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error("the package's native/ folder (build-addon.mjs) is missing");
+    dir = up;
+  }
+  return `${join(dir, "native")}/`;
+}
+
+/** Where the build script puts a variant's addon and its facts. */
+export function addonPaths(variant: MtmdVariant): { file: string; facts: string } {
+  const dir = `${nativeDir()}build/${variant}/`;
+  return { file: `${dir}mtmd-addon.node`, facts: `${dir}addon.json` };
+}
+
+/** Runs the build script (stderr passed through: its progress), throwing what it reported. */
+function build(variant: MtmdVariant): void {
+  const script = `${nativeDir()}build-addon.mjs`;
+  // Written as llama.cpp's lines are, so the server logs them at info level (llama-log.ts).
+  const say = (line: string) => process.stderr.write(llamaLogLine("info", line));
+  say("building the multimodal addon (first use; a few minutes on two cores)");
+  const res = spawnSync(process.execPath, [script], { stdio: ["ignore", "ignore", "pipe"] });
+  const stderr = res.stderr?.toString() ?? "";
+  for (const line of stderr.split("\n")) if (line.trim() !== "") say(line);
+  if (res.status !== 0) {
+    const reason = stderr.match(/failed: ([^\n]*(?:\n(?!llmsrv native:)[^\n]*)*)/)?.[1];
+    throw new Error(reason?.trim() || `the build script exited with ${res.status ?? res.signal}`);
+  }
+  if (!existsSync(addonPaths(variant).file)) {
+    throw new Error(
+      `the ${variant} variant is not installed (its node-llama-cpp package is absent)`,
+    );
+  }
+}
+
+const loaded = new Map<MtmdVariant, MtmdAddon>();
+
+/**
+ * The addon linked against `variant`'s libraries, built on first need when missing (a
+ * failed build throws model_load_failed naming what failed). One variant per process:
+ * each has its own copy of llama.cpp.
+ */
+export function loadMtmdAddon(variant: MtmdVariant = "cpu"): MtmdAddon {
+  const cached = loaded.get(variant);
+  if (cached) return cached;
+  const paths = addonPaths(variant);
+  try {
+    if (!existsSync(paths.file) || !existsSync(paths.facts)) build(variant);
+    const facts = JSON.parse(readFileSync(paths.facts, "utf8")) as { libDir: string };
+    const addon = createRequire(import.meta.url)(paths.file) as BuiltAddon;
+    addon.init(facts.libDir);
+    const api: MtmdAddon = { loadModel: (o) => addon.loadModel(o) };
+    loaded.set(variant, api);
+    return api;
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new LlmsrvError(
+      "model_load_failed",
+      `the multimodal addon (${variant}) is not available: ${why}`,
+      { cause: e },
+    );
+  }
+}
