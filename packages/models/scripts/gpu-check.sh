@@ -9,7 +9,7 @@
 #   gpu-check.log      everything below, in order (also printed)
 #   nvidia-smi.txt     the GPU and driver
 #   backend.txt        the CUDA libraries found, and node-llama-cpp's choice for each LLMSRV_GPU
-#   gpu-test.log       node --test packages/models/dist/test/gpu.test.js
+#   gpu-test.log       node --test on dist/test/gpu.test.js and gpu-vision.test.js
 #   models-tests.log   the whole models suite on the GPU (only with GPU_CHECK_ALL_TESTS=1)
 #   BENCHMARKS-gpu.md  npm run bench with BENCH_GPU=auto (BENCH_GPU to change it)
 #   BENCHMARKS-cpu.md  the same benchmark with the CPU only (skip: GPU_CHECK_CPU_BENCH=0)
@@ -77,8 +77,9 @@ for mode in auto cuda vulkan off; do
   node packages/models/scripts/print-backend.mjs "$mode" 2>&1 | tee -a "$LOGS/backend.txt"
 done
 
-step "GPU tests (packages/models/dist/test/gpu.test.js)"
-node --test --test-reporter=spec packages/models/dist/test/gpu.test.js 2>&1 | tee "$LOGS/gpu-test.log"
+step "GPU tests (packages/models/dist/test/gpu.test.js, gpu-vision.test.js)"
+node --test --test-reporter=spec packages/models/dist/test/gpu.test.js \
+  packages/models/dist/test/gpu-vision.test.js 2>&1 | tee "$LOGS/gpu-test.log"
 test_rc=${PIPESTATUS[0]}
 if [ "$test_rc" -ne 0 ]; then
   echo "GPU tests FAILED (exit $test_rc)"

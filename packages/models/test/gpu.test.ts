@@ -1,40 +1,10 @@
 // Real GPU offload (CUDA or Vulkan): runs only where node-llama-cpp finds a GPU; skipped elsewhere, never required.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { ProcessRuntime } from "../src/runtime/process-runtime.js";
 import { cli } from "./cli-run.js";
+import { gpuSkip } from "./gpu-skip.js";
 import { postJson, startTestServer, storiesSkip, type TestServer } from "./harness.js";
 import { createStories } from "./stories-model.js";
-
-/** True when the machine has a GPU device node (NVIDIA's, or a DRM render node for Vulkan). */
-function hasGpuDeviceNode(): boolean {
-  try {
-    if (existsSync("/dev/dri") || existsSync("/proc/driver/nvidia")) return true;
-    return readdirSync("/dev").some((n) => /^nvidia\d+$/.test(n));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Why these tests skip, or undefined on a GPU machine: the device nodes first (free), then
- * what a runner with LLMSRV_GPU=auto ends up on. A plain skip even under
- * QUINTET_REQUIRE_ALL=1: a GPU is never required.
- */
-async function gpuSkip(): Promise<string | undefined> {
-  if (!hasGpuDeviceNode())
-    return "no GPU on this machine (no /dev/nvidia* or /dev/dri): GPU offload is tested where one is";
-  const runtime = new ProcessRuntime({ maxThreads: 1, gpu: "auto" });
-  try {
-    const backend = await runtime.backend();
-    return backend === "cpu"
-      ? "node-llama-cpp found no usable GPU (LLMSRV_GPU=auto chose the CPU build)"
-      : undefined;
-  } finally {
-    await runtime.close();
-  }
-}
 
 const SKIP = await gpuSkip();
 
@@ -56,7 +26,7 @@ describe("GPU offload on a real GPU", { skip: SKIP, timeout: 300_000 }, () => {
   let env: Record<string, string>;
 
   before(async () => {
-    server = await startTestServer({}, { ensureDemo: true });
+    server = await startTestServer({ LLMSRV_GPU: "auto" }, { ensureDemo: true });
     env = { LLMSRV_HOST: server.url };
   });
   after(() => server.stop());

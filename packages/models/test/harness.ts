@@ -44,6 +44,8 @@ export function testConfig(modelsDir: string, env: Record<string, string> = {}):
     LLMSRV_NUM_THREAD: "1",
     LLMSRV_LOG_LEVEL: "silent",
     LLMSRV_CONTEXT_LENGTH: "512",
+    // The CPU path on every machine; the GPU tests (gpu*.test.ts) ask for auto themselves.
+    LLMSRV_GPU: "off",
     ...env,
   });
 }

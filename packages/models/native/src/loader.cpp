@@ -58,7 +58,10 @@ std::unique_ptr<ModelState> load_model(const LoadOptions &options) {
       options.flash_attention ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
   cp.type_k = options.kv_type;
   cp.type_v = options.kv_type;
+  // num_gpu 0 keeps everything on the CPU, as Ollama's: no KV cache on the GPU, and no
+  // large-batch matrix products copied there either (llama.cpp's op offload).
   cp.offload_kqv = options.gpu_layers != 0;
+  cp.op_offload = options.gpu_layers != 0;
   cp.no_perf = true;
   cp.abort_callback = [](void *data) -> bool {
     auto *s = static_cast<ModelState *>(data);
@@ -90,7 +93,13 @@ std::unique_ptr<ModelState> load_model(const LoadOptions &options) {
 size_t vram_bytes(const ModelState &state) {
   size_t total = 0;
   for (const auto &[buft, mb] : llama_get_memory_breakdown(state.ctx)) {
-    if (buft != nullptr && !ggml_backend_buft_is_host(buft)) total += mb.total();
+    // Only a GPU's memory: the CPU's repacked-weight buffers are not host buffers either.
+    ggml_backend_dev_t dev = buft == nullptr ? nullptr : ggml_backend_buft_get_device(buft);
+    if (dev == nullptr) continue;
+    enum ggml_backend_dev_type type = ggml_backend_dev_type(dev);
+    if (type == GGML_BACKEND_DEVICE_TYPE_GPU || type == GGML_BACKEND_DEVICE_TYPE_IGPU) {
+      total += mb.total();
+    }
   }
   return total;
 }

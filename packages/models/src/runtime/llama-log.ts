@@ -32,3 +32,13 @@ export function parseRunnerLine(line: string): { level: LogLevelName; message: s
   const level = m[1] === undefined ? "warn" : (LEVELS[m[1]] ?? "warn");
   return { level, message: m[2] as string };
 }
+
+/**
+ * True for a stack frame of the backtrace ggml prints after an assertion when gdb is absent
+ * (`/path/libggml-base.so(ggml_abort+0x152)[0x7f41ec34cf42]`, `node[0x18a7b40]`) or gdb's own
+ * frames (`#3  0x00007f... in ...`): never the reason a runner died.
+ */
+export function isBacktraceFrame(line: string): boolean {
+  const l = line.trim();
+  return /^\S+(?:\([^)\s]*\))?\[0x[0-9a-f]+\]$/.test(l) || /^#\d+\s+0x[0-9a-f]+\s/.test(l);
+}

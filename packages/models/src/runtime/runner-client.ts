@@ -3,7 +3,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { LlmsrvError } from "../errors.js";
 import type { BackendReport, GpuMode } from "./gpu-backend.js";
-import { type LogLevelName, parseRunnerLine } from "./llama-log.js";
+import { isBacktraceFrame, type LogLevelName, parseRunnerLine } from "./llama-log.js";
 import type { LoadSpec } from "./model-runner.js";
 import {
   fromWireError,
@@ -19,7 +19,7 @@ const UNLOAD_GRACE_MS = 1000;
 /** Default of `RunnerOptions.abortGraceMs`. */
 export const ABORT_GRACE_MS = 5000;
 /** Characters of the runner's stderr kept to explain a crash. */
-const STDERR_TAIL = 4096;
+const STDERR_TAIL = 16_384;
 
 /** Runners alive in this process: killed if the server exits without unloading them. */
 const live = new Set<ChildProcess>();
@@ -247,9 +247,11 @@ export class RunnerProcess {
     else pending.reject(fromWireError(msg.error));
   }
 
-  /** The last line the runner wrote to stderr (llama.cpp's reason for an abort). */
+  /** The last line the runner wrote to stderr (llama.cpp's reason for an abort), frames aside. */
   private lastErrorLine(): string | undefined {
-    const lines = this.stderrTail.split("\n").filter((l) => l.trim() !== "");
+    const lines = this.stderrTail
+      .split("\n")
+      .filter((l) => l.trim() !== "" && !isBacktraceFrame(parseRunnerLine(l.trim()).message));
     const last = lines.at(-1);
     return last === undefined ? undefined : parseRunnerLine(last.trim()).message;
   }
