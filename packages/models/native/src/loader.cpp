@@ -39,6 +39,10 @@ std::unique_ptr<ModelState> load_model(const LoadOptions &options) {
 
   llama_model_params mp = llama_model_default_params();
   mp.n_gpu_layers = options.gpu_layers < 0 ? 999 : options.gpu_layers;
+  // num_gpu 0: no GPU device at all, so no compute buffer lands in VRAM either (Ollama's
+  // num_gpu 0 model shows size_vram 0).
+  static ggml_backend_dev_t no_devices[] = {nullptr};
+  if (options.gpu_layers == 0) mp.devices = no_devices;
   mp.load_mode = options.use_mmap ? LLAMA_LOAD_MODE_MMAP : LLAMA_LOAD_MODE_NONE;
   state->model = llama_model_load_from_file(options.model_path.c_str(), mp);
   if (!state->model) fail("cannot load model " + options.model_path);
