@@ -12,6 +12,7 @@ import type {
   ModelRuntime,
 } from "../model-runner.js";
 import { TokenTextDecoder } from "../token-text.js";
+import { decodableMedia } from "./decodable-media.js";
 import { placeMedia } from "./media-tags.js";
 import { fitMediaPrompt } from "./media-window.js";
 import {
@@ -145,8 +146,9 @@ export class MtmdLoadedModel implements LoadedModel {
     const started = process.hrtime.bigint();
     const placed = placeMedia(req.prompt, req.media ?? [], this.info.marker);
     const grammar = await grammarFor(req.format);
+    const media = await decodableMedia(placed.media);
     const chunks = await this.native
-      .prepare(slot, placed.text, placed.media)
+      .prepare(slot, placed.text, media)
       .catch((e) => Promise.reject(fromNative(e, "preparing the prompt")));
     const vocab = this.info.vocabularySize;
     const bad = req.prefixTokens?.find((t) => !Number.isInteger(t) || t < 0 || t >= vocab);
