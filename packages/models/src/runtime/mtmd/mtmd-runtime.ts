@@ -12,7 +12,7 @@ import type {
   ModelRuntime,
 } from "../model-runner.js";
 import { TokenTextDecoder } from "../token-text.js";
-import { placeMedia } from "./media-tags.js";
+import { placeMedia, withRequestIndex } from "./media-tags.js";
 import { fitMediaPrompt } from "./media-window.js";
 import {
   loadMtmdAddon,
@@ -145,9 +145,13 @@ export class MtmdLoadedModel implements LoadedModel {
     const started = process.hrtime.bigint();
     const placed = placeMedia(req.prompt, req.media ?? [], this.info.marker);
     const grammar = await grammarFor(req.format);
-    const chunks = await this.native
-      .prepare(slot, placed.text, placed.media)
-      .catch((e) => Promise.reject(fromNative(e, "preparing the prompt")));
+    const chunks = await this.native.prepare(slot, placed.text, placed.media).catch((e) => {
+      const err = fromNative(e, "preparing the prompt");
+      if (err.code !== "bad_request") throw err;
+      throw new LlmsrvError("bad_request", withRequestIndex(err.message, placed.indexes), {
+        cause: e,
+      });
+    });
     const vocab = this.info.vocabularySize;
     const bad = req.prefixTokens?.find((t) => !Number.isInteger(t) || t < 0 || t >= vocab);
     if (bad !== undefined) {
