@@ -33,6 +33,7 @@ export interface DemoProjectorKind {
   write(path: string, outputLength: number): Promise<void>;
 }
 
+/** `demo-vision`: the LLaVA-style vision projector of demo-projector.ts. */
 export const DEMO_VISION: DemoProjectorKind = {
   name: DEMO_VISION_NAME,
   file: "demo-vision-projector.gguf",
@@ -40,6 +41,7 @@ export const DEMO_VISION: DemoProjectorKind = {
   write: (path, outputLength) => writeDemoProjector(path, { outputLength }),
 };
 
+/** `demo-audio`: the qwen2a audio projector of demo-audio-projector.ts. */
 export const DEMO_AUDIO: DemoProjectorKind = {
   name: DEMO_AUDIO_NAME,
   file: "demo-audio-projector.gguf",
