@@ -2,7 +2,13 @@
 export { type LlmsrvConfig, loadConfig } from "./config.js";
 export { CONFIG_VARIABLES } from "./config-variables.js";
 export { DEMO_MODEL_SHAPE, type DemoModelShape, writeDemoModel } from "./demo/demo-model.js";
-export { DEMO_MODEL_NAME, ensureDemoModel } from "./demo/demo-setup.js";
+export {
+  DEMO_AUDIO_NAME,
+  DEMO_MODEL_NAME,
+  DEMO_VISION_NAME,
+  ensureDemoModel,
+  ensureDemoModels,
+} from "./demo/demo-setup.js";
 export { ConfigError, LlmsrvError, type LlmsrvErrorCode } from "./errors.js";
 export { createLogger } from "./logger.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import type { LlmsrvConfig } from "./config.js";
-import { ensureDemoModel } from "./demo/demo-setup.js";
+import { ensureDemoModels } from "./demo/demo-setup.js";
 import { createApp } from "./http/app.js";
 import { ModelMetrics } from "./http/metrics.js";
 import { ROUTES } from "./http/routes.js";
@@ -45,8 +45,9 @@ export async function startServer(
     else if (pruned.removed > 0) log.info(pruned, "unused blobs removed");
   }
   if (options.ensureDemo) {
-    const demo = await ensureDemoModel(store);
-    log.info({ model: demo.display, digest: demo.digest }, "demo model ready");
+    for (const demo of await ensureDemoModels(store)) {
+      log.info({ model: demo.display, digest: demo.digest }, "demo model ready");
+    }
   }
   const metrics = new ModelMetrics(ROUTES);
   const llamaLog = log.child({ component: "llama.cpp" });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { sineWav } from "./sine-wav.js";
+import { sineWav } from "../src/runtime/mtmd/test-audio.js";
 
 /** Compiled tests run from dist/test; the fixture stays in the sources' test/fixtures. */
 const MP3 = fileURLToPath(new URL("../../test/fixtures/tone-1s.mp3", import.meta.url));

@@ -25,7 +25,8 @@ describe("llmsrv CLI as ollama's: pull, push, ls, show, run", { timeout: 240_000
     const ls = await cli(["ls"], env);
     assert.equal(ls.code, 0, ls.stderr);
     assert.equal(ls.stdout, (await cli(["list"], env)).stdout);
-    assert.match(ls.stdout, /^NAME\s+ID\s+SIZE\s+MODIFIED\ndemo:latest/);
+    assert.match(ls.stdout, /^NAME\s+ID\s+SIZE\s+MODIFIED\n/);
+    assert.match(ls.stdout, /^demo:latest\s/m);
   });
 
   it("push draws a bar per layer, then pull brings the model back under another store name", async () => {

@@ -16,8 +16,10 @@ describe("llmsrv CLI against a running server", { timeout: 180_000 }, () => {
   it("list prints NAME ID SIZE MODIFIED with the demo model", async () => {
     const r = await cli(["list"], env);
     assert.equal(r.code, 0, r.stderr);
-    const [header, row] = r.stdout.split("\n");
+    const [header, ...rows] = r.stdout.split("\n");
     assert.match(header ?? "", /^NAME\s{4,}ID\s{4,}SIZE\s{4,}MODIFIED$/);
+    // demo-vision and demo-audio are listed too (newest first)
+    const row = rows.find((l) => l.startsWith("demo:"));
     assert.match(row ?? "", /^demo:latest\s+[0-9a-f]{12}\s+54 MB\s+Less than a minute ago$/);
   });
 

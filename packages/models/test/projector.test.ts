@@ -25,6 +25,8 @@ describe("projectors: create, show, and images and audio in requests", { timeout
   let server: TestServer;
   let url: string;
   let dir: string;
+  // Kept for what only the runtime sees (multimodal.test.ts covers the rest with the real one):
+  // the exact prompt with its [img-N] tags, the media order, the LoadSpec's projector and memory.
   const runtime = new RecordingRuntime();
   const digests: Record<string, string> = {};
 
@@ -214,6 +216,7 @@ describe("projectors: create, show, and images and audio in requests", { timeout
       ],
     });
     assert.equal(r.status, 200, r.text);
+    // Recording runtime: the tags' exact places in the rendered prompt reach only the runtime.
     assert.equal(
       runtime.last.prompt,
       "<user>[img-0][img-1]what are these?<assistant>two pictures<user>and [img-2] here?<assistant>",
@@ -226,25 +229,6 @@ describe("projectors: create, show, and images and audio in requests", { timeout
     assert.ok(spec?.projectorPath?.endsWith(digests["vision.gguf"]?.replace(":", "-") ?? "?"));
   });
 
-  it("chat: messages whose images do not fit the window are dropped, the tags renumbered", async () => {
-    const r = await postJson(`${url}/api/chat`, {
-      model: "vision",
-      stream: false,
-      options: { num_ctx: 2048 },
-      messages: [
-        { role: "user", content: "first", images: [b64(PNG), b64(PNG)] },
-        { role: "assistant", content: "two" },
-        { role: "user", content: "second", images: [b64(JPEG)] },
-      ],
-    });
-    assert.equal(r.status, 200, r.text);
-    assert.equal(runtime.last.prompt, "<assistant>two<user>[img-0]second<assistant>");
-    assert.deepEqual(
-      runtime.last.media?.map((m) => Buffer.from(m)),
-      [JPEG],
-    );
-  });
-
   it("generate: [img-N] user turns before the prompt, media in order", async () => {
     const r = await postJson(`${url}/api/generate`, {
       model: "av",
@@ -253,6 +237,7 @@ describe("projectors: create, show, and images and audio in requests", { timeout
       stream: false,
     });
     assert.equal(r.status, 200, r.text);
+    // Recording runtime: the image turns' exact text reaches only the runtime.
     assert.equal(runtime.last.prompt, "<user>[img-0]\n\n[img-1]\n\ndescribe<assistant>");
     assert.deepEqual(
       runtime.last.media?.map((m) => Buffer.from(m)),
@@ -325,6 +310,8 @@ describe("projectors: create, show, and images and audio in requests", { timeout
       ],
     });
     assert.equal(r.choices[0]?.message.content, "ok");
+    // Recording runtime: the parts' exact join, an image and audio in one message (no generated
+    // projector takes both).
     assert.equal(runtime.last.prompt, "<user>what is in both?\n\n[img-0]\n\n[img-1]<assistant>");
     assert.deepEqual(
       runtime.last.media?.map((m) => Buffer.from(m)),
@@ -364,6 +351,7 @@ describe("projectors: create, show, and images and audio in requests", { timeout
   });
 
   it("the scheduler loads a model once per projector and counts the projector's bytes", async () => {
+    // Recording runtime: the memory estimate and projector path are seen only in the LoadSpec.
     const specs = (p: string | undefined) => runtime.loads.filter((s) => s.projectorPath === p);
     for (const model of ["base", "vision"]) {
       const plain = await postJson(`${url}/api/generate`, { model, prompt: "x", stream: false });
@@ -383,7 +371,7 @@ describe("projectors: create, show, and images and audio in requests", { timeout
 
   it("push and pull carry the projector layer; a pulled projector that is no clip GGUF is refused", async () => {
     const registry = await new TestRegistry().start();
-    const other = await startTestServer({}, { ensureDemo: false, runtime: new RecordingRuntime() });
+    const other = await startTestServer({}, { ensureDemo: false });
     try {
       const host = new URL(registry.url).host;
       const target = `${host}/someone/vision:v1`;

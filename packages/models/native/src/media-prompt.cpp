@@ -125,6 +125,13 @@ std::vector<ChunkSummary> prepare_prompt(ModelState &state, int seq, const std::
       mtmd_bitmap_free(w.bitmap);
       throw BadInput("media " + std::to_string(i) + " is an image, and this model's projector takes no images");
     }
+    // mtmd's audio preprocessing asserts (aborting the process) on fewer than 2 samples.
+    const size_t samples = audio ? mtmd_bitmap_get_n_bytes(w.bitmap) / sizeof(float) : 0;
+    if (audio && samples < 2) {
+      mtmd_bitmap_free(w.bitmap);
+      throw BadInput("media " + std::to_string(i) + " is audio of " + std::to_string(samples) +
+                     " sample(s) after decoding; at least 2 are needed");
+    }
     bitmaps.entries.emplace_back(w.bitmap);
   }
   mtmd_input_text input{text.c_str(), text.size(), false, true};

@@ -1,6 +1,6 @@
-// Loads our native mtmd addon for a GPU variant, building it first when it is missing.
+// Loads our native mtmd addon for a GPU variant, building it first when it is missing or older than its sources.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -121,12 +121,22 @@ export function addonPaths(variant: MtmdVariant): { file: string; facts: string 
   return { file: `${dir}mtmd-addon.node`, facts: `${dir}addon.json` };
 }
 
+/**
+ * True when a file of the addon's sources (`srcDir`) changed after `file` was linked, so a
+ * checkout with a fixed source rebuilds rather than running the old addon. (The build script
+ * recompiles only what changed.)
+ */
+export function addonOutdated(file: string, srcDir: string): boolean {
+  const built = statSync(file).mtimeMs;
+  return readdirSync(srcDir).some((n) => statSync(join(srcDir, n)).mtimeMs > built);
+}
+
 /** Runs the build script (stderr passed through: its progress), throwing what it reported. */
 function build(variant: MtmdVariant): void {
   const script = `${nativeDir()}build-addon.mjs`;
   // Written as llama.cpp's lines are, so the server logs them at info level (llama-log.ts).
   const say = (line: string) => process.stderr.write(llamaLogLine("info", line));
-  say("building the multimodal addon (first use; a few minutes on two cores)");
+  say("building the multimodal addon (first use or changed sources; minutes on two cores)");
   const res = spawnSync(process.execPath, [script], { stdio: ["ignore", "ignore", "pipe"] });
   const stderr = res.stderr?.toString() ?? "";
   for (const line of stderr.split("\n")) if (line.trim() !== "") say(line);
@@ -144,8 +154,8 @@ function build(variant: MtmdVariant): void {
 const loaded = new Map<MtmdVariant, MtmdAddon>();
 
 /**
- * The addon linked against `variant`'s libraries, built on first need when missing (a
- * failed build throws model_load_failed naming what failed). One variant per process:
+ * The addon linked against `variant`'s libraries, built on first need when missing or
+ * outdated (a failed build throws model_load_failed naming what failed). One variant per process:
  * each has its own copy of llama.cpp.
  */
 export function loadMtmdAddon(variant: MtmdVariant = "cpu"): MtmdAddon {
@@ -153,7 +163,8 @@ export function loadMtmdAddon(variant: MtmdVariant = "cpu"): MtmdAddon {
   if (cached) return cached;
   const paths = addonPaths(variant);
   try {
-    if (!existsSync(paths.file) || !existsSync(paths.facts)) build(variant);
+    const missing = !existsSync(paths.file) || !existsSync(paths.facts);
+    if (missing || addonOutdated(paths.file, `${nativeDir()}src`)) build(variant);
     const facts = JSON.parse(readFileSync(paths.facts, "utf8")) as { libDir: string };
     const addon = createRequire(import.meta.url)(paths.file) as BuiltAddon;
     addon.init(facts.libDir);

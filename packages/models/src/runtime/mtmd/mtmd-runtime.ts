@@ -13,7 +13,7 @@ import type {
 } from "../model-runner.js";
 import { TokenTextDecoder } from "../token-text.js";
 import { decodableMedia } from "./decodable-media.js";
-import { placeMedia } from "./media-tags.js";
+import { placeMedia, withRequestIndex } from "./media-tags.js";
 import { fitMediaPrompt } from "./media-window.js";
 import {
   loadMtmdAddon,
@@ -146,10 +146,16 @@ export class MtmdLoadedModel implements LoadedModel {
     const started = process.hrtime.bigint();
     const placed = placeMedia(req.prompt, req.media ?? [], this.info.marker);
     const grammar = await grammarFor(req.format);
-    const media = await decodableMedia(placed.media);
-    const chunks = await this.native
-      .prepare(slot, placed.text, media)
-      .catch((e) => Promise.reject(fromNative(e, "preparing the prompt")));
+    // Media errors name the request's own image numbers, not their order in the prompt.
+    const inRequestTerms = (e: unknown): never => {
+      const err = fromNative(e, "preparing the prompt");
+      if (err.code !== "bad_request") throw err;
+      throw new LlmsrvError("bad_request", withRequestIndex(err.message, placed.indexes), {
+        cause: e,
+      });
+    };
+    const media = await decodableMedia(placed.media).catch(inRequestTerms);
+    const chunks = await this.native.prepare(slot, placed.text, media).catch(inRequestTerms);
     const vocab = this.info.vocabularySize;
     const bad = req.prefixTokens?.find((t) => !Number.isInteger(t) || t < 0 || t >= vocab);
     if (bad !== undefined) {
