@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { skipUnlessProvided } from "@quintet/kit/testing";
 import { type ChatResponse, type Message, Ollama } from "ollama";
 import OpenAI from "openai";
+import sharp from "sharp";
 import { DEMO_AUDIO_TOKENS_PER_WINDOW } from "../src/demo/demo-audio-projector.js";
 import { DEMO_PROJECTOR_SHAPE, demoImageTokens } from "../src/demo/demo-projector.js";
 import { messageOf } from "../src/errors.js";
@@ -30,6 +31,8 @@ type Json = Record<string, unknown>;
 const IMAGE_TOKENS = demoImageTokens(DEMO_PROJECTOR_SHAPE);
 const PNG = encodePng(rgbImage(32, 32, (x, y) => [x * 8, y * 8, 128]));
 const JPEG = encodeBlockJpeg(rgbImage(48, 40, (x, y) => [255 - x * 5, 40, y * 6]));
+/** A WebP (which mtmd itself reads only through ffmpeg) of the PNG's pixels, made by sharp. */
+const WEBP = new Uint8Array(await sharp(PNG).webp({ lossless: true }).toBuffer());
 const WAV = sineWav({ seconds: 1 });
 /** Compiled tests run from dist/test; the fixture stays in the sources' test/fixtures. */
 const MP3 = readFileSync(
@@ -106,11 +109,11 @@ describe("images and audio through llmsrv and the native runtime", {
     return alone - after;
   }
 
-  it("chat: a PNG and a JPEG each add their 16 tokens and are answered", async () => {
+  it("chat: a PNG, a JPEG and a WebP each add their 16 tokens and are answered", async () => {
     const restart = await textRestart("demo-vision");
     const text = await chat("demo-vision", [{ role: "user", content: "Describe this." }]);
     assertAnswered(text);
-    for (const image of [PNG, JPEG]) {
+    for (const image of [PNG, JPEG, WEBP]) {
       const r = await chat("demo-vision", [
         { role: "user", content: "Describe this.[img]", images: [image] },
       ]);
