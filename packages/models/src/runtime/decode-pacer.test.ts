@@ -137,7 +137,11 @@ describe("DecodePacer", () => {
     );
     const byIndex = (i: number) => requests.filter((r) => r.endsWith(`:${i}`));
     // From the second generated token on (the first follows the unpaced prompt), in id order.
-    for (const i of [2, 3]) assert.deepEqual(byIndex(i), names.map((n) => `${n}:${i}`));
+    for (const i of [2, 3])
+      assert.deepEqual(
+        byIndex(i),
+        names.map((n) => `${n}:${i}`),
+      );
   });
 
   it("releases the others when a sequence stops early or fails", async () => {
