@@ -79,7 +79,7 @@ describe("DecodePacer", () => {
   it("passes every token through unchanged", async () => {
     const pacer = new DecodePacer();
     const log: string[] = [];
-    const seq = pacer.pace(fakeSequence("a", [5, 6, 7], log));
+    const seq = pacer.pace(fakeSequence("a", [5, 6, 7], log), 0);
     assert.deepEqual(await consume(seq), [5, 6, 7]);
     assert.equal(log.at(-1), "a:end");
   });
@@ -106,7 +106,7 @@ describe("DecodePacer", () => {
             Infinity,
             k + 1,
           );
-          return consume(pacer.pace(seq));
+          return consume(pacer.pace(seq, k));
         }),
       );
     });
@@ -119,14 +119,39 @@ describe("DecodePacer", () => {
     assertBatched(requests, names.length);
   });
 
+  it("has them ask in ascending sequence id, whatever order their tokens came back in", async () => {
+    const pacer = new DecodePacer();
+    const requests: string[] = [];
+    const log = {
+      push: (entry: string) => {
+        const [name = "", index] = entry.split(":");
+        if (index !== "end" && index !== "0") requests.push(`${name}:${index}`);
+      },
+    };
+    // The sequence with the highest id is the fastest: it comes back first every time.
+    const names = ["a", "b", "c", "d"];
+    await Promise.all(
+      names.map((n, k) =>
+        consume(pacer.pace(fakeSequence(n, [1, 2, 3, 4], log as string[], Infinity, 4 - k), k)),
+      ),
+    );
+    const byIndex = (i: number) => requests.filter((r) => r.endsWith(`:${i}`));
+    // From the second generated token on (the first follows the unpaced prompt), in id order.
+    for (const i of [2, 3])
+      assert.deepEqual(
+        byIndex(i),
+        names.map((n) => `${n}:${i}`),
+      );
+  });
+
   it("releases the others when a sequence stops early or fails", async () => {
     const pacer = new DecodePacer();
     const log: string[] = [];
     const long = [1, 2, 3, 4, 5, 6];
     const [a, b, c] = await Promise.allSettled([
-      consume(pacer.pace(fakeSequence("a", long, log))),
-      consume(pacer.pace(fakeSequence("b", long, log)), 2),
-      consume(pacer.pace(fakeSequence("c", long, log, 3))),
+      consume(pacer.pace(fakeSequence("a", long, log), 0)),
+      consume(pacer.pace(fakeSequence("b", long, log), 1), 2),
+      consume(pacer.pace(fakeSequence("c", long, log, 3), 2)),
     ]);
     assert.deepEqual(a, { status: "fulfilled", value: long });
     assert.deepEqual(b, { status: "fulfilled", value: [1, 2] });
@@ -137,9 +162,9 @@ describe("DecodePacer", () => {
   it("does not hold a sequence while another evaluates its prompt", async () => {
     const pacer = new DecodePacer();
     const log: string[] = [];
-    const running = consume(pacer.pace(fakeSequence("a", [1, 2, 3, 4], log)));
+    const running = consume(pacer.pace(fakeSequence("a", [1, 2, 3, 4], log), 0));
     // b's generator is created but its prompt never evaluated: a must not wait for it.
-    const idle = pacer.pace(fakeSequence("b", [9], log)).evaluate([1 as Token]);
+    const idle = pacer.pace(fakeSequence("b", [9], log), 1).evaluate([1 as Token]);
     assert.deepEqual(await running, [1, 2, 3, 4]);
     await idle.return(undefined);
   });

@@ -15,21 +15,32 @@ type TokenGenerator = ReturnType<Evaluate>;
  * other generating sequence of the context has received its own, and all of them ask in the
  * same turn of the event loop: their tokens land in one llama_decode call. A sequence alone
  * on its context is never held.
+ *
+ * They are released in ascending sequence id, so their tokens enter the batch in that order:
+ * llama.cpp (per-sequence KV streams, as node-llama-cpp sets up a context) splits a batch
+ * into micro-batches of sequences whose ids follow each other in batch order, and computes
+ * the model's graph once per micro-batch. Released as their samples came back, four
+ * sequences took two to four graph computations per token instead of one.
  */
 export class DecodePacer {
   /** Paced sequences between their first generated token and the end of their generation. */
   private generating = 0;
-  private waiting: Array<() => void> = [];
+  private waiting: Array<{ sequenceId: number; resume: () => void }> = [];
   private releaseScheduled = false;
 
-  /** Wraps `sequence.evaluate` so that its generations are paced; returns the sequence. */
-  pace(sequence: LlamaContextSequence): LlamaContextSequence {
+  /**
+   * Wraps `sequence.evaluate` so that its generations are paced; returns the sequence.
+   * `sequenceId`: its id in llama.cpp, which node-llama-cpp does not expose: the n-th
+   * `getSequence()` of a fresh context gets id n.
+   */
+  pace(sequence: LlamaContextSequence, sequenceId: number): LlamaContextSequence {
     const evaluate: Evaluate = sequence.evaluate.bind(sequence);
-    sequence.evaluate = ((tokens, options) => this.paced(evaluate(tokens, options))) as Evaluate;
+    sequence.evaluate = ((tokens, options) =>
+      this.paced(sequenceId, evaluate(tokens, options))) as Evaluate;
     return sequence;
   }
 
-  private async *paced(inner: TokenGenerator): TokenGenerator {
+  private async *paced(sequenceId: number, inner: TokenGenerator): TokenGenerator {
     let counted = false;
     try {
       // The first token follows the prompt's evaluation, which is not held: a long prompt
@@ -39,7 +50,7 @@ export class DecodePacer {
       counted = true;
       while (!next.done) {
         const replacement = yield next.value;
-        if (this.generating > 1) await this.arrive();
+        if (this.generating > 1) await this.arrive(sequenceId);
         next = await inner.next(replacement);
       }
       return next.value;
@@ -53,9 +64,9 @@ export class DecodePacer {
   }
 
   /** Resolves once every generating sequence waits for its next token. */
-  private arrive(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
+  private arrive(sequenceId: number): Promise<void> {
+    return new Promise<void>((resume) => {
+      this.waiting.push({ sequenceId, resume });
       this.releaseWhenAllArrived();
     });
   }
@@ -68,9 +79,9 @@ export class DecodePacer {
     // end, or it would start a batch with the first of the released sequences alone.
     setImmediate(() => {
       this.releaseScheduled = false;
-      const released = this.waiting;
+      const released = this.waiting.sort((a, b) => a.sequenceId - b.sequenceId);
       this.waiting = [];
-      for (const resolve of released) resolve();
+      for (const { resume } of released) resume();
     });
   }
 }

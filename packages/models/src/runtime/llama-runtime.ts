@@ -222,7 +222,7 @@ class LlamaLoadedModel implements LoadedModel {
     const pacer = new DecodePacer();
     this.completions = Array.from(
       { length: spec.sequences },
-      () => new LlamaCompletion({ contextSequence: pacer.pace(context.getSequence()) }),
+      (_, id) => new LlamaCompletion({ contextSequence: pacer.pace(context.getSequence(), id) }),
     );
     const sizes = loadedSizes(model, context, spec, fileSize);
     this.sizeBytes = sizes.sizeBytes;

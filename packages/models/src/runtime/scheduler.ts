@@ -92,11 +92,22 @@ class Instance {
     readonly loaded: LoadedModel,
     public keepAliveMs: number,
   ) {
+    // Highest first: pop() takes the lowest (see returnSlot).
     this.freeSlots = Array.from({ length: loaded.spec.sequences }, (_, i) => i).reverse();
   }
 
   get idle(): boolean {
     return this.active === 0 && this.waiters.length === 0;
+  }
+
+  /**
+   * Puts a slot back so that `freeSlots.pop()` takes the lowest free one: the slots in use
+   * then stay numbered 0, 1, 2… and llama.cpp decodes their tokens as one micro-batch (it
+   * groups sequences whose ids follow each other; see decode-pacer.ts).
+   */
+  returnSlot(slot: number): void {
+    const at = this.freeSlots.findIndex((s) => s < slot);
+    this.freeSlots.splice(at < 0 ? this.freeSlots.length : at, 0, slot);
   }
 
   whenIdle(): Promise<void> {
@@ -320,7 +331,7 @@ export class Scheduler {
       next.resolve(slot);
       return;
     }
-    inst.freeSlots.push(slot);
+    inst.returnSlot(slot);
     if (inst.active === 0) this.onIdle(inst);
   }
 
