@@ -14,6 +14,7 @@ import type { GpuBackend } from "../src/runtime/gpu-backend.js";
 import type { CompletionRequest, LoadSpec } from "../src/runtime/model-runner.js";
 import { type MtmdLoadedModel, MtmdRuntime } from "../src/runtime/mtmd/mtmd-runtime.js";
 import { encodeBlockJpeg, encodePng, rgbImage } from "../src/runtime/mtmd/test-images.js";
+import { greedySampling } from "../src/runtime/mtmd/test-support.js";
 import { gpuBackend, gpuSkip } from "./gpu-skip.js";
 
 const SKIP = await gpuSkip();
@@ -24,20 +25,7 @@ function request(prompt: string, media: Uint8Array[]): CompletionRequest {
   return {
     prompt,
     media,
-    sampling: {
-      temperature: 0,
-      seed: 1,
-      topK: 40,
-      topP: 0.9,
-      minP: 0,
-      repeatPenalty: 1,
-      repeatLastN: 64,
-      presencePenalty: 0,
-      frequencyPenalty: 0,
-      numPredict: 8,
-      stop: [],
-      numKeep: 4,
-    },
+    sampling: greedySampling(8),
   };
 }
 

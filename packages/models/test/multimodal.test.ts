@@ -9,21 +9,10 @@ import OpenAI from "openai";
 import sharp from "sharp";
 import { DEMO_AUDIO_TOKENS_PER_WINDOW } from "../src/demo/demo-audio-projector.js";
 import { DEMO_PROJECTOR_SHAPE, demoImageTokens } from "../src/demo/demo-projector.js";
-import { messageOf } from "../src/errors.js";
-import { loadMtmdAddon } from "../src/runtime/mtmd/mtmd-addon.js";
 import { sineWav } from "../src/runtime/mtmd/test-audio.js";
 import { encodeBlockJpeg, encodePng, rgbImage } from "../src/runtime/mtmd/test-images.js";
+import { addonMissing } from "../src/runtime/mtmd/test-support.js";
 import { loadedModels, startTestServer, type TestServer } from "./harness.js";
-
-/** Why the addon cannot run here (it is built on first need), or undefined when it can. */
-function addonMissing(): string | undefined {
-  try {
-    loadMtmdAddon("cpu");
-    return undefined;
-  } catch (e) {
-    return `the native mtmd addon is not available: ${messageOf(e)}`;
-  }
-}
 
 type Json = Record<string, unknown>;
 

@@ -12,36 +12,13 @@ import {
 import { writeDemoModel } from "../../demo/demo-model.js";
 import { LlmsrvError, messageOf } from "../../errors.js";
 import type { CompletionRequest, SamplingOptions } from "../model-runner.js";
-import { loadMtmdAddon } from "./mtmd-addon.js";
 import { type MtmdLoadedModel, MtmdRuntime } from "./mtmd-runtime.js";
 import { sineWav } from "./test-audio.js";
-
-/** Why the addon cannot run here (it is built on first need), or undefined when it can. */
-function addonMissing(): string | undefined {
-  try {
-    loadMtmdAddon("cpu");
-    return undefined;
-  } catch (e) {
-    return `the native mtmd addon is not available: ${messageOf(e)}`;
-  }
-}
+import { addonMissing, greedySampling } from "./test-support.js";
 
 const TINY = { embeddingLength: 64, headCount: 4, headCountKv: 2, feedForwardLength: 128 };
 
-const GREEDY: SamplingOptions = {
-  temperature: 0,
-  seed: 1,
-  topK: 40,
-  topP: 0.9,
-  minP: 0,
-  repeatPenalty: 1,
-  repeatLastN: 64,
-  presencePenalty: 0,
-  frequencyPenalty: 0,
-  numPredict: 4,
-  stop: [],
-  numKeep: 4,
-};
+const GREEDY: SamplingOptions = greedySampling(4);
 
 function request(prompt: string, media: Uint8Array[]): CompletionRequest {
   return { prompt, media, sampling: GREEDY };

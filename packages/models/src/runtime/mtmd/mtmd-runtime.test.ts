@@ -13,37 +13,14 @@ import {
 } from "../../demo/demo-projector.js";
 import { LlmsrvError, messageOf } from "../../errors.js";
 import type { CompletionRequest, LoadSpec, SamplingOptions } from "../model-runner.js";
-import { loadMtmdAddon } from "./mtmd-addon.js";
 import { type MtmdLoadedModel, MtmdRuntime } from "./mtmd-runtime.js";
 import { encodeBlockJpeg, encodePng, rgbImage } from "./test-images.js";
-
-/** Why the addon cannot run here (it is built on first need), or undefined when it can. */
-function addonMissing(): string | undefined {
-  try {
-    loadMtmdAddon("cpu");
-    return undefined;
-  } catch (e) {
-    return `the native mtmd addon is not available: ${messageOf(e)}`;
-  }
-}
+import { addonMissing, greedySampling } from "./test-support.js";
 
 const TINY = { embeddingLength: 64, headCount: 4, headCountKv: 2, feedForwardLength: 128 };
 const IMAGE_TOKENS = demoImageTokens(DEMO_PROJECTOR_SHAPE);
 
-const GREEDY: SamplingOptions = {
-  temperature: 0,
-  seed: 1,
-  topK: 40,
-  topP: 0.9,
-  minP: 0,
-  repeatPenalty: 1,
-  repeatLastN: 64,
-  presencePenalty: 0,
-  frequencyPenalty: 0,
-  numPredict: 8,
-  stop: [],
-  numKeep: 4,
-};
+const GREEDY: SamplingOptions = greedySampling(8);
 
 const PNG = encodePng(rgbImage(32, 32, (x, y) => [x * 8, y * 8, 128]));
 const JPEG = encodeBlockJpeg(rgbImage(48, 40, (x, y) => [255 - x * 5, 40, y * 6]));
