@@ -48,8 +48,14 @@ Napi::Value LoadModel(const Napi::CallbackInfo &info) {
   opts.sequences = static_cast<uint32_t>(number_of(o, "sequences", 1));
   opts.threads = static_cast<int>(number_of(o, "threads", 1));
   opts.batch_size = static_cast<uint32_t>(number_of(o, "batchSize", 512));
-  opts.flash_attention = o.Get("flashAttention").IsBoolean() && o.Get("flashAttention").As<Napi::Boolean>();
+  Napi::Value flash = o.Get("flashAttention");
+  if (flash.IsString() && flash.As<Napi::String>().Utf8Value() == "auto") {
+    opts.flash_attention = LLAMA_FLASH_ATTN_TYPE_AUTO;
+  } else if (flash.IsBoolean() && flash.As<Napi::Boolean>()) {
+    opts.flash_attention = LLAMA_FLASH_ATTN_TYPE_ENABLED;
+  }
   opts.kv_type = kv_type_of(env, string_of(o, "kvCacheType"));
+  opts.embeddings = o.Get("embeddings").IsBoolean() && o.Get("embeddings").As<Napi::Boolean>();
   if (opts.sequences < 1 || opts.context_size < 1 || opts.batch_size < 1 || opts.threads < 1) {
     throw Napi::RangeError::New(env, "sequences, contextSize, batchSize and threads must be positive");
   }

@@ -50,16 +50,24 @@ std::unique_ptr<ModelState> load_model(const LoadOptions &options) {
   state->n_vocab = llama_vocab_n_tokens(state->vocab);
 
   llama_context_params cp = llama_context_default_params();
-  cp.n_ctx = options.context_size * options.sequences;
   cp.n_seq_max = options.sequences;
-  // Each sequence owns its part of the cache (a slot's window is exactly context_size).
-  cp.kv_unified = false;
   cp.n_batch = options.batch_size;
   cp.n_ubatch = options.batch_size;
+  if (options.embeddings) {
+    // The texts of one decode share the window: one cache, each its own sequence. A text
+    // may fill the window (n_batch); groups fill a ubatch (embedding.cpp).
+    cp.embeddings = true;
+    cp.n_ctx = options.context_size;
+    cp.n_batch = options.context_size;
+    cp.kv_unified = true;
+  } else {
+    // Each sequence owns its part of the cache (a slot's window is exactly context_size).
+    cp.n_ctx = options.context_size * options.sequences;
+    cp.kv_unified = false;
+  }
   cp.n_threads = options.threads;
   cp.n_threads_batch = options.threads;
-  cp.flash_attn_type =
-      options.flash_attention ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  cp.flash_attn_type = options.flash_attention;
   cp.type_k = options.kv_type;
   cp.type_v = options.kv_type;
   // num_gpu 0 keeps everything on the CPU, as Ollama's: no KV cache on the GPU, and no

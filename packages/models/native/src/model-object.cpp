@@ -1,6 +1,7 @@
 // The JS class of a loaded model: its methods call the native operations, heavy ones off-thread.
 #include "model-object.h"
 
+#include "embedding.h"
 #include "loader.h"
 #include "media-prompt.h"
 #include "promise-worker.h"
@@ -59,6 +60,7 @@ Napi::Function ModelObject::Define(Napi::Env env) {
           InstanceMethod<&ModelObject::ConfigureSampler>("configureSampler"),
           InstanceMethod<&ModelObject::Next>("next"),
           InstanceMethod<&ModelObject::Logits>("logits"),
+          InstanceMethod<&ModelObject::Embed>("embed"),
           InstanceMethod<&ModelObject::Abort>("abort"),
           InstanceMethod<&ModelObject::Clear>("clear"),
           InstanceMethod<&ModelObject::Dispose>("dispose"),
@@ -241,6 +243,32 @@ Napi::Value ModelObject::Logits(const Napi::CallbackInfo &info) {
   auto arr = Napi::Float32Array::New(info.Env(), logits.size());
   std::copy(logits.begin(), logits.end(), arr.Data());
   return arr;
+}
+
+Napi::Value ModelObject::Embed(const Napi::CallbackInfo &info) {
+  auto s = live(info.Env());
+  if (!s->options.embeddings) {
+    throw Napi::Error::New(info.Env(), "the model was not loaded with embeddings: true");
+  }
+  if (!info[0].IsArray()) throw Napi::TypeError::New(info.Env(), "texts must be an array");
+  auto list = info[0].As<Napi::Array>();
+  std::vector<std::vector<llama_token>> texts;
+  for (uint32_t i = 0; i < list.Length(); i++) texts.push_back(tokens_arg(list.Get(i), s->n_vocab));
+  // A new call starts un-aborted; abort(0) stops it afterwards.
+  s->sequence(0).abort.store(false);
+  auto vectors = std::make_shared<std::vector<std::vector<float>>>();
+  return PromiseWorker::Run(
+      info.Env(), [s, texts = std::move(texts), vectors] { *vectors = embed_texts(*s, texts); },
+      [vectors](Napi::Env env) -> Napi::Value {
+        Napi::Array out = Napi::Array::New(env, vectors->size());
+        for (size_t i = 0; i < vectors->size(); i++) {
+          const auto &v = (*vectors)[i];
+          auto arr = Napi::Float32Array::New(env, v.size());
+          std::copy(v.begin(), v.end(), arr.Data());
+          out.Set(static_cast<uint32_t>(i), arr);
+        }
+        return out;
+      });
 }
 
 Napi::Value ModelObject::Abort(const Napi::CallbackInfo &info) {

@@ -33,6 +33,7 @@ class ModelObject : public Napi::ObjectWrap<ModelObject> {
   Napi::Value ConfigureSampler(const Napi::CallbackInfo &info);
   Napi::Value Next(const Napi::CallbackInfo &info);
   Napi::Value Logits(const Napi::CallbackInfo &info);
+  Napi::Value Embed(const Napi::CallbackInfo &info);
   Napi::Value Abort(const Napi::CallbackInfo &info);
   Napi::Value Clear(const Napi::CallbackInfo &info);
   Napi::Value Dispose(const Napi::CallbackInfo &info);

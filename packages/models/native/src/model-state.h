@@ -23,8 +23,13 @@ struct LoadOptions {
   uint32_t sequences = 1;
   int threads = 1;
   uint32_t batch_size = 512;
-  bool flash_attention = false;
+  llama_flash_attn_type flash_attention = LLAMA_FLASH_ATTN_TYPE_DISABLED;
   ggml_type kv_type = GGML_TYPE_F16;
+  /**
+   * A context for embeddings (embedding.h): `sequences` texts share one window of
+   * context_size tokens, decoded together, instead of a window per slot.
+   */
+  bool embeddings = false;
 };
 
 /** One sequence (a scheduler slot): its prompt's media chunks, position, logits and sampler. */

@@ -5,7 +5,6 @@ import {
   LlamaCompletion,
   type LlamaCompletionGenerationOptions,
   type LlamaContext,
-  type LlamaEmbeddingContext,
   type LlamaGrammar,
   type LlamaModel,
   type Token,
@@ -34,6 +33,7 @@ import type {
   SamplingOptions,
 } from "./model-runner.js";
 import { PromptTokens } from "./prompt-tokens.js";
+import { type BatchModelLoader, TextEmbedder } from "./text-embedder.js";
 import { TokenTextDecoder } from "./token-text.js";
 
 /** Options of the node-llama-cpp runtime. */
@@ -111,7 +111,8 @@ export class LlamaRuntime implements ModelRuntime {
             ? { adapters: spec.adapterPaths.map((filePath) => ({ filePath })) }
             : undefined,
       });
-      return new LlamaLoadedModel(llama, model, context, spec, fileSize);
+      const batchEmbedder = TextEmbedder.addonLoader(spec, backend);
+      return new LlamaLoadedModel(llama, model, context, spec, fileSize, batchEmbedder);
     } catch (e) {
       await model?.dispose().catch(() => {});
       if (e instanceof LlmsrvError) throw e;
@@ -207,8 +208,7 @@ class LlamaLoadedModel implements LoadedModel {
   readonly sizeBytes: number;
   readonly vramBytes: number;
   private readonly completions: LlamaCompletion[];
-  private embedding: Promise<LlamaEmbeddingContext> | undefined;
-  private embedQueue: Promise<unknown> = Promise.resolve();
+  private readonly embedder: TextEmbedder;
   private readonly prompts: PromptTokens;
 
   constructor(
@@ -217,6 +217,7 @@ class LlamaLoadedModel implements LoadedModel {
     private readonly context: LlamaContext,
     readonly spec: LoadSpec,
     fileSize: number,
+    batchEmbedder: BatchModelLoader,
   ) {
     // Paced, so that the slots generating at once are decoded in one batch per token.
     const pacer = new DecodePacer();
@@ -228,6 +229,7 @@ class LlamaLoadedModel implements LoadedModel {
     this.sizeBytes = sizes.sizeBytes;
     this.vramBytes = sizes.vramBytes;
     this.prompts = new PromptTokens(model, spec.contextSize);
+    this.embedder = new TextEmbedder(model, spec, (t) => this.tokenizeNow(t), batchEmbedder);
   }
 
   private tokenizeNow(text: string): number[] {
@@ -341,47 +343,12 @@ class LlamaLoadedModel implements LoadedModel {
     };
   }
 
-  private embeddingContext(): Promise<LlamaEmbeddingContext> {
-    this.embedding ??= this.model.createEmbeddingContext({
-      contextSize: this.spec.contextSize,
-      threads: this.spec.threads,
-      batchSize: batchSizeFor(this.spec.contextSize),
-    });
-    return this.embedding;
-  }
-
-  async embed(texts: string[], truncate: boolean, signal: AbortSignal): Promise<EmbeddingResult> {
-    const run = async (): Promise<EmbeddingResult> => {
-      const ctx = await this.embeddingContext();
-      const vectors: number[][] = [];
-      let promptTokens = 0;
-      for (const text of texts) {
-        if (signal.aborted) throw new LlmsrvError("request_canceled", "request canceled");
-        let tokens = this.tokenizeNow(text);
-        // node-llama-cpp adds BOS and EOS and needs the input strictly shorter than the window.
-        const limit = this.spec.contextSize - 3;
-        if (tokens.length > limit) {
-          if (!truncate)
-            throw new LlmsrvError("bad_request", "the input length exceeds the context length");
-          tokens = tokens.slice(0, limit);
-        }
-        const bos = this.model.tokens.bos;
-        if (tokens.length === 0 && bos !== null) tokens = [bos];
-        promptTokens += tokens.length;
-        const e = await ctx.getEmbeddingFor([...tokens] as Token[]);
-        vectors.push([...e.vector]);
-      }
-      return { vectors, promptTokens };
-    };
-    // The embedding context has one sequence: batches take turns.
-    const next = this.embedQueue.then(run, run);
-    this.embedQueue = next.catch(() => undefined);
-    return next;
+  embed(texts: string[], truncate: boolean, signal: AbortSignal): Promise<EmbeddingResult> {
+    return this.embedder.embed(texts, truncate, signal);
   }
 
   async unload(): Promise<void> {
-    const emb = await this.embedding?.catch(() => undefined);
-    await emb?.dispose();
+    await this.embedder.dispose().catch(() => {});
     for (const c of this.completions) c.dispose({ disposeSequence: true });
     await this.context.dispose();
     await this.model.dispose();

@@ -22,8 +22,14 @@ export interface NativeLoadOptions {
   sequences: number;
   threads: number;
   batchSize: number;
-  flashAttention: boolean;
+  /** "auto": llama.cpp's choice (on where the backend supports it). */
+  flashAttention: boolean | "auto";
   kvCacheType: "f16" | "q8_0" | "q4_0";
+  /**
+   * A context for embed(): `sequences` texts share one window of `contextSize` tokens and
+   * are decoded together. Such a model is used for embed() only.
+   */
+  embeddings?: boolean;
 }
 
 /** What `info()` reports of a loaded model. */
@@ -88,6 +94,13 @@ export interface NativeMtmdModel {
   next(seq: number, feed: number): Promise<number>;
   /** The logits after the last evaluated token of `seq`. */
   logits(seq: number): Float32Array;
+  /**
+   * The embeddings of token lists (each a text with its special tokens), several texts per
+   * decode: the pooled vector of pooled models, else the last token's. Only on a model loaded
+   * with `embeddings`; a list longer than the window rejects with BAD_INPUT, and abort(0)
+   * stops a call in progress (ABORTED).
+   */
+  embed(texts: Int32Array[]): Promise<Float32Array[]>;
   /** Stops `seq`'s decode in progress (between ubatches). */
   abort(seq: number): void;
   clear(seq: number): Promise<void>;
@@ -156,14 +169,19 @@ const loaded = new Map<MtmdVariant, MtmdAddon>();
 /**
  * The addon linked against `variant`'s libraries, built on first need when missing or
  * outdated (a failed build throws model_load_failed naming what failed). One variant per process:
- * each has its own copy of llama.cpp.
+ * each has its own copy of llama.cpp. `buildMissing: false` throws at once when it was never
+ * built (for a caller with another way to do the work) and still rebuilds an outdated one.
  */
-export function loadMtmdAddon(variant: MtmdVariant = "cpu"): MtmdAddon {
+export function loadMtmdAddon(
+  variant: MtmdVariant = "cpu",
+  { buildMissing = true }: { buildMissing?: boolean } = {},
+): MtmdAddon {
   const cached = loaded.get(variant);
   if (cached) return cached;
   const paths = addonPaths(variant);
   try {
     const missing = !existsSync(paths.file) || !existsSync(paths.facts);
+    if (missing && !buildMissing) throw new Error(`it is not built (${paths.file})`);
     if (missing || addonOutdated(paths.file, `${nativeDir()}src`)) build(variant);
     const facts = JSON.parse(readFileSync(paths.facts, "utf8")) as { libDir: string };
     const addon = createRequire(import.meta.url)(paths.file) as BuiltAddon;

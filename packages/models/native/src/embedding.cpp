@@ -1,0 +1,108 @@
+// Embeddings of many texts at once: each text its own sequence, several in one decode.
+#include "embedding.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "log-sink.h"
+#include "media-prompt.h"
+
+namespace llmsrv {
+
+namespace {
+
+/** Decodes texts[first, last) as sequences 0.. of one batch and appends their vectors. */
+void embed_group(ModelState &state, const std::vector<std::vector<llama_token>> &texts,
+                 size_t first, size_t last, std::vector<std::vector<float>> &out) {
+  size_t n_tokens = 0;
+  for (size_t i = first; i < last; i++) n_tokens += texts[i].size();
+  llama_batch batch = llama_batch_init(static_cast<int32_t>(n_tokens), 0, 1);
+  std::vector<int32_t> last_index;
+  for (size_t i = first; i < last; i++) {
+    const auto &tokens = texts[i];
+    for (size_t p = 0; p < tokens.size(); p++) {
+      const int j = batch.n_tokens++;
+      batch.token[j] = tokens[p];
+      batch.pos[j] = static_cast<llama_pos>(p);
+      batch.n_seq_id[j] = 1;
+      batch.seq_id[j][0] = static_cast<llama_seq_id>(i - first);
+      // Pooling reads every token's output; otherwise only the last token's is kept.
+      // An embeddings context outputs every token anyway (llama.cpp warns when not asked to).
+      batch.logits[j] = true;
+    }
+    last_index.push_back(batch.n_tokens - 1);
+  }
+  llama_memory_t memory = llama_get_memory(state.ctx);
+  const int32_t rc = llama_decode(state.ctx, batch);
+  llama_batch_free(batch);
+  if (rc == 2) {
+    llama_memory_clear(memory, true);
+    throw Aborted();
+  }
+  if (rc != 0) {
+    llama_memory_clear(memory, true);
+    std::string logged = take_captured_errors();
+    throw std::runtime_error("llama_decode failed (" + std::to_string(rc) + ")" +
+                             (logged.empty() ? "" : ": " + logged));
+  }
+  const bool pooled = llama_pooling_type(state.ctx) != LLAMA_POOLING_TYPE_NONE;
+  const int n_embd = llama_model_n_embd_out(state.model);
+  for (size_t i = first; i < last; i++) {
+    const float *v = pooled ? llama_get_embeddings_seq(state.ctx, static_cast<llama_seq_id>(i - first))
+                            : llama_get_embeddings_ith(state.ctx, last_index[i - first]);
+    if (v == nullptr) {
+      llama_memory_clear(memory, true);
+      throw std::runtime_error("llama.cpp returned no embedding for input " + std::to_string(i));
+    }
+    out.emplace_back(v, v + n_embd);
+  }
+  // The next group starts every sequence at position 0 again.
+  llama_memory_clear(memory, true);
+}
+
+}  // namespace
+
+std::vector<std::vector<float>> embed_texts(ModelState &state,
+                                            const std::vector<std::vector<llama_token>> &texts) {
+  if (!state.options.embeddings) throw std::logic_error("the model was not loaded for embeddings");
+  // Texts share a decode up to one ubatch of tokens: attention over a shared window grows
+  // with the square of the group, so larger groups cost a CPU more than they save. A longer
+  // text (up to the batch size, the window) is decoded alone.
+  const size_t budget = llama_n_batch(state.ctx);
+  const size_t group_tokens = llama_n_ubatch(state.ctx);
+  const size_t max_seqs = llama_n_seq_max(state.ctx);
+  for (size_t i = 0; i < texts.size(); i++) {
+    if (texts[i].empty() || texts[i].size() > budget) {
+      throw BadInput("input " + std::to_string(i) + " has " +
+                                  std::to_string(texts[i].size()) + " tokens; 1 to " +
+                                  std::to_string(budget) + " fit");
+    }
+  }
+  std::vector<std::vector<float>> out;
+  out.reserve(texts.size());
+  std::lock_guard<std::mutex> guard(state.lock);
+  begin_error_capture();
+  // Sequence 0's abort flag stops the decode in progress (the caller's abort(0)).
+  state.decoding.store(0);
+  size_t first = 0;
+  while (first < texts.size()) {
+    size_t last = first;
+    size_t n_tokens = 0;
+    while (last < texts.size() && last - first < max_seqs &&
+           (last == first || n_tokens + texts[last].size() <= group_tokens)) {
+      n_tokens += texts[last].size();
+      last++;
+    }
+    try {
+      embed_group(state, texts, first, last, out);
+    } catch (...) {
+      state.decoding.store(-1);
+      throw;
+    }
+    first = last;
+  }
+  state.decoding.store(-1);
+  return out;
+}
+
+}  // namespace llmsrv
