@@ -178,10 +178,11 @@ export function renderReport(results: ModelResults[], s: BenchSettings): string 
     "  that every step is one batch of all of them, where `before` decoded them mostly as batches of three.",
     "- CPU ms per token drops by a fifth at most from 1 client to 4: most of a token's CPU is per-sequence work (sampling,",
     "  node-llama-cpp's generation loop, detokenizing, the runner's IPC), not the decode call batching saves.",
-    "- Embeddings: CPU ms per row is nearly the same at batch 1 and 32: the demo model's prompt evaluation is",
-    "  compute-bound (about 1 ms of CPU per token on one thread), and node-llama-cpp 3.22's native",
-    "  `getEmbedding` reads sequence 0 (or the batch's last output) only, so a batch's texts are still computed",
-    "  one after another: batching saves requests, not model time.",
+    "- Embeddings: a request's texts are decoded together, each its own sequence (src/runtime/text-embedder.ts,",
+    "  native/src/embedding.cpp; up to 16 texts or 512 tokens per llama_decode). That saves the per-decode",
+    "  and per-request work, not the model's arithmetic: on a CPU the demo model's prompt evaluation is",
+    "  compute-bound (every token's matrix products, the output layer's included, since an embeddings",
+    "  context outputs every token), so its CPU ms per row moves little between batch 1 and 32.",
     "",
   ];
   return [...header, ...results.flatMap((r) => section(r, s)), ...notes].join("\n");

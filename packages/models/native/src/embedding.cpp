@@ -26,8 +26,8 @@ void embed_group(ModelState &state, const std::vector<std::vector<llama_token>> 
       batch.pos[j] = static_cast<llama_pos>(p);
       batch.n_seq_id[j] = 1;
       batch.seq_id[j][0] = static_cast<llama_seq_id>(i - first);
-      // Pooling reads every token's output; otherwise only the last token's is kept.
-      // An embeddings context outputs every token anyway (llama.cpp warns when not asked to).
+      // Every token is an output: pooling reads them all, and an embeddings context outputs
+      // every token anyway (llama.cpp warns when a batch says otherwise).
       batch.logits[j] = true;
     }
     last_index.push_back(batch.n_tokens - 1);
