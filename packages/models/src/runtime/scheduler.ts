@@ -10,6 +10,7 @@ import {
   insufficientMemory,
   systemAvailableMemory,
 } from "./memory-estimate.js";
+import { ModelInstance, type Waiter } from "./model-instance.js";
 import type { LoadedModel, LoadSpec, ModelRuntime } from "./model-runner.js";
 
 /** Scheduler settings, from the server configuration. */
@@ -70,63 +71,6 @@ export type SchedulerEvent =
   | { type: "loaded"; model: string; ms: number; contextSize: number; sequences: number }
   | { type: "unloaded"; model: string; reason: UnloadReason; error?: string };
 
-/** A date far in the future, shown for "forever" keep-alive. */
-const FOREVER = new Date("2318-11-21T00:00:00Z");
-
-interface Waiter {
-  resolve(slot: number): void;
-  reject(e: unknown): void;
-}
-
-/** One model in memory with its slots and keep-alive timer. */
-class Instance {
-  readonly freeSlots: number[];
-  readonly waiters: Waiter[] = [];
-  active = 0;
-  lastUsed = Date.now();
-  timer: NodeJS.Timeout | undefined;
-  private idleResolvers: Array<() => void> = [];
-
-  constructor(
-    readonly model: StoredModel,
-    readonly loaded: LoadedModel,
-    public keepAliveMs: number,
-  ) {
-    // Highest first: pop() takes the lowest (see returnSlot).
-    this.freeSlots = Array.from({ length: loaded.spec.sequences }, (_, i) => i).reverse();
-  }
-
-  get idle(): boolean {
-    return this.active === 0 && this.waiters.length === 0;
-  }
-
-  /**
-   * Puts a slot back so that `freeSlots.pop()` takes the lowest free one: the slots in use
-   * then stay numbered 0, 1, 2… and llama.cpp decodes their tokens as one micro-batch (it
-   * groups sequences whose ids follow each other; see decode-pacer.ts).
-   */
-  returnSlot(slot: number): void {
-    const at = this.freeSlots.findIndex((s) => s < slot);
-    this.freeSlots.splice(at < 0 ? this.freeSlots.length : at, 0, slot);
-  }
-
-  whenIdle(): Promise<void> {
-    return this.idle ? Promise.resolve() : new Promise((r) => this.idleResolvers.push(r));
-  }
-
-  notifyIdle(): void {
-    const resolvers = this.idleResolvers;
-    this.idleResolvers = [];
-    for (const r of resolvers) r();
-  }
-
-  expiresAt(): Date {
-    if (!Number.isFinite(this.keepAliveMs)) return FOREVER;
-    const base = this.active > 0 ? Date.now() : this.lastUsed;
-    return new Date(base + this.keepAliveMs);
-  }
-}
-
 /**
  * Owns loading and unloading. Every request waiting for a slot (for a model being loaded
  * or one already loaded) counts against `maxQueue`; past it, requests get 503 at once.
@@ -134,7 +78,7 @@ class Instance {
  * evicted when `maxLoadedModels` is reached.
  */
 export class Scheduler {
-  private readonly instances = new Map<string, Instance>();
+  private readonly instances = new Map<string, ModelInstance>();
   private readonly pendingByModel = new Map<string, number>();
   private pending = 0;
   private readonly loadLock = new AsyncLock();
@@ -266,14 +210,14 @@ export class Scheduler {
     if (needed > available) throw insufficientMemory(needed, available);
   }
 
-  private takeSlot(inst: Instance, req: SlotRequest): number {
+  private takeSlot(inst: ModelInstance, req: SlotRequest): number {
     const slot = inst.freeSlots.pop();
     if (slot === undefined) throw new LlmsrvError("internal", "no free slot");
     this.markUsed(inst, req.keepAliveMs);
     return slot;
   }
 
-  private markUsed(inst: Instance, keepAliveMs: number | undefined): void {
+  private markUsed(inst: ModelInstance, keepAliveMs: number | undefined): void {
     if (keepAliveMs !== undefined) inst.keepAliveMs = keepAliveMs;
     clearTimeout(inst.timer);
     inst.timer = undefined;
@@ -281,7 +225,7 @@ export class Scheduler {
     inst.lastUsed = Date.now();
   }
 
-  private lease(inst: Instance, slot: number, started: bigint): Lease {
+  private lease(inst: ModelInstance, slot: number, started: bigint): Lease {
     let released = false;
     return {
       loaded: inst.loaded,
@@ -295,7 +239,7 @@ export class Scheduler {
     };
   }
 
-  private waitForSlot(inst: Instance, req: SlotRequest): Promise<number> {
+  private waitForSlot(inst: ModelInstance, req: SlotRequest): Promise<number> {
     if (inst.freeSlots.length > 0 && inst.waiters.length === 0) {
       return Promise.resolve(this.takeSlot(inst, req));
     }
@@ -323,7 +267,7 @@ export class Scheduler {
     });
   }
 
-  private releaseSlot(inst: Instance, slot: number): void {
+  private releaseSlot(inst: ModelInstance, slot: number): void {
     inst.active--;
     inst.lastUsed = Date.now();
     const next = inst.waiters.shift();
@@ -335,7 +279,7 @@ export class Scheduler {
     if (inst.active === 0) this.onIdle(inst);
   }
 
-  private onIdle(inst: Instance): void {
+  private onIdle(inst: ModelInstance): void {
     inst.notifyIdle();
     clearTimeout(inst.timer);
     inst.timer = undefined;
@@ -348,7 +292,7 @@ export class Scheduler {
     }
   }
 
-  private async ensureLoaded(req: SlotRequest, spec: LoadSpec): Promise<Instance> {
+  private async ensureLoaded(req: SlotRequest, spec: LoadSpec): Promise<ModelInstance> {
     return this.loadLock.run(async () => {
       const key = req.model.modelDigest;
       const existing = this.instances.get(key);
@@ -376,20 +320,24 @@ export class Scheduler {
         contextSize: spec.contextSize,
         sequences: spec.sequences,
       });
-      const inst = new Instance(req.model, loaded, req.keepAliveMs ?? this.settings.keepAliveMs);
+      const inst = new ModelInstance(
+        req.model,
+        loaded,
+        req.keepAliveMs ?? this.settings.keepAliveMs,
+      );
       this.instances.set(key, inst);
       void loaded.lost?.then((e) => this.forgetLost(inst, e));
       return inst;
     }, req.signal);
   }
 
-  private lruIdle(): Instance | undefined {
+  private lruIdle(): ModelInstance | undefined {
     return [...this.instances.values()]
       .filter((i) => i.idle)
       .sort((a, b) => a.lastUsed - b.lastUsed)[0];
   }
 
-  private async unloadInstance(inst: Instance, reason: UnloadReason): Promise<void> {
+  private async unloadInstance(inst: ModelInstance, reason: UnloadReason): Promise<void> {
     if (this.instances.get(inst.model.modelDigest) !== inst) return;
     this.instances.delete(inst.model.modelDigest);
     clearTimeout(inst.timer);
@@ -401,7 +349,7 @@ export class Scheduler {
    * Forgets a model whose runner died: its requests in flight have failed already, those
    * waiting for a slot fail with the same reason, and the next request loads it again.
    */
-  private forgetLost(inst: Instance, error: Error): void {
+  private forgetLost(inst: ModelInstance, error: Error): void {
     if (this.instances.get(inst.model.modelDigest) !== inst) return;
     this.instances.delete(inst.model.modelDigest);
     clearTimeout(inst.timer);
