@@ -22,7 +22,18 @@ const TOKENS = 200;
 /** Rounds of the single-stream and the parallel sections (BENCH_REPS, BENCH_PARALLEL_REPS). */
 const REPS = Number(process.env.BENCH_REPS ?? 11);
 const PARALLEL_REPS = Number(process.env.BENCH_PARALLEL_REPS ?? 7);
-const THREADS = 1;
+/**
+ * BENCH_THREADS: llama.cpp threads of both paths (num_thread / the context's threads); 1 by
+ * default, the server's own default (LLMSRV_NUM_THREAD) being the physical core count.
+ */
+const THREADS = benchThreads(process.env.BENCH_THREADS);
+
+function benchThreads(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === "") return 1;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_THREADS: expected a positive integer, got "${raw}"`);
+  return n;
+}
 /**
  * BENCH_GPU: off (default; the CPU figures, on any machine), or auto / cuda / vulkan: the
  * servers get LLMSRV_GPU set so, and the direct path offloads every layer the same way.

@@ -56,6 +56,14 @@ Napi::Value LoadModel(const Napi::CallbackInfo &info) {
   }
   opts.kv_type = kv_type_of(env, string_of(o, "kvCacheType"));
   opts.embeddings = o.Get("embeddings").IsBoolean() && o.Get("embeddings").As<Napi::Boolean>();
+  Napi::Value adapters = o.Get("adapterPaths");
+  if (adapters.IsArray()) {
+    auto list = adapters.As<Napi::Array>();
+    for (uint32_t i = 0; i < list.Length(); i++) {
+      if (!list.Get(i).IsString()) throw Napi::TypeError::New(env, "adapterPaths must be strings");
+      opts.adapter_paths.push_back(list.Get(i).As<Napi::String>().Utf8Value());
+    }
+  }
   if (opts.sequences < 1 || opts.context_size < 1 || opts.batch_size < 1 || opts.threads < 1) {
     throw Napi::RangeError::New(env, "sequences, contextSize, batchSize and threads must be positive");
   }

@@ -171,14 +171,63 @@ std::vector<ChunkSummary> prepare_prompt(ModelState &state, int seq, const std::
   return out;
 }
 
+namespace {
+
+/** The items' tokens in order when they are all text, else nothing (`text_only` false). */
+std::vector<llama_token> text_of(const std::vector<EvalItem> &items, bool &text_only) {
+  std::vector<llama_token> flat;
+  text_only = true;
+  for (const EvalItem &item : items) {
+    if (item.chunk >= 0) {
+      text_only = false;
+      return {};
+    }
+    flat.insert(flat.end(), item.tokens.begin(), item.tokens.end());
+  }
+  return flat;
+}
+
+/**
+ * Keeps the part of the sequence's cache that `tokens` start with, less at least their last
+ * token (decoded again for its logits); returns how many are kept. Nothing is kept when the
+ * cache cannot drop a tail (recurrent models).
+ */
+llama_pos keep_cached_prefix(ModelState &state, int seq, SequenceState &s,
+                             const std::vector<llama_token> &tokens) {
+  size_t keep = 0;
+  while (keep < s.cached.size() && keep < tokens.size() && s.cached[keep] == tokens[keep]) keep++;
+  if (keep >= tokens.size()) keep = tokens.size() - 1;
+  llama_memory_t mem = llama_get_memory(state.ctx);
+  if (keep > 0 && llama_memory_seq_rm(mem, seq, static_cast<llama_pos>(keep), -1)) {
+    return static_cast<llama_pos>(keep);
+  }
+  llama_memory_seq_rm(mem, seq, -1, -1);
+  return 0;
+}
+
+}  // namespace
+
 size_t evaluate_prompt(ModelState &state, int seq, const std::vector<EvalItem> &items) {
   SequenceState &s = state.sequence(seq);
   std::lock_guard<std::mutex> guard(state.lock);
   begin_error_capture();
   DecodingScope scope(state, seq);
+  s.logits.clear();
+  bool text_only = false;
+  std::vector<llama_token> text = text_of(items, text_only);
+  if (text_only && !text.empty()) {
+    s.n_past = keep_cached_prefix(state, seq, s, text);
+    // Known again only once every token is in (an abort leaves the cache partial).
+    s.cached.clear();
+    const std::vector<llama_token> rest(text.begin() + s.n_past, text.end());
+    decode_tokens(state, seq, s, rest, true);
+    keep_logits(state, s);
+    s.cached = std::move(text);
+    return s.cached.size();
+  }
+  s.cached.clear();
   llama_memory_seq_rm(llama_get_memory(state.ctx), seq, -1, -1);
   s.n_past = 0;
-  s.logits.clear();
   size_t evaluated = 0;
   // The last item that evaluates anything: its last token's logits are kept.
   size_t last_item = 0;
@@ -227,8 +276,54 @@ void evaluate_token(ModelState &state, int seq, llama_token token) {
   std::lock_guard<std::mutex> guard(state.lock);
   begin_error_capture();
   DecodingScope scope(state, seq);
+  std::vector<llama_token> known = std::move(s.cached);
+  s.cached.clear();
   decode_tokens(state, seq, s, {token}, true);
   keep_logits(state, s);
+  if (!known.empty()) {
+    known.push_back(token);
+    s.cached = std::move(known);
+  }
+}
+
+void evaluate_step(ModelState &state, const std::vector<int> &seqs,
+                   const std::vector<llama_token> &feeds) {
+  struct Output {
+    SequenceState *s;
+    int32_t index;
+    llama_token token;
+  };
+  std::lock_guard<std::mutex> guard(state.lock);
+  begin_error_capture();
+  std::vector<Output> outputs;
+  llama_batch batch = llama_batch_init(static_cast<int32_t>(seqs.size()), 0, 1);
+  for (size_t i = 0; i < seqs.size(); i++) {
+    if (feeds[i] < 0) continue;
+    SequenceState &s = state.sequence(seqs[i]);
+    const int j = batch.n_tokens++;
+    batch.token[j] = feeds[i];
+    batch.pos[j] = s.n_past;
+    batch.n_seq_id[j] = 1;
+    batch.seq_id[j][0] = seqs[i];
+    batch.logits[j] = true;
+    outputs.push_back({&s, j, feeds[i]});
+  }
+  const int32_t rc = outputs.empty() ? 0 : llama_decode(state.ctx, batch);
+  llama_batch_free(batch);
+  if (rc != 0) {
+    // What the caches hold after a failed decode is not known.
+    for (const Output &o : outputs) o.s->cached.clear();
+    std::string logged = take_captured_errors();
+    throw std::runtime_error("llama_decode failed (" + std::to_string(rc) + ")" +
+                             (logged.empty() ? "" : ": " + logged));
+  }
+  for (const Output &o : outputs) {
+    const float *logits = llama_get_logits_ith(state.ctx, o.index);
+    if (!logits) throw std::runtime_error("llama.cpp returned no logits");
+    o.s->logits.assign(logits, logits + state.n_vocab);
+    o.s->n_past++;
+    if (!o.s->cached.empty()) o.s->cached.push_back(o.token);
+  }
 }
 
 void clear_sequence(ModelState &state, int seq) {
@@ -237,6 +332,7 @@ void clear_sequence(ModelState &state, int seq) {
   llama_memory_seq_rm(llama_get_memory(state.ctx), seq, -1, -1);
   s.n_past = 0;
   s.logits.clear();
+  s.cached.clear();
 }
 
 }  // namespace llmsrv

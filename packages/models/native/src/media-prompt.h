@@ -60,6 +60,14 @@ size_t evaluate_prompt(ModelState &state, int seq, const std::vector<EvalItem> &
  */
 void evaluate_token(ModelState &state, int seq, llama_token token);
 
+/**
+ * One generation step of several sequences: each `feeds[i]` (a token, or negative for none)
+ * is decoded at its sequence's next position, all of them in one llama_decode (llama.cpp
+ * computes the model once for the whole batch), and each sequence keeps its logits.
+ */
+void evaluate_step(ModelState &state, const std::vector<int> &seqs,
+                   const std::vector<llama_token> &feeds);
+
 /** Removes the sequence's tokens from the KV cache. */
 void clear_sequence(ModelState &state, int seq);
 

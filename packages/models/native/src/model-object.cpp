@@ -59,6 +59,7 @@ Napi::Function ModelObject::Define(Napi::Env env) {
           InstanceMethod<&ModelObject::Evaluate>("evaluate"),
           InstanceMethod<&ModelObject::ConfigureSampler>("configureSampler"),
           InstanceMethod<&ModelObject::Next>("next"),
+          InstanceMethod<&ModelObject::Step>("step"),
           InstanceMethod<&ModelObject::Logits>("logits"),
           InstanceMethod<&ModelObject::Embed>("embed"),
           InstanceMethod<&ModelObject::Abort>("abort"),
@@ -235,6 +236,54 @@ Napi::Value ModelObject::Next(const Napi::CallbackInfo &info) {
         *token = sample_token(*s, seq);
       },
       [token](Napi::Env env) -> Napi::Value { return Napi::Number::New(env, *token); });
+}
+
+Napi::Value ModelObject::Step(const Napi::CallbackInfo &info) {
+  auto s = live(info.Env());
+  auto seqs = tokens_arg(info[0], static_cast<int>(s->sequences.size()));
+  if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_int32_array) {
+    throw Napi::TypeError::New(info.Env(), "feeds must be an Int32Array");
+  }
+  auto feedArr = info[1].As<Napi::Int32Array>();
+  std::vector<llama_token> feeds(feedArr.Data(), feedArr.Data() + feedArr.ElementLength());
+  if (feeds.size() != seqs.size()) {
+    throw Napi::RangeError::New(info.Env(), "step() takes one feed per sequence");
+  }
+  for (llama_token t : feeds) {
+    if (t >= s->n_vocab) throw Napi::RangeError::New(info.Env(), "token outside the vocabulary");
+  }
+  struct Sampled {
+    std::vector<llama_token> tokens;
+    std::vector<std::string> errors;
+  };
+  auto out = std::make_shared<Sampled>();
+  return PromiseWorker::Run(
+      info.Env(),
+      [s, seqs, feeds, out] {
+        evaluate_step(*s, seqs, feeds);
+        // A sequence whose sampler fails (its grammar allows no token) fails alone.
+        for (int seq : seqs) {
+          try {
+            out->tokens.push_back(sample_token(*s, seq));
+            out->errors.emplace_back();
+          } catch (const std::exception &e) {
+            out->tokens.push_back(-1);
+            out->errors.emplace_back(e.what());
+          }
+        }
+      },
+      [out](Napi::Env env) -> Napi::Value {
+        Napi::Object result = Napi::Object::New(env);
+        result.Set("tokens", to_js(env, out->tokens));
+        Napi::Array errors = Napi::Array::New(env, out->errors.size());
+        for (size_t i = 0; i < out->errors.size(); i++) {
+          errors.Set(static_cast<uint32_t>(i), out->errors[i].empty()
+                                                   ? env.Null()
+                                                   : Napi::String::New(env, out->errors[i]));
+        }
+        result.Set("errors", errors);
+        return result;
+      });
 }
 
 Napi::Value ModelObject::Logits(const Napi::CallbackInfo &info) {

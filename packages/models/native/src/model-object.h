@@ -32,6 +32,7 @@ class ModelObject : public Napi::ObjectWrap<ModelObject> {
   Napi::Value Evaluate(const Napi::CallbackInfo &info);
   Napi::Value ConfigureSampler(const Napi::CallbackInfo &info);
   Napi::Value Next(const Napi::CallbackInfo &info);
+  Napi::Value Step(const Napi::CallbackInfo &info);
   Napi::Value Logits(const Napi::CallbackInfo &info);
   Napi::Value Embed(const Napi::CallbackInfo &info);
   Napi::Value Abort(const Napi::CallbackInfo &info);

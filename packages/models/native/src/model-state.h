@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ggml-cpu.h"
 #include "llama.h"
 #include "mtmd.h"
 
@@ -30,6 +31,8 @@ struct LoadOptions {
    * context_size tokens, decoded together, instead of a window per slot.
    */
   bool embeddings = false;
+  /** LoRA adapter GGUFs applied to the context at scale 1 (Ollama's ADAPTER), in order. */
+  std::vector<std::string> adapter_paths;
 };
 
 /** One sequence (a scheduler slot): its prompt's media chunks, position, logits and sampler. */
@@ -42,6 +45,12 @@ struct SequenceState {
   std::vector<float> logits;
   llama_sampler *sampler = nullptr;
   std::atomic<bool> abort{false};
+  /**
+   * The tokens the sequence's cache holds, in order, when they are all text (no media):
+   * a next prompt that starts with them evaluates only what follows (as node-llama-cpp's
+   * and Ollama's runners reuse a slot's cache). Empty when unknown.
+   */
+  std::vector<llama_token> cached;
 
   ~SequenceState() {
     if (sampler) llama_sampler_free(sampler);
@@ -61,11 +70,18 @@ struct ModelState {
   /** The sequence being decoded, whose abort flag the context's abort callback reads. */
   std::atomic<int> decoding{-1};
   std::vector<std::unique_ptr<SequenceState>> sequences;
+  /**
+   * The CPU threads every decode of the context runs on (loader.cpp): without one, ggml
+   * starts and joins its threads on every llama_decode.
+   */
+  ggml_threadpool *threadpool = nullptr;
+  void (*free_threadpool)(ggml_threadpool *) = nullptr;
 
   ~ModelState() {
     sequences.clear();
     if (mctx) mtmd_free(mctx);
     if (ctx) llama_free(ctx);
+    if (threadpool && free_threadpool) free_threadpool(threadpool);
     if (model) llama_model_free(model);
   }
 

@@ -12,10 +12,12 @@ import {
 import { LlmsrvError, messageOf } from "../errors.js";
 import { readGgufInfo } from "../gguf/gguf-reader.js";
 import { shapeFromGguf } from "../gguf/model-shape.js";
+import { AddonTextModel } from "./addon-text-model.js";
 import { DecodePacer } from "./decode-pacer.js";
 import { GeneratedText } from "./generated-text.js";
 import type { BackendReport, GpuBackend, GpuMode } from "./gpu-backend.js";
 import { type OpenedLlama, openLlama } from "./llama-backend.js";
+import { llamaLogLine } from "./llama-log.js";
 import {
   batchSizeFor,
   estimateMemory,
@@ -32,6 +34,7 @@ import type {
   OutputFormat,
   SamplingOptions,
 } from "./model-runner.js";
+import { loadMtmdAddon, type MtmdAddon } from "./mtmd/mtmd-addon.js";
 import { PromptTokens } from "./prompt-tokens.js";
 import { type BatchModelLoader, TextEmbedder } from "./text-embedder.js";
 import { TokenTextDecoder } from "./token-text.js";
@@ -44,6 +47,8 @@ export interface LlamaRuntimeOptions {
   availableMemory?: () => number;
   /** LLMSRV_GPU: which of node-llama-cpp's variants to load (default: the CPU one). */
   gpu?: GpuMode;
+  /** Loads the addon text models generate on (tests make it fail); default: the built CPU one. */
+  generationAddon?: () => MtmdAddon;
 }
 
 const KV_TYPES = { f16: "F16", q8_0: "Q8_0", q4_0: "Q4_0" } as const;
@@ -55,6 +60,8 @@ const KV_TYPES = { f16: "F16", q8_0: "Q8_0", q4_0: "Q4_0" } as const;
  */
 export class LlamaRuntime implements ModelRuntime {
   private llama: Promise<OpenedLlama> | undefined;
+  /** The generation addon: undefined until first asked for, null where it is unavailable. */
+  private addon: MtmdAddon | null | undefined;
 
   constructor(private readonly options: LlamaRuntimeOptions) {}
 
@@ -92,6 +99,24 @@ export class LlamaRuntime implements ModelRuntime {
     let model: LlamaModel | undefined;
     try {
       const { llama, backend } = await this.getLlama();
+      const addon = backend === "cpu" ? this.generationAddon() : undefined;
+      if (addon) {
+        // Only the vocabulary here: the addon holds the weights.
+        model = await llama.loadModel({ modelPath: spec.modelPath, vocabOnly: true });
+        const native = await addon.loadModel({
+          modelPath: spec.modelPath,
+          gpuLayers: 0,
+          useMmap: true,
+          contextSize: spec.contextSize,
+          sequences: spec.sequences,
+          threads: Math.max(1, Math.min(spec.threads, this.options.maxThreads)),
+          batchSize: batchSizeFor(spec.contextSize),
+          flashAttention: spec.flashAttention,
+          kvCacheType: spec.kvCacheType,
+          adapterPaths: spec.adapterPaths,
+        });
+        return new AddonTextModel(model, native, spec, TextEmbedder.addonLoader(spec, backend));
+      }
       model = await llama.loadModel({
         modelPath: spec.modelPath,
         gpuLayers: backend === "cpu" ? 0 : gpuLayersOption(spec),
@@ -120,6 +145,29 @@ export class LlamaRuntime implements ModelRuntime {
       const code = /memory|alloc/i.test(msg) ? "insufficient_memory" : "model_load_failed";
       throw new LlmsrvError(code, `failed to load model: ${msg}`, { cause: e });
     }
+  }
+
+  /**
+   * Our addon, which text models on the CPU generate on (addon-text-model.ts), or undefined
+   * where it was never built (no C++ compiler at install): generation then goes through
+   * node-llama-cpp, slot by slot, with one warning.
+   */
+  private generationAddon(): MtmdAddon | undefined {
+    if (this.addon === undefined) {
+      try {
+        this.addon =
+          this.options.generationAddon?.() ?? loadMtmdAddon("cpu", { buildMissing: false });
+      } catch (e) {
+        this.addon = null;
+        process.stderr.write(
+          llamaLogLine(
+            "warn",
+            `generating through node-llama-cpp (the addon that decodes every slot together is unavailable: ${messageOf(e)})`,
+          ),
+        );
+      }
+    }
+    return this.addon ?? undefined;
   }
 
   async close(): Promise<void> {

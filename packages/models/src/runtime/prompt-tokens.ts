@@ -10,6 +10,18 @@ import {
 } from "./prompt-window.js";
 
 /**
+ * The token node-llama-cpp places before a prompt's (llama.cpp's tokenizer rules): a WPM
+ * vocabulary's beginning token, none for UGM and RWKV, else the beginning token when the
+ * model asks for it.
+ */
+export function beginningTokenOf(model: LlamaModel): number | null {
+  const type = model.vocabularyType as string;
+  if (type === "rwkv" || type === "ugm") return null;
+  if (type === "wpm") return model.tokens.bos;
+  return model.tokens.shouldPrependBosToken ? model.tokens.bos : null;
+}
+
+/**
  * The tokens a generation starts from: the previous exchange's `context`, the prompt (or
  * the fill-in-the-middle frame around prompt and suffix), fitted to the context window.
  */
@@ -46,6 +58,11 @@ export class PromptTokens {
       this.longestToken = longest;
     }
     return this.longestToken;
+  }
+
+  /** The token placed before the prompt's, if any (beginningTokenOf). */
+  beginningToken(): number | null {
+    return beginningTokenOf(this.model);
   }
 
   tokenize(text: string): number[] {

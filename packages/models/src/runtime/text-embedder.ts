@@ -6,6 +6,7 @@ import { llamaLogLine } from "./llama-log.js";
 import { batchSizeFor } from "./memory-estimate.js";
 import type { EmbeddingResult, LoadSpec } from "./model-runner.js";
 import { loadMtmdAddon, type NativeMtmdModel } from "./mtmd/mtmd-addon.js";
+import { beginningTokenOf } from "./prompt-tokens.js";
 
 /** Texts one decode may hold (each its own sequence; at most a ubatch of tokens in all). */
 export const EMBED_SEQUENCES = 16;
@@ -22,17 +23,11 @@ export type BatchModelLoader = () => Promise<NativeMtmdModel>;
 export function withSpecialTokens(model: LlamaModel, tokens: readonly number[]): number[] {
   const t = model.tokens;
   const type = model.vocabularyType as string;
-  let begin: number | null = null;
+  const begin = beginningTokenOf(model);
   let end: number | null = null;
-  if (type === "wpm") {
-    begin = t.bos;
-    end = t.sep;
-  } else if (type === "ugm") {
-    end = t.eos;
-  } else if (type !== "rwkv") {
-    begin = t.shouldPrependBosToken ? t.bos : null;
-    end = t.shouldAppendEosToken ? t.eos : null;
-  }
+  if (type === "wpm") end = t.sep;
+  else if (type === "ugm") end = t.eos;
+  else if (type !== "rwkv") end = t.shouldAppendEosToken ? t.eos : null;
   const out = [...tokens];
   if (begin !== null && out[0] !== begin) out.unshift(begin);
   if (end !== null && out.at(-1) !== end) out.push(end);

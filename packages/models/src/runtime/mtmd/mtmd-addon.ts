@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LlmsrvError } from "../../errors.js";
+import { LlmsrvError, messageOf } from "../../errors.js";
 import { llamaLogLine } from "../llama-log.js";
 
 /** node-llama-cpp's prebuilt library variants the addon can be linked against. */
@@ -30,6 +30,8 @@ export interface NativeLoadOptions {
    * are decoded together. Such a model is used for embed() only.
    */
   embeddings?: boolean;
+  /** LoRA adapter GGUFs applied at scale 1, in order. */
+  adapterPaths?: readonly string[];
 }
 
 /** What `info()` reports of a loaded model. */
@@ -84,14 +86,25 @@ export interface NativeMtmdModel {
   /** Decodes the media and splits the text at its markers into chunks kept on `seq`. */
   prepare(seq: number, text: string, media: Uint8Array[]): Promise<NativeChunk[]>;
   /**
-   * Clears `seq` and evaluates the items from position 0: token arrays, or indexes of the
-   * chunks the last prepare() kept. Resolves with the tokens evaluated (media included).
+   * Evaluates the items on `seq` from position 0: token arrays, or indexes of the chunks the
+   * last prepare() kept. When the items are all tokens, the part of the sequence's cache they
+   * start with is kept and only the rest is decoded. Resolves with the tokens the sequence
+   * then holds (media included).
    */
   evaluate(seq: number, items: Array<Int32Array | number>): Promise<number>;
   /** Sets `seq`'s sampler chain; `history` feeds the repetition penalties. */
   configureSampler(seq: number, settings: NativeSamplerSettings, history?: Int32Array): void;
   /** Decodes `feed` (unless -1) and samples the next token from the logits. */
   next(seq: number, feed: number): Promise<number>;
+  /**
+   * One generation step of several sequences in one llama_decode: each `feeds[i]` (unless
+   * -1) is decoded on `sequences[i]`, then each samples its next token. A sequence whose
+   * sampler fails gets token -1 and its message in `errors` (others null).
+   */
+  step(
+    sequences: Int32Array,
+    feeds: Int32Array,
+  ): Promise<{ tokens: Int32Array; errors: Array<string | null> }>;
   /** The logits after the last evaluated token of `seq`. */
   logits(seq: number): Float32Array;
   /**
@@ -105,6 +118,19 @@ export interface NativeMtmdModel {
   abort(seq: number): void;
   clear(seq: number): Promise<void>;
   dispose(): Promise<void>;
+}
+
+/** The addon's error codes as the package's errors (`what`: the operation that failed). */
+export function fromNative(e: unknown, what: string): LlmsrvError {
+  if (e instanceof LlmsrvError) return e;
+  const code = (e as { code?: unknown }).code;
+  if (code === "BAD_INPUT") return new LlmsrvError("bad_request", messageOf(e), { cause: e });
+  return new LlmsrvError("internal", `${what}: ${messageOf(e)}`, { cause: e });
+}
+
+/** True for the rejection of a call that abort(seq) stopped. */
+export function isAborted(e: unknown): boolean {
+  return (e as { code?: unknown }).code === "ABORTED";
 }
 
 /** The addon's exports. */

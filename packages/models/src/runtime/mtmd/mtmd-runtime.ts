@@ -11,11 +11,14 @@ import type {
   LoadSpec,
   ModelRuntime,
 } from "../model-runner.js";
+import { SlotStepper } from "../slot-stepper.js";
 import { TokenTextDecoder } from "../token-text.js";
 import { decodableMedia } from "./decodable-media.js";
 import { placeMedia, withRequestIndex } from "./media-tags.js";
 import { fitMediaPrompt } from "./media-window.js";
 import {
+  fromNative,
+  isAborted,
   loadMtmdAddon,
   type MtmdVariant,
   type NativeModelInfo,
@@ -31,18 +34,6 @@ export interface MtmdRuntimeOptions {
   availableMemory?: () => number;
   /** Which of node-llama-cpp's prebuilt library builds to run on (default cpu). */
   variant?: MtmdVariant;
-}
-
-/** The addon's error codes as the package's errors. */
-function fromNative(e: unknown, what: string): LlmsrvError {
-  if (e instanceof LlmsrvError) return e;
-  const code = (e as { code?: unknown }).code;
-  if (code === "BAD_INPUT") return new LlmsrvError("bad_request", messageOf(e), { cause: e });
-  return new LlmsrvError("internal", `${what}: ${messageOf(e)}`, { cause: e });
-}
-
-function isAborted(e: unknown): boolean {
-  return (e as { code?: unknown }).code === "ABORTED";
 }
 
 /**
@@ -96,6 +87,8 @@ export class MtmdLoadedModel implements LoadedModel {
   readonly vramBytes: number;
   /** What the addon reports: vision and audio support, vocabulary, context size. */
   readonly info: NativeModelInfo;
+  /** The slots generating at once are decoded together, one token each per step. */
+  private readonly stepper: SlotStepper;
 
   constructor(
     /** The addon's model (tests read logits through it). */
@@ -106,6 +99,7 @@ export class MtmdLoadedModel implements LoadedModel {
     this.info = native.info();
     this.sizeBytes = this.info.modelBytes + this.info.stateBytes + projectorSize;
     this.vramBytes = this.info.vramBytes;
+    this.stepper = new SlotStepper(native);
   }
 
   async tokenize(text: string): Promise<number[]> {
@@ -195,16 +189,13 @@ export class MtmdLoadedModel implements LoadedModel {
           { ...req.sampling, grammar },
           Int32Array.from(fitted.textTokens),
         );
+        reason = await this.stepper.generate(slot, {
+          maxTokens,
+          isEnd: (token) => this.native.isEndOfGeneration(token),
+          take: (token) => gen.add([token]),
+          signal,
+        });
       }
-      let feed = -1;
-      let generated = 0;
-      for (; !signal.aborted && generated < maxTokens; generated++) {
-        const token = await this.native.next(slot, feed);
-        if (this.native.isEndOfGeneration(token)) break;
-        if (gen.add([token])) break;
-        feed = token;
-      }
-      if (!gen.stopped && generated >= maxTokens) reason = "length";
     } catch (e) {
       if (!isAborted(e)) throw fromNative(e, "generation failed");
     } finally {

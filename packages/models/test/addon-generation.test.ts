@@ -1,0 +1,239 @@
+// Text generation on our addon: node-llama-cpp's text, every generating slot in one decode per token.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { skipUnlessProvided } from "@quintet/kit/testing";
+import { LlamaRuntime } from "../src/runtime/llama-runtime.js";
+import type {
+  CompletionRequest,
+  CompletionResult,
+  LoadedModel,
+  LoadSpec,
+} from "../src/runtime/model-runner.js";
+import {
+  loadMtmdAddon,
+  type MtmdAddon,
+  type NativeMtmdModel,
+} from "../src/runtime/mtmd/mtmd-addon.js";
+import { addonMissing, greedySampling } from "../src/runtime/mtmd/test-support.js";
+import { STORIES_PATH, storiesSkip } from "./harness.js";
+
+const PROMPTS = [
+  "Once upon a time",
+  "The little dog",
+  "One day, a girl named Lily",
+  "Tom and his mom went to the park",
+];
+const never = new AbortController().signal;
+
+function spec(sequences: number, threads = 1): LoadSpec {
+  return {
+    modelPath: STORIES_PATH,
+    contextSize: 256,
+    sequences,
+    threads,
+    flashAttention: false,
+    kvCacheType: "f16",
+  };
+}
+
+function request(prompt: string, numPredict = 40): CompletionRequest {
+  return { prompt, sampling: greedySampling(numPredict) };
+}
+
+/** What two generations must share to count as the same. */
+function same(r: CompletionResult): unknown {
+  return {
+    text: r.text,
+    outputTokens: r.outputTokens,
+    promptTokens: r.promptTokens,
+    promptEvalCount: r.promptEvalCount,
+    evalCount: r.evalCount,
+    doneReason: r.doneReason,
+  };
+}
+
+/**
+ * The addon, its models' step() calls recorded (their sizes, in `steps`). With `holdFirstStep`,
+ * the first step waits until that many prompts are evaluated.
+ */
+function recordingAddon(steps: number[], holdFirstStep = 0): MtmdAddon {
+  const addon = loadMtmdAddon("cpu", { buildMissing: false });
+  let evaluated = 0;
+  let release: () => void = () => {};
+  const allEvaluated = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  if (holdFirstStep === 0) release();
+  return {
+    loadModel: async (options) => {
+      const model: NativeMtmdModel = await addon.loadModel(options);
+      const evaluate: NativeMtmdModel["evaluate"] = async (seq, items) => {
+        const n = await model.evaluate(seq, items);
+        if (++evaluated === holdFirstStep) release();
+        return n;
+      };
+      const step: NativeMtmdModel["step"] = async (sequences, feeds) => {
+        if (steps.length === 0) await allEvaluated;
+        steps.push(sequences.length);
+        return model.step(sequences, feeds);
+      };
+      // The native object's methods are read-only: a proxy stands in for it.
+      return new Proxy(model, {
+        get(target, key) {
+          if (key === "evaluate") return evaluate;
+          if (key === "step") return step;
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+    },
+  };
+}
+
+describe("generation on the addon", {
+  skip: storiesSkip() ?? skipUnlessProvided(addonMissing()),
+  timeout: 300_000,
+}, () => {
+  const runtimes: LlamaRuntime[] = [];
+  const models: LoadedModel[] = [];
+  /** Each prompt generated alone through node-llama-cpp (the addon made unavailable). */
+  const reference = new Map<string, CompletionResult>();
+  const warnings: string[] = [];
+
+  async function load(runtime: LlamaRuntime, s: LoadSpec): Promise<LoadedModel> {
+    if (!runtimes.includes(runtime)) runtimes.push(runtime);
+    const model = await runtime.load(s);
+    models.push(model);
+    return model;
+  }
+
+  before(async () => {
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      if (String(chunk).includes("generating through node-llama-cpp")) warnings.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof process.stderr.write;
+    try {
+      const fallback = new LlamaRuntime({
+        maxThreads: 2,
+        generationAddon: () => {
+          throw new Error("not built on this machine");
+        },
+      });
+      const slow = await load(fallback, spec(1));
+      for (const p of PROMPTS)
+        reference.set(p, await slow.complete(0, request(p), () => {}, never));
+      // A second model on the same runtime: the warning was already given.
+      await load(fallback, spec(2));
+    } finally {
+      process.stderr.write = write;
+    }
+  });
+
+  after(async () => {
+    for (const m of models) await m.unload();
+    for (const r of runtimes) await r.close();
+  });
+
+  it("falls back to node-llama-cpp with one warning where the addon is not built", () => {
+    assert.equal(warnings.length, 1, warnings.join(""));
+    assert.match(warnings[0] ?? "", /not built on this machine/);
+    assert.ok(reference.get(PROMPTS[0] ?? "")?.text.length, "the fallback generated text");
+  });
+
+  it("generates exactly the text node-llama-cpp generates", async () => {
+    const model = await load(new LlamaRuntime({ maxThreads: 2 }), spec(1));
+    for (const p of PROMPTS) {
+      const r = await model.complete(0, request(p), () => {}, never);
+      assert.deepEqual(same(r), same(reference.get(p) as CompletionResult), p);
+    }
+  });
+
+  it("decodes four slots generating at once in one step per token, with their texts alone", async () => {
+    const steps: number[] = [];
+    // The first step (one slot's) waits for the four prompts: every later one can carry all four.
+    const runtime = new LlamaRuntime({
+      maxThreads: 2,
+      generationAddon: () => recordingAddon(steps, PROMPTS.length),
+    });
+    const model = await load(runtime, spec(4));
+    const results = await Promise.all(
+      PROMPTS.map((p, slot) => model.complete(slot, request(p), () => {}, never)),
+    );
+    for (const [slot, p] of PROMPTS.entries()) {
+      assert.deepEqual(
+        same(results[slot] as CompletionResult),
+        same(reference.get(p) as CompletionResult),
+        p,
+      );
+    }
+    const tokens = results.reduce((n, r) => n + r.evalCount, 0);
+    assert.equal(
+      steps.reduce((n, k) => n + k, 0),
+      tokens,
+      "one token per slot per step",
+    );
+    assert.equal(steps[1], 4, `step sizes ${steps.join(",")}`);
+    assert.ok(steps.length < tokens / 2, `${steps.length} steps for ${tokens} tokens`);
+  });
+
+  it("keeps the others' texts when one slot is canceled mid-generation", async () => {
+    const model = await load(new LlamaRuntime({ maxThreads: 2 }), spec(4));
+    const cancel = new AbortController();
+    let pieces = 0;
+    const results = await Promise.all(
+      PROMPTS.map((p, slot) =>
+        slot === 1
+          ? model.complete(
+              slot,
+              request(p),
+              () => {
+                if (++pieces === 5) cancel.abort();
+              },
+              cancel.signal,
+            )
+          : model.complete(slot, request(p), () => {}, never),
+      ),
+    );
+    const canceled = results[1] as CompletionResult;
+    assert.equal(canceled.aborted, true);
+    assert.ok(canceled.evalCount < (reference.get(PROMPTS[1] ?? "")?.evalCount ?? 0));
+    for (const [slot, p] of PROMPTS.entries()) {
+      if (slot !== 1)
+        assert.deepEqual(
+          same(results[slot] as CompletionResult),
+          same(reference.get(p) as CompletionResult),
+          p,
+        );
+    }
+    // The canceled slot generates as before on its next request.
+    const again = await model.complete(1, request(PROMPTS[1] ?? ""), () => {}, never);
+    assert.deepEqual(same(again), same(reference.get(PROMPTS[1] ?? "") as CompletionResult));
+  });
+
+  it("continues a slot's last exchange as a fresh slot would (its cache reused)", async () => {
+    const model = await load(new LlamaRuntime({ maxThreads: 2 }), spec(3));
+    const first = await model.complete(0, request(PROMPTS[0] ?? ""), () => {}, never);
+    // The next turn starts with everything slot 0 holds; a prompt that only shares a prefix, and
+    // one that is a prefix of what it holds, follow.
+    const prompts = [
+      `${PROMPTS[0]}${first.text} Then`,
+      `${PROMPTS[0]} there was a dog`,
+      `${PROMPTS[0]}`,
+    ];
+    for (const p of prompts) {
+      const reused = await model.complete(0, request(p), () => {}, never);
+      const fresh = await model.complete(2, request(p), () => {}, never);
+      await model.complete(2, request("Zebras"), () => {}, never);
+      assert.deepEqual(same(reused), same(fresh), p);
+    }
+  });
+
+  it("gives the same text on two threads as on one (the context's own thread pool)", async () => {
+    const model = await load(new LlamaRuntime({ maxThreads: 2 }), spec(1, 2));
+    for (const p of PROMPTS.slice(0, 2)) {
+      const r = await model.complete(0, request(p), () => {}, never);
+      assert.deepEqual(same(r), same(reference.get(p) as CompletionResult), p);
+    }
+  });
+});
