@@ -31,7 +31,8 @@ const THREADS = benchThreads(process.env.BENCH_THREADS);
 function benchThreads(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === "") return 1;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_THREADS: expected a positive integer, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`BENCH_THREADS: expected a positive integer, got "${raw}"`);
   return n;
 }
 /**
