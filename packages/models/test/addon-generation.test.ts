@@ -53,34 +53,34 @@ function same(r: CompletionResult): unknown {
 }
 
 /**
- * The addon, its models' step() calls recorded (their sizes, in `steps`). With `holdFirstStep`,
- * the first step waits until that many prompts are evaluated.
+ * The addon with its models' context calls recorded in `calls` ("step <n sequences>",
+ * "append <slot>"). With `holdFirstStep`, the first step waits until that many prompts are in.
  */
-function recordingAddon(steps: number[], holdFirstStep = 0): MtmdAddon {
+function recordingAddon(calls: string[], holdFirstStep = 0): MtmdAddon {
   const addon = loadMtmdAddon("cpu", { buildMissing: false });
-  let evaluated = 0;
+  let prompts = 0;
   let release: () => void = () => {};
-  const allEvaluated = new Promise<void>((resolve) => {
+  const allIn = new Promise<void>((resolve) => {
     release = resolve;
   });
   if (holdFirstStep === 0) release();
   return {
     loadModel: async (options) => {
       const model: NativeMtmdModel = await addon.loadModel(options);
-      const evaluate: NativeMtmdModel["evaluate"] = async (seq, items) => {
-        const n = await model.evaluate(seq, items);
-        if (++evaluated === holdFirstStep) release();
-        return n;
+      const append: NativeMtmdModel["append"] = async (seq, tokens, logits) => {
+        calls.push(`append ${seq}`);
+        await model.append(seq, tokens, logits);
+        if (logits && ++prompts === holdFirstStep) release();
       };
       const step: NativeMtmdModel["step"] = async (sequences, feeds) => {
-        if (steps.length === 0) await allEvaluated;
-        steps.push(sequences.length);
+        if (!calls.some((c) => c.startsWith("step"))) await allIn;
+        calls.push(`step ${sequences.length}`);
         return model.step(sequences, feeds);
       };
       // The native object's methods are read-only: a proxy stands in for it.
       return new Proxy(model, {
         get(target, key) {
-          if (key === "evaluate") return evaluate;
+          if (key === "append") return append;
           if (key === "step") return step;
           const value: unknown = Reflect.get(target, key);
           return typeof value === "function" ? value.bind(target) : value;
@@ -88,6 +88,11 @@ function recordingAddon(steps: number[], holdFirstStep = 0): MtmdAddon {
       });
     },
   };
+}
+
+/** The sizes of the recorded steps. */
+function stepSizes(calls: string[]): number[] {
+  return calls.filter((c) => c.startsWith("step")).map((c) => Number(c.split(" ")[1]));
 }
 
 describe("generation on the addon", {
@@ -150,11 +155,11 @@ describe("generation on the addon", {
   });
 
   it("decodes four slots generating at once in one step per token, with their texts alone", async () => {
-    const steps: number[] = [];
+    const calls: string[] = [];
     // The first step (one slot's) waits for the four prompts: every later one can carry all four.
     const runtime = new LlamaRuntime({
       maxThreads: 2,
-      generationAddon: () => recordingAddon(steps, PROMPTS.length),
+      generationAddon: () => recordingAddon(calls, PROMPTS.length),
     });
     const model = await load(runtime, spec(4));
     const results = await Promise.all(
@@ -168,6 +173,7 @@ describe("generation on the addon", {
       );
     }
     const tokens = results.reduce((n, r) => n + r.evalCount, 0);
+    const steps = stepSizes(calls);
     assert.equal(
       steps.reduce((n, k) => n + k, 0),
       tokens,
@@ -175,6 +181,30 @@ describe("generation on the addon", {
     );
     assert.equal(steps[1], 4, `step sizes ${steps.join(",")}`);
     assert.ok(steps.length < tokens / 2, `${steps.length} steps for ${tokens} tokens`);
+  });
+
+  it("runs the generating slots' steps between the parts of a long prompt", async () => {
+    const calls: string[] = [];
+    const runtime = new LlamaRuntime({
+      maxThreads: 2,
+      generationAddon: () => recordingAddon(calls),
+    });
+    const model = await load(runtime, { ...spec(2), contextSize: 1024 });
+    let started: () => void = () => {};
+    const generating = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const first = model.complete(0, request(PROMPTS[0] ?? "", 200), () => started(), never);
+    await generating;
+    // About 700 tokens: several parts of the prompt.
+    const long = Array.from({ length: 60 }, (_, i) => PROMPTS[i % PROMPTS.length]).join(". ");
+    const second = await model.complete(1, request(long, 5), () => {}, never);
+    const one = await first;
+    const parts = calls.flatMap((c, i) => (c === "append 1" ? [i] : []));
+    assert.ok(parts.length >= 4, `${parts.length} parts`);
+    const between = calls.slice(parts[0], parts.at(-1)).filter((c) => c.startsWith("step"));
+    assert.ok(between.length >= parts.length - 1, calls.join(", "));
+    assert.ok(one.evalCount > 0 && second.evalCount > 0);
   });
 
   it("keeps the others' texts when one slot is canceled mid-generation", async () => {

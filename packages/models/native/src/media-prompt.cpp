@@ -4,59 +4,14 @@
 #include <algorithm>
 #include <cstring>
 
+#include "decode.h"
 #include "log-sink.h"
 #include "mtmd-helper.h"
+#include "text-prompt.h"
 
 namespace llmsrv {
 
 namespace {
-
-/** Marks `seq` as the one being decoded (its abort flag counts) for the scope's duration. */
-struct DecodingScope {
-  ModelState &state;
-  DecodingScope(ModelState &s, int seq) : state(s) { state.decoding.store(seq); }
-  ~DecodingScope() { state.decoding.store(-1); }
-};
-
-/** Copies the logits of the context's last output into the sequence (others decode next). */
-void keep_logits(ModelState &state, SequenceState &s) {
-  const float *logits = llama_get_logits_ith(state.ctx, -1);
-  if (!logits) throw std::runtime_error("llama.cpp returned no logits");
-  s.logits.assign(logits, logits + state.n_vocab);
-}
-
-/** Decodes text tokens from the sequence's position in batches; logits only for the last one. */
-void decode_tokens(ModelState &state, int seq, SequenceState &s,
-                   const std::vector<llama_token> &tokens, bool logits_last) {
-  const size_t n_batch = state.options.batch_size;
-  llama_batch batch = llama_batch_init(static_cast<int32_t>(n_batch), 0, 1);
-  try {
-    for (size_t start = 0; start < tokens.size(); start += n_batch) {
-      const size_t end = std::min(tokens.size(), start + n_batch);
-      batch.n_tokens = 0;
-      for (size_t i = start; i < end; i++) {
-        const int j = batch.n_tokens++;
-        batch.token[j] = tokens[i];
-        batch.pos[j] = s.n_past + static_cast<llama_pos>(i - start);
-        batch.n_seq_id[j] = 1;
-        batch.seq_id[j][0] = seq;
-        batch.logits[j] = logits_last && i + 1 == tokens.size();
-      }
-      const int32_t rc = llama_decode(state.ctx, batch);
-      if (rc == 2) throw Aborted();
-      if (rc != 0) {
-        std::string logged = take_captured_errors();
-        throw std::runtime_error("llama_decode failed (" + std::to_string(rc) + ")" +
-                                 (logged.empty() ? "" : ": " + logged));
-      }
-      s.n_past += static_cast<llama_pos>(end - start);
-    }
-  } catch (...) {
-    llama_batch_free(batch);
-    throw;
-  }
-  llama_batch_free(batch);
-}
 
 /**
  * Encodes a media chunk and decodes its embeddings with the last one's logits kept: mtmd's
@@ -187,44 +142,21 @@ std::vector<llama_token> text_of(const std::vector<EvalItem> &items, bool &text_
   return flat;
 }
 
-/**
- * Keeps the part of the sequence's cache that `tokens` start with, less at least their last
- * token (decoded again for its logits); returns how many are kept. Nothing is kept when the
- * cache cannot drop a tail (recurrent models).
- */
-llama_pos keep_cached_prefix(ModelState &state, int seq, SequenceState &s,
-                             const std::vector<llama_token> &tokens) {
-  size_t keep = 0;
-  while (keep < s.cached.size() && keep < tokens.size() && s.cached[keep] == tokens[keep]) keep++;
-  if (keep >= tokens.size()) keep = tokens.size() - 1;
-  llama_memory_t mem = llama_get_memory(state.ctx);
-  if (keep > 0 && llama_memory_seq_rm(mem, seq, static_cast<llama_pos>(keep), -1)) {
-    return static_cast<llama_pos>(keep);
-  }
-  llama_memory_seq_rm(mem, seq, -1, -1);
-  return 0;
-}
-
 }  // namespace
 
 size_t evaluate_prompt(ModelState &state, int seq, const std::vector<EvalItem> &items) {
   SequenceState &s = state.sequence(seq);
+  bool text_only = false;
+  std::vector<llama_token> text = text_of(items, text_only);
+  if (text_only && !text.empty()) {
+    const llama_pos kept = keep_prefix(state, seq, text);
+    append_tokens(state, seq, std::vector<llama_token>(text.begin() + kept, text.end()), true);
+    return text.size();
+  }
   std::lock_guard<std::mutex> guard(state.lock);
   begin_error_capture();
   DecodingScope scope(state, seq);
   s.logits.clear();
-  bool text_only = false;
-  std::vector<llama_token> text = text_of(items, text_only);
-  if (text_only && !text.empty()) {
-    s.n_past = keep_cached_prefix(state, seq, s, text);
-    // Known again only once every token is in (an abort leaves the cache partial).
-    s.cached.clear();
-    const std::vector<llama_token> rest(text.begin() + s.n_past, text.end());
-    decode_tokens(state, seq, s, rest, true);
-    keep_logits(state, s);
-    s.cached = std::move(text);
-    return s.cached.size();
-  }
   s.cached.clear();
   llama_memory_seq_rm(llama_get_memory(state.ctx), seq, -1, -1);
   s.n_past = 0;
@@ -269,61 +201,6 @@ size_t evaluate_prompt(ModelState &state, int seq, const std::vector<EvalItem> &
   }
   if (evaluated > 0) keep_logits(state, s);
   return evaluated;
-}
-
-void evaluate_token(ModelState &state, int seq, llama_token token) {
-  SequenceState &s = state.sequence(seq);
-  std::lock_guard<std::mutex> guard(state.lock);
-  begin_error_capture();
-  DecodingScope scope(state, seq);
-  std::vector<llama_token> known = std::move(s.cached);
-  s.cached.clear();
-  decode_tokens(state, seq, s, {token}, true);
-  keep_logits(state, s);
-  if (!known.empty()) {
-    known.push_back(token);
-    s.cached = std::move(known);
-  }
-}
-
-void evaluate_step(ModelState &state, const std::vector<int> &seqs,
-                   const std::vector<llama_token> &feeds) {
-  struct Output {
-    SequenceState *s;
-    int32_t index;
-    llama_token token;
-  };
-  std::lock_guard<std::mutex> guard(state.lock);
-  begin_error_capture();
-  std::vector<Output> outputs;
-  llama_batch batch = llama_batch_init(static_cast<int32_t>(seqs.size()), 0, 1);
-  for (size_t i = 0; i < seqs.size(); i++) {
-    if (feeds[i] < 0) continue;
-    SequenceState &s = state.sequence(seqs[i]);
-    const int j = batch.n_tokens++;
-    batch.token[j] = feeds[i];
-    batch.pos[j] = s.n_past;
-    batch.n_seq_id[j] = 1;
-    batch.seq_id[j][0] = seqs[i];
-    batch.logits[j] = true;
-    outputs.push_back({&s, j, feeds[i]});
-  }
-  const int32_t rc = outputs.empty() ? 0 : llama_decode(state.ctx, batch);
-  llama_batch_free(batch);
-  if (rc != 0) {
-    // What the caches hold after a failed decode is not known.
-    for (const Output &o : outputs) o.s->cached.clear();
-    std::string logged = take_captured_errors();
-    throw std::runtime_error("llama_decode failed (" + std::to_string(rc) + ")" +
-                             (logged.empty() ? "" : ": " + logged));
-  }
-  for (const Output &o : outputs) {
-    const float *logits = llama_get_logits_ith(state.ctx, o.index);
-    if (!logits) throw std::runtime_error("llama.cpp returned no logits");
-    o.s->logits.assign(logits, logits + state.n_vocab);
-    o.s->n_past++;
-    if (!o.s->cached.empty()) o.s->cached.push_back(o.token);
-  }
 }
 
 void clear_sequence(ModelState &state, int seq) {

@@ -5,18 +5,9 @@
 #include <vector>
 
 #include "model-state.h"
+#include "native-errors.h"
 
 namespace llmsrv {
-
-/** Thrown for input the caller sent (undecodable media, a marker count mismatch): a 400. */
-struct BadInput : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-/** Thrown when the sequence's abort flag stopped a decode. */
-struct Aborted : std::runtime_error {
-  Aborted() : std::runtime_error("aborted") {}
-};
 
 /** One chunk of a prepared prompt: text tokens, or an image or audio clip's embeddings. */
 struct ChunkSummary {
@@ -48,25 +39,12 @@ struct EvalItem {
 };
 
 /**
- * Clears sequence `seq` and evaluates `items` from position 0, keeping the logits after the
- * last one; returns the number of tokens (text and media) evaluated. Throws Aborted when the
+ * Evaluates `items` on sequence `seq` from position 0, keeping the logits after the last one;
+ * returns the number of tokens (text and media) the sequence then holds. Items that are all
+ * text keep what the sequence's cache holds of them (text-prompt.h). Throws Aborted when the
  * sequence's abort flag was raised.
  */
 size_t evaluate_prompt(ModelState &state, int seq, const std::vector<EvalItem> &items);
-
-/**
- * Decodes `token` at the sequence's next position (keeping its logits); the generation step.
- * Throws Aborted, or runtime_error when the context is full.
- */
-void evaluate_token(ModelState &state, int seq, llama_token token);
-
-/**
- * One generation step of several sequences: each `feeds[i]` (a token, or negative for none)
- * is decoded at its sequence's next position, all of them in one llama_decode (llama.cpp
- * computes the model once for the whole batch), and each sequence keeps its logits.
- */
-void evaluate_step(ModelState &state, const std::vector<int> &seqs,
-                   const std::vector<llama_token> &feeds);
 
 /** Removes the sequence's tokens from the KV cache. */
 void clear_sequence(ModelState &state, int seq);

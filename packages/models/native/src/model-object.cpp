@@ -2,10 +2,12 @@
 #include "model-object.h"
 
 #include "embedding.h"
+#include "generation-step.h"
 #include "loader.h"
 #include "media-prompt.h"
 #include "promise-worker.h"
 #include "sampling.h"
+#include "text-prompt.h"
 #include "text.h"
 
 namespace llmsrv {
@@ -58,7 +60,8 @@ Napi::Function ModelObject::Define(Napi::Env env) {
           InstanceMethod<&ModelObject::Prepare>("prepare"),
           InstanceMethod<&ModelObject::Evaluate>("evaluate"),
           InstanceMethod<&ModelObject::ConfigureSampler>("configureSampler"),
-          InstanceMethod<&ModelObject::Next>("next"),
+          InstanceMethod<&ModelObject::KeepPrefix>("keepPrefix"),
+          InstanceMethod<&ModelObject::Append>("append"),
           InstanceMethod<&ModelObject::Step>("step"),
           InstanceMethod<&ModelObject::Logits>("logits"),
           InstanceMethod<&ModelObject::Embed>("embed"),
@@ -223,19 +226,26 @@ Napi::Value ModelObject::ConfigureSampler(const Napi::CallbackInfo &info) {
   return info.Env().Undefined();
 }
 
-Napi::Value ModelObject::Next(const Napi::CallbackInfo &info) {
+Napi::Value ModelObject::KeepPrefix(const Napi::CallbackInfo &info) {
   auto s = live(info.Env());
   int seq = sequenceArg(info, 0);
-  int feed = info[1].IsNumber() ? info[1].As<Napi::Number>().Int32Value() : -1;
-  if (feed >= s->n_vocab) throw Napi::RangeError::New(info.Env(), "token outside the vocabulary");
-  auto token = std::make_shared<llama_token>(-1);
+  auto tokens = tokens_arg(info[1], s->n_vocab);
+  // A new prompt starts un-aborted; the caller aborts it afterwards if it must.
+  s->sequence(seq).abort.store(false);
+  auto kept = std::make_shared<llama_pos>(0);
   return PromiseWorker::Run(
-      info.Env(),
-      [s, seq, feed, token] {
-        if (feed >= 0) evaluate_token(*s, seq, feed);
-        *token = sample_token(*s, seq);
-      },
-      [token](Napi::Env env) -> Napi::Value { return Napi::Number::New(env, *token); });
+      info.Env(), [s, seq, tokens = std::move(tokens), kept] { *kept = keep_prefix(*s, seq, tokens); },
+      [kept](Napi::Env env) -> Napi::Value { return Napi::Number::New(env, *kept); });
+}
+
+Napi::Value ModelObject::Append(const Napi::CallbackInfo &info) {
+  auto s = live(info.Env());
+  int seq = sequenceArg(info, 0);
+  auto tokens = tokens_arg(info[1], s->n_vocab);
+  const bool logits = info[2].IsBoolean() && info[2].As<Napi::Boolean>();
+  return PromiseWorker::Run(
+      info.Env(), [s, seq, tokens = std::move(tokens), logits] { append_tokens(*s, seq, tokens, logits); },
+      [](Napi::Env env) -> Napi::Value { return env.Undefined(); });
 }
 
 Napi::Value ModelObject::Step(const Napi::CallbackInfo &info) {

@@ -31,7 +31,8 @@ class ModelObject : public Napi::ObjectWrap<ModelObject> {
   Napi::Value Prepare(const Napi::CallbackInfo &info);
   Napi::Value Evaluate(const Napi::CallbackInfo &info);
   Napi::Value ConfigureSampler(const Napi::CallbackInfo &info);
-  Napi::Value Next(const Napi::CallbackInfo &info);
+  Napi::Value KeepPrefix(const Napi::CallbackInfo &info);
+  Napi::Value Append(const Napi::CallbackInfo &info);
   Napi::Value Step(const Napi::CallbackInfo &info);
   Napi::Value Logits(const Napi::CallbackInfo &info);
   Napi::Value Embed(const Napi::CallbackInfo &info);

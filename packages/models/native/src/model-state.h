@@ -46,11 +46,14 @@ struct SequenceState {
   llama_sampler *sampler = nullptr;
   std::atomic<bool> abort{false};
   /**
-   * The tokens the sequence's cache holds, in order, when they are all text (no media):
-   * a next prompt that starts with them evaluates only what follows (as node-llama-cpp's
-   * and Ollama's runners reuse a slot's cache). Empty when unknown.
+   * The tokens the sequence's cache holds, in order, when they are known (text only, every
+   * decode completed): a next prompt that starts with them evaluates only what follows, as
+   * node-llama-cpp's and Ollama's runners reuse a slot's cache. Known exactly when there is
+   * one per position.
    */
   std::vector<llama_token> cached;
+
+  bool cache_known() const { return cached.size() == static_cast<size_t>(n_past); }
 
   ~SequenceState() {
     if (sampler) llama_sampler_free(sampler);

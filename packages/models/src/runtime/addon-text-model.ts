@@ -3,6 +3,7 @@ import type { LlamaModel, Token } from "node-llama-cpp";
 import { LlmsrvError } from "../errors.js";
 import { readGgufInfo } from "../gguf/gguf-reader.js";
 import { shapeFromGguf } from "../gguf/model-shape.js";
+import { ContextTurns } from "./context-turns.js";
 import { GeneratedText } from "./generated-text.js";
 import { estimateMemory } from "./memory-estimate.js";
 import type {
@@ -20,6 +21,12 @@ import { type BatchModelLoader, TextEmbedder } from "./text-embedder.js";
 import { TokenTextDecoder } from "./token-text.js";
 
 /**
+ * Prompt tokens decoded per native call: small enough that the slots already generating wait
+ * little for their next step, large enough that llama.cpp's batched products stay efficient.
+ */
+const PROMPT_PART = 128;
+
+/**
  * A text model on the CPU, generating through our addon (llama-runtime.ts picks it when the
  * addon is built). node-llama-cpp holds only the vocabulary: prompts are tokenized and
  * fitted exactly as on its path (prompt-tokens.ts), output grammars come from the same
@@ -33,6 +40,7 @@ export class AddonTextModel implements LoadedModel {
   readonly vramBytes = 0;
   private readonly prompts: PromptTokens;
   private readonly embedder: TextEmbedder;
+  private readonly turns = new ContextTurns();
   private readonly stepper: SlotStepper;
   /** Tokens that end a generation besides the vocabulary's end-of-generation ones. */
   private readonly extraEnds: ReadonlySet<number>;
@@ -50,7 +58,7 @@ export class AddonTextModel implements LoadedModel {
       (t) => this.prompts.tokenize(t),
       batchEmbedder,
     );
-    this.stepper = new SlotStepper(native);
+    this.stepper = new SlotStepper(native, this.turns);
     this.extraEnds = extraEndTokens(vocabulary);
     const info = native.info();
     const shape = shapeFromGguf(readGgufInfo(spec.modelPath));
@@ -96,7 +104,7 @@ export class AddonTextModel implements LoadedModel {
     signal.addEventListener("abort", onAbort, { once: true });
     try {
       if (!signal.aborted && maxTokens > 0 && evaluated.length > 0) {
-        await this.native.evaluate(slot, [Int32Array.from(evaluated)]);
+        await this.evaluate(slot, Int32Array.from(evaluated), signal);
         this.native.configureSampler(
           slot,
           { ...req.sampling, grammar },
@@ -128,6 +136,20 @@ export class AddonTextModel implements LoadedModel {
       evalNs: Number(end - firstToken),
       aborted: signal.aborted,
     };
+  }
+
+  /**
+   * Puts the prompt's tokens into the slot: what its cache already holds of them stays, the
+   * rest is decoded in parts, between which the other slots' generation steps run.
+   */
+  private async evaluate(slot: number, tokens: Int32Array, signal: AbortSignal): Promise<void> {
+    let at = await this.turns.run(() => this.native.keepPrefix(slot, tokens));
+    while (at < tokens.length && !signal.aborted) {
+      const end = Math.min(tokens.length, at + PROMPT_PART);
+      const part = tokens.subarray(at, end);
+      await this.turns.run(() => this.native.append(slot, part, end === tokens.length));
+      at = end;
+    }
   }
 
   /** A decoder of generated tokens that reads them after the prompt's last tokens. */

@@ -1,5 +1,6 @@
 // Decodes the next token of every generating slot of one addon model in one llama_decode.
 import { LlmsrvError } from "../errors.js";
+import { ContextTurns } from "./context-turns.js";
 
 /** The addon call a step makes (NativeMtmdModel.step). */
 export interface StepModel {
@@ -28,7 +29,11 @@ export class SlotStepper {
   private waiting: Request[] = [];
   private running = false;
 
-  constructor(private readonly model: StepModel) {}
+  constructor(
+    private readonly model: StepModel,
+    /** The context's queue of native calls, shared with prompt evaluation. */
+    private readonly turns: ContextTurns = new ContextTurns(),
+  ) {}
 
   /**
    * Generates on a slot whose prompt is evaluated and sampler set: tokens go to `take` until
@@ -100,10 +105,9 @@ export class SlotStepper {
 
   private async run(batch: Request[]): Promise<void> {
     try {
-      const { tokens, errors } = await this.model.step(
-        Int32Array.from(batch, (r) => r.slot),
-        Int32Array.from(batch, (r) => r.feed),
-      );
+      const sequences = Int32Array.from(batch, (r) => r.slot);
+      const feeds = Int32Array.from(batch, (r) => r.feed);
+      const { tokens, errors } = await this.turns.run(() => this.model.step(sequences, feeds));
       batch.forEach((r, i) => {
         const error = errors[i];
         if (error) r.reject(new LlmsrvError("internal", error));

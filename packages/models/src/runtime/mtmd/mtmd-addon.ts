@@ -94,8 +94,13 @@ export interface NativeMtmdModel {
   evaluate(seq: number, items: Array<Int32Array | number>): Promise<number>;
   /** Sets `seq`'s sampler chain; `history` feeds the repetition penalties. */
   configureSampler(seq: number, settings: NativeSamplerSettings, history?: Int32Array): void;
-  /** Decodes `feed` (unless -1) and samples the next token from the logits. */
-  next(seq: number, feed: number): Promise<number>;
+  /**
+   * Keeps the start of `tokens` that `seq`'s cache holds (all but the last at most) and drops
+   * the rest of it; resolves with how many were kept, where append() continues.
+   */
+  keepPrefix(seq: number, tokens: Int32Array): Promise<number>;
+  /** Decodes `tokens` at `seq`'s next position, keeping the last one's logits when asked. */
+  append(seq: number, tokens: Int32Array, logits: boolean): Promise<void>;
   /**
    * One generation step of several sequences in one llama_decode: each `feeds[i]` (unless
    * -1) is decoded on `sequences[i]`, then each samples its next token. A sequence whose

@@ -1,6 +1,7 @@
 // The multimodal runtime: models with a projector, run by our mtmd addon (images and audio).
 import { stat } from "node:fs/promises";
 import { LlmsrvError, messageOf } from "../../errors.js";
+import { ContextTurns } from "../context-turns.js";
 import { GeneratedText } from "../generated-text.js";
 import { batchSizeFor, insufficientMemory, systemAvailableMemory } from "../memory-estimate.js";
 import type {
@@ -88,6 +89,7 @@ export class MtmdLoadedModel implements LoadedModel {
   /** What the addon reports: vision and audio support, vocabulary, context size. */
   readonly info: NativeModelInfo;
   /** The slots generating at once are decoded together, one token each per step. */
+  private readonly turns = new ContextTurns();
   private readonly stepper: SlotStepper;
 
   constructor(
@@ -99,7 +101,7 @@ export class MtmdLoadedModel implements LoadedModel {
     this.info = native.info();
     this.sizeBytes = this.info.modelBytes + this.info.stateBytes + projectorSize;
     this.vramBytes = this.info.vramBytes;
-    this.stepper = new SlotStepper(native);
+    this.stepper = new SlotStepper(native, this.turns);
   }
 
   async tokenize(text: string): Promise<number[]> {
@@ -182,7 +184,7 @@ export class MtmdLoadedModel implements LoadedModel {
     let evaluated = fitted.total;
     try {
       if (!aborted) {
-        evaluated = await this.native.evaluate(slot, fitted.items);
+        evaluated = await this.turns.run(() => this.native.evaluate(slot, fitted.items));
         if (signal.aborted) this.native.abort(slot);
         this.native.configureSampler(
           slot,
