@@ -124,7 +124,7 @@ export class LlamaRuntime implements ModelRuntime {
   /**
    * Our addon, which text models on the CPU generate on (addon-text-model.ts), or undefined
    * where it was never built (no C++ compiler at install): generation then goes through
-   * node-llama-cpp, slot by slot, with one warning.
+   * node-llama-cpp (paced by decode-pacer.ts), with one warning.
    */
   private generationAddon(): MtmdAddon | undefined {
     if (this.addon === undefined) {

@@ -94,7 +94,9 @@ export class SlotStepper {
       throw new LlmsrvError("internal", "a slot left with a step request pending");
     }
     if (this.waiting.length < this.joined.size) return;
-    const batch = this.waiting;
+    // In ascending slot order: llama.cpp (a KV stream per sequence) computes a batch as one pass
+    // only while its sequence ids follow each other; out of order it takes up to one per slot.
+    const batch = this.waiting.sort((a, b) => a.slot - b.slot);
     this.waiting = [];
     this.running = true;
     this.run(batch).finally(() => {
