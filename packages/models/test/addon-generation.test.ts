@@ -56,7 +56,11 @@ function same(r: CompletionResult): unknown {
  * The addon with its models' context calls recorded in `calls` ("step <n sequences>",
  * "append <slot>"). With `holdFirstStep`, the first step waits until that many prompts are in.
  */
-function recordingAddon(calls: string[], holdFirstStep = 0): MtmdAddon {
+function recordingAddon(
+  calls: string[],
+  holdFirstStep = 0,
+  onAppend: (seq: number) => void = () => {},
+): MtmdAddon {
   const addon = loadMtmdAddon("cpu", { buildMissing: false });
   let prompts = 0;
   let release: () => void = () => {};
@@ -69,6 +73,7 @@ function recordingAddon(calls: string[], holdFirstStep = 0): MtmdAddon {
       const model: NativeMtmdModel = await addon.loadModel(options);
       const append: NativeMtmdModel["append"] = async (seq, tokens, logits) => {
         calls.push(`append ${seq}`);
+        onAppend(seq);
         await model.append(seq, tokens, logits);
         if (logits && ++prompts === holdFirstStep) release();
       };
@@ -239,6 +244,34 @@ describe("generation on the addon", {
     // The canceled slot generates as before on its next request.
     const again = await model.complete(1, request(PROMPTS[1] ?? ""), () => {}, never);
     assert.deepEqual(same(again), same(reference.get(PROMPTS[1] ?? "") as CompletionResult));
+  });
+
+  it("stops a long prompt between its parts when canceled, and reuses what got in", async () => {
+    const calls: string[] = [];
+    const cancel = new AbortController();
+    let parts = 0;
+    const runtime = new LlamaRuntime({
+      maxThreads: 2,
+      generationAddon: () =>
+        recordingAddon(calls, 0, (seq) => {
+          if (seq === 1 && ++parts === 2) cancel.abort();
+        }),
+    });
+    const model = await load(runtime, { ...spec(2), contextSize: 1024 });
+    const long = Array.from({ length: 60 }, (_, i) => PROMPTS[i % PROMPTS.length]).join(". ");
+    const canceled = await model.complete(1, request(long, 20), () => {}, cancel.signal);
+    assert.equal(canceled.aborted, true);
+    assert.equal(canceled.evalCount, 0);
+    assert.equal(calls.filter((c) => c === "append 1").length, 2, calls.join(", "));
+    // The same prompt again on that slot: the parts already in are kept, the rest evaluated.
+    const before = calls.length;
+    const resumed = await model.complete(1, request(long, 20), () => {}, never);
+    const resumedParts = calls.slice(before).filter((c) => c === "append 1").length;
+    const fresh = await model.complete(0, request(long, 20), () => {}, never);
+    const freshParts = calls.filter((c) => c === "append 0").length;
+    assert.deepEqual(same(resumed), same(fresh));
+    assert.ok(resumed.evalCount > 0);
+    assert.equal(resumedParts, freshParts - 1, "the first part was kept");
   });
 
   it("continues a slot's last exchange as a fresh slot would (its cache reused)", async () => {

@@ -34,12 +34,22 @@ void append_tokens(ModelState &state, int seq, const std::vector<llama_token> &t
   std::lock_guard<std::mutex> guard(state.lock);
   begin_error_capture();
   DecodingScope scope(state, seq);
-  // Unknown until every token is in: an abort between batches leaves part of them.
+  // Known again once the decode is over: what got in (all of it, or the batches before an abort).
   const bool known = s.cache_known();
   std::vector<llama_token> held = std::move(s.cached);
   s.cached.clear();
   s.logits.clear();
-  decode_tokens(state, seq, s, tokens, logits);
+  const llama_pos start = s.n_past;
+  try {
+    decode_tokens(state, seq, s, tokens, logits);
+  } catch (...) {
+    // The batches decoded before an abort stay (llama.cpp drops the one it stopped in).
+    if (known) {
+      held.insert(held.end(), tokens.begin(), tokens.begin() + (s.n_past - start));
+      s.cached = std::move(held);
+    }
+    throw;
+  }
   if (logits) keep_logits(state, s);
   if (known) {
     held.insert(held.end(), tokens.begin(), tokens.end());

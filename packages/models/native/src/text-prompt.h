@@ -16,8 +16,8 @@ llama_pos keep_prefix(ModelState &state, int seq, const std::vector<llama_token>
 
 /**
  * Decodes `tokens` at the sequence's next position, keeping the last one's logits when
- * `logits`. Throws Aborted when the sequence's abort flag stopped it; what was decoded before
- * stays, and the cache's tokens are then unknown.
+ * `logits`. Throws Aborted when the sequence's abort flag stopped it; the batches decoded
+ * before stay, and a next prompt can keep them.
  */
 void append_tokens(ModelState &state, int seq, const std::vector<llama_token> &tokens, bool logits);
 
