@@ -70,7 +70,12 @@ function recordingAddon(
   if (holdFirstStep === 0) release();
   return {
     loadModel: async (options) => {
+      calls.push("loadModel");
       const model: NativeMtmdModel = await addon.loadModel(options);
+      const embeddingContext: NativeMtmdModel["embeddingContext"] = (o) => {
+        calls.push("embeddingContext");
+        return model.embeddingContext(o);
+      };
       const append: NativeMtmdModel["append"] = async (seq, tokens, logits) => {
         calls.push(`append ${seq}`);
         onAppend(seq);
@@ -87,6 +92,7 @@ function recordingAddon(
         get(target, key) {
           if (key === "append") return append;
           if (key === "step") return step;
+          if (key === "embeddingContext") return embeddingContext;
           const value: unknown = Reflect.get(target, key);
           return typeof value === "function" ? value.bind(target) : value;
         },
@@ -290,6 +296,28 @@ describe("generation on the addon", {
       await model.complete(2, request("Zebras"), () => {}, never);
       assert.deepEqual(same(reused), same(fresh), p);
     }
+  });
+
+  it("embeds on a second context of the same weights, with the vectors of a separate load", async () => {
+    const calls: string[] = [];
+    const runtime = new LlamaRuntime({
+      maxThreads: 2,
+      generationAddon: () => recordingAddon(calls),
+    });
+    const model = await load(runtime, spec(2));
+    const texts = ["a cat", "Once upon a time there was a dog", "", "the park"];
+    const shared = await model.embed(texts, true, never);
+    const generated = await model.complete(0, request(PROMPTS[0] ?? ""), () => {}, never);
+    const again = await model.embed(texts, true, never);
+    // The reference runtime (node-llama-cpp generating) embeds on a load of its own.
+    const separate = await models[0]?.embed(texts, true, never);
+    assert.deepEqual(shared, separate);
+    assert.deepEqual(again, shared);
+    assert.deepEqual(same(generated), same(reference.get(PROMPTS[0] ?? "") as CompletionResult));
+    assert.deepEqual(
+      calls.filter((c) => c === "loadModel" || c === "embeddingContext"),
+      ["loadModel", "embeddingContext"],
+    );
   });
 
   it("gives the same text on two threads as on one (the context's own thread pool)", async () => {

@@ -69,6 +69,51 @@ void apply_adapters(ModelState &state) {
   }
 }
 
+/** Creates the state's llama.cpp context (its options say which kind), thread pool and slots. */
+void create_context(ModelState &state) {
+  llama_context_params cp = llama_context_default_params();
+  cp.n_seq_max = state.options.sequences;
+  cp.n_batch = state.options.batch_size;
+  cp.n_ubatch = state.options.batch_size;
+  if (state.options.embeddings) {
+    // The texts of one decode share the window: one cache, each its own sequence. A text
+    // may fill the window (n_batch); groups fill a ubatch (embedding.cpp).
+    cp.embeddings = true;
+    cp.n_ctx = state.options.context_size;
+    cp.n_batch = state.options.context_size;
+    cp.kv_unified = true;
+  } else {
+    // Each sequence owns its part of the cache (a slot's window is exactly context_size).
+    cp.n_ctx = state.options.context_size * state.options.sequences;
+    cp.kv_unified = false;
+  }
+  cp.n_threads = state.options.threads;
+  cp.n_threads_batch = state.options.threads;
+  cp.flash_attn_type = state.options.flash_attention;
+  cp.type_k = state.options.kv_type;
+  cp.type_v = state.options.kv_type;
+  // num_gpu 0 keeps everything on the CPU, as Ollama's: no KV cache on the GPU, and no
+  // large-batch matrix products copied there either (llama.cpp's op offload).
+  cp.offload_kqv = state.options.gpu_layers != 0;
+  cp.op_offload = state.options.gpu_layers != 0;
+  cp.no_perf = true;
+  cp.abort_callback = [](void *data) -> bool {
+    auto *s = static_cast<ModelState *>(data);
+    int seq = s->decoding.load();
+    return seq >= 0 && seq < static_cast<int>(s->sequences.size()) &&
+           s->sequences[seq]->abort.load();
+  };
+  cp.abort_callback_data = &state;
+  state.ctx = llama_init_from_model(state.model, cp);
+  if (!state.ctx) fail("cannot create a context for " + state.options.model_path);
+  attach_threadpool(state, state.options.threads);
+  apply_adapters(state);
+
+  for (uint32_t i = 0; i < state.options.sequences; i++) {
+    state.sequences.push_back(std::make_unique<SequenceState>());
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<ModelState> load_model(const LoadOptions &options) {
@@ -88,47 +133,7 @@ std::unique_ptr<ModelState> load_model(const LoadOptions &options) {
   state->vocab = llama_model_get_vocab(state->model);
   state->n_vocab = llama_vocab_n_tokens(state->vocab);
 
-  llama_context_params cp = llama_context_default_params();
-  cp.n_seq_max = options.sequences;
-  cp.n_batch = options.batch_size;
-  cp.n_ubatch = options.batch_size;
-  if (options.embeddings) {
-    // The texts of one decode share the window: one cache, each its own sequence. A text
-    // may fill the window (n_batch); groups fill a ubatch (embedding.cpp).
-    cp.embeddings = true;
-    cp.n_ctx = options.context_size;
-    cp.n_batch = options.context_size;
-    cp.kv_unified = true;
-  } else {
-    // Each sequence owns its part of the cache (a slot's window is exactly context_size).
-    cp.n_ctx = options.context_size * options.sequences;
-    cp.kv_unified = false;
-  }
-  cp.n_threads = options.threads;
-  cp.n_threads_batch = options.threads;
-  cp.flash_attn_type = options.flash_attention;
-  cp.type_k = options.kv_type;
-  cp.type_v = options.kv_type;
-  // num_gpu 0 keeps everything on the CPU, as Ollama's: no KV cache on the GPU, and no
-  // large-batch matrix products copied there either (llama.cpp's op offload).
-  cp.offload_kqv = options.gpu_layers != 0;
-  cp.op_offload = options.gpu_layers != 0;
-  cp.no_perf = true;
-  cp.abort_callback = [](void *data) -> bool {
-    auto *s = static_cast<ModelState *>(data);
-    int seq = s->decoding.load();
-    return seq >= 0 && seq < static_cast<int>(s->sequences.size()) &&
-           s->sequences[seq]->abort.load();
-  };
-  cp.abort_callback_data = state.get();
-  state->ctx = llama_init_from_model(state->model, cp);
-  if (!state->ctx) fail("cannot create a context for " + options.model_path);
-  attach_threadpool(*state, options.threads);
-  apply_adapters(*state);
-
-  for (uint32_t i = 0; i < options.sequences; i++) {
-    state->sequences.push_back(std::make_unique<SequenceState>());
-  }
+  create_context(*state);
 
   if (!options.projector_path.empty()) {
     mtmd_context_params mp2 = mtmd_context_params_default();
@@ -136,10 +141,27 @@ std::unique_ptr<ModelState> load_model(const LoadOptions &options) {
     mp2.n_threads = options.threads;
     mp2.print_timings = false;
     mp2.warmup = false;
-    mp2.flash_attn_type = cp.flash_attn_type;
+    mp2.flash_attn_type = options.flash_attention;
     state->mctx = mtmd_init_from_file(options.projector_path.c_str(), state->model, mp2);
     if (!state->mctx) fail("cannot load projector " + options.projector_path);
   }
+  return state;
+}
+
+std::unique_ptr<ModelState> load_context(std::shared_ptr<ModelState> parent, LoadOptions options) {
+  begin_error_capture();
+  auto state = std::make_unique<ModelState>();
+  options.model_path = parent->options.model_path;
+  options.projector_path.clear();
+  options.gpu_layers = parent->options.gpu_layers;
+  options.adapter_paths.clear();
+  state->options = options;
+  state->model = parent->model;
+  state->owns_model = false;
+  state->vocab = parent->vocab;
+  state->n_vocab = parent->n_vocab;
+  state->parent = std::move(parent);
+  create_context(*state);
   return state;
 }
 

@@ -3,6 +3,7 @@
 
 #include "embedding.h"
 #include "generation-step.h"
+#include "load-options.h"
 #include "loader.h"
 #include "media-prompt.h"
 #include "promise-worker.h"
@@ -65,6 +66,7 @@ Napi::Function ModelObject::Define(Napi::Env env) {
           InstanceMethod<&ModelObject::Step>("step"),
           InstanceMethod<&ModelObject::Logits>("logits"),
           InstanceMethod<&ModelObject::Embed>("embed"),
+          InstanceMethod<&ModelObject::EmbeddingContext>("embeddingContext"),
           InstanceMethod<&ModelObject::Abort>("abort"),
           InstanceMethod<&ModelObject::Clear>("clear"),
           InstanceMethod<&ModelObject::Dispose>("dispose"),
@@ -328,6 +330,17 @@ Napi::Value ModelObject::Embed(const Napi::CallbackInfo &info) {
         }
         return out;
       });
+}
+
+Napi::Value ModelObject::EmbeddingContext(const Napi::CallbackInfo &info) {
+  auto s = live(info.Env());
+  if (!info[0].IsObject()) throw Napi::TypeError::New(info.Env(), "options must be an object");
+  LoadOptions opts = load_options_of(info.Env(), info[0].As<Napi::Object>(), false);
+  opts.embeddings = true;
+  auto loaded = std::make_shared<std::shared_ptr<ModelState>>();
+  return PromiseWorker::Run(
+      info.Env(), [s, opts, loaded] { *loaded = load_context(s, opts); },
+      [loaded](Napi::Env env) -> Napi::Value { return ModelObject::Wrap(env, std::move(*loaded)); });
 }
 
 Napi::Value ModelObject::Abort(const Napi::CallbackInfo &info) {

@@ -36,6 +36,7 @@ class ModelObject : public Napi::ObjectWrap<ModelObject> {
   Napi::Value Step(const Napi::CallbackInfo &info);
   Napi::Value Logits(const Napi::CallbackInfo &info);
   Napi::Value Embed(const Napi::CallbackInfo &info);
+  Napi::Value EmbeddingContext(const Napi::CallbackInfo &info);
   Napi::Value Abort(const Napi::CallbackInfo &info);
   Napi::Value Clear(const Napi::CallbackInfo &info);
   Napi::Value Dispose(const Napi::CallbackInfo &info);

@@ -79,13 +79,17 @@ struct ModelState {
    */
   ggml_threadpool *threadpool = nullptr;
   void (*free_threadpool)(ggml_threadpool *) = nullptr;
+  /** A second context on another state's model (load_context): that state, kept alive. */
+  std::shared_ptr<ModelState> parent;
+  /** False for a second context: the model is the parent's to free. */
+  bool owns_model = true;
 
   ~ModelState() {
     sequences.clear();
     if (mctx) mtmd_free(mctx);
     if (ctx) llama_free(ctx);
     if (threadpool && free_threadpool) free_threadpool(threadpool);
-    if (model) llama_model_free(model);
+    if (model && owns_model) llama_model_free(model);
   }
 
   SequenceState &sequence(int seq) {

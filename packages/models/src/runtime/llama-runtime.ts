@@ -89,7 +89,9 @@ export class LlamaRuntime implements ModelRuntime {
           kvCacheType: spec.kvCacheType,
           adapterPaths: spec.adapterPaths,
         });
-        return new AddonTextModel(model, native, spec, TextEmbedder.addonLoader(spec, backend));
+        // Embeddings on a second context of the same weights, created on first use.
+        const embedContext = () => native.embeddingContext(TextEmbedder.contextOptions(spec));
+        return new AddonTextModel(model, native, spec, embedContext);
       }
       model = await llama.loadModel({
         modelPath: spec.modelPath,

@@ -5,7 +5,11 @@ import type { GpuBackend } from "./gpu-backend.js";
 import { llamaLogLine } from "./llama-log.js";
 import { batchSizeFor } from "./memory-estimate.js";
 import type { EmbeddingResult, LoadSpec } from "./model-runner.js";
-import { loadMtmdAddon, type NativeMtmdModel } from "./mtmd/mtmd-addon.js";
+import {
+  type EmbeddingContextOptions,
+  loadMtmdAddon,
+  type NativeMtmdModel,
+} from "./mtmd/mtmd-addon.js";
 import { beginningTokenOf } from "./prompt-tokens.js";
 
 /** Texts one decode may hold (each its own sequence; at most a ubatch of tokens in all). */
@@ -38,9 +42,10 @@ export function withSpecialTokens(model: LlamaModel, tokens: readonly number[]):
  * Embeds for one loaded text model. node-llama-cpp's embedding context reads sequence 0
  * only, so a batch of texts would be computed one after another; our addon (built with the
  * package, linked to the same llama.cpp) gives every text of a call its own sequence and
- * decodes them together, as Ollama's embedding runner does. It loads the model a second
- * time for that: on the CPU both map the same file, so the weights' pages are shared; on a
- * GPU the weights are uploaded twice. Where the addon is not built (no compiler at install)
+ * decodes them together, as Ollama's embedding runner does. On the CPU its context is a
+ * second one on the weights the model generates with (addon-text-model.ts); where
+ * node-llama-cpp generates (GPU builds) the addon loads the model a second time, and a GPU
+ * holds the weights twice. Where the addon is not built (no compiler at install)
  * or fails to load, the texts go one by one through node-llama-cpp, with one warning.
  */
 export class TextEmbedder {
@@ -56,21 +61,28 @@ export class TextEmbedder {
     private readonly loadBatchModel: BatchModelLoader,
   ) {}
 
+  /** The settings of the context that embeds a call's texts together. */
+  static contextOptions(spec: LoadSpec): EmbeddingContextOptions {
+    return {
+      contextSize: spec.contextSize,
+      sequences: EMBED_SEQUENCES,
+      threads: spec.threads,
+      batchSize: batchSizeFor(spec.contextSize),
+      // As node-llama-cpp's embedding context (llama.cpp's choice): a text decoded alone
+      // gets the vector it got before this path existed, bit for bit.
+      flashAttention: "auto",
+      kvCacheType: spec.kvCacheType,
+    };
+  }
+
   /** The addon loader for a model loaded on `backend` (the same variant of llama.cpp). */
   static addonLoader(spec: LoadSpec, backend: GpuBackend): BatchModelLoader {
     return () =>
       loadMtmdAddon(backend, { buildMissing: false }).loadModel({
+        ...TextEmbedder.contextOptions(spec),
         modelPath: spec.modelPath,
         gpuLayers: backend === "cpu" ? 0 : (spec.gpuLayers ?? -1),
         useMmap: true,
-        contextSize: spec.contextSize,
-        sequences: EMBED_SEQUENCES,
-        threads: spec.threads,
-        batchSize: batchSizeFor(spec.contextSize),
-        // As node-llama-cpp's embedding context (llama.cpp's choice): a text decoded alone
-        // gets the vector it got before this path existed, bit for bit.
-        flashAttention: "auto",
-        kvCacheType: spec.kvCacheType,
         embeddings: true,
       });
   }

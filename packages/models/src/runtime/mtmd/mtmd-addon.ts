@@ -34,6 +34,12 @@ export interface NativeLoadOptions {
   adapterPaths?: readonly string[];
 }
 
+/** The context settings of `embeddingContext` (the model is the one it is called on). */
+export type EmbeddingContextOptions = Pick<
+  NativeLoadOptions,
+  "contextSize" | "sequences" | "threads" | "batchSize" | "flashAttention" | "kvCacheType"
+>;
+
 /** What `info()` reports of a loaded model. */
 export interface NativeModelInfo {
   embeddingLength: number;
@@ -119,6 +125,11 @@ export interface NativeMtmdModel {
    * stops a call in progress (ABORTED).
    */
   embed(texts: Int32Array[]): Promise<Float32Array[]>;
+  /**
+   * A second context on this model's weights (loaded once) for embed(): the context settings
+   * of `options`, `embeddings` implied, no projector, no adapters.
+   */
+  embeddingContext(options: EmbeddingContextOptions): Promise<NativeMtmdModel>;
   /** Stops `seq`'s decode in progress (between ubatches). */
   abort(seq: number): void;
   clear(seq: number): Promise<void>;
