@@ -71,7 +71,13 @@ export function startRun(argv: string[], env: NodeJS.ProcessEnv = {}): StartedRu
     signal: controller.signal,
     onListening: (u) => listening(u),
   };
-  const done = main(["run", ...argv], io);
+  // The test process stays up while the server runs. Twice under CI load the loop ran out of
+  // referenced handles while a run was stopping (its grace timers and idle evaluation workers
+  // are unreferenced; the exact wait was not found) and node:test ended the whole file
+  // ("Promise resolution is still pending but the event loop has already resolved"). A run
+  // that never ends now fails by its test's timeout instead.
+  const keepAlive = setInterval(() => {}, 60_000);
+  const done = main(["run", ...argv], io).finally(() => clearInterval(keepAlive));
   return { url, done, stop: () => controller.abort(), out };
 }
 
