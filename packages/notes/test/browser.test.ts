@@ -26,7 +26,14 @@ async function shoot(page: Page, name: string): Promise<void> {
 type StyleOf = (el: unknown) => { backgroundColor: string; whiteSpace: string };
 
 /** A computed style property of the first element matching `selector`. */
-function computedStyle(page: Page, selector: string, property: "backgroundColor" | "whiteSpace") {
+async function computedStyle(
+  page: Page,
+  selector: string,
+  property: "backgroundColor" | "whiteSpace",
+) {
+  // A click that submits a form returns once the next page is committed; its stylesheets may
+  // still be loading (seen once under CI load: white-space "normal" before notes.css applied).
+  await page.waitForLoadState("load");
   return page.$eval(
     selector,
     (el, prop) =>
