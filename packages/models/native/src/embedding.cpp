@@ -11,9 +11,23 @@ namespace llmsrv {
 
 namespace {
 
-/** Decodes texts[first, last) as sequences 0.. of one batch and appends their vectors. */
-void embed_group(ModelState &state, const std::vector<std::vector<llama_token>> &texts,
-                 size_t first, size_t last, std::vector<std::vector<float>> &out) {
+/** Clears the cache and throws for a failed llama_decode (2: aborted). */
+void decode_failed(ModelState &state, int32_t rc) {
+  llama_memory_clear(llama_get_memory(state.ctx), true);
+  if (rc == 2) throw Aborted();
+  std::string logged = take_captured_errors();
+  throw std::runtime_error("llama_decode failed (" + std::to_string(rc) + ")" +
+                           (logged.empty() ? "" : ": " + logged));
+}
+
+/**
+ * Decodes texts[first, last) as sequences 0.. of one batch. `last_only`: only each text's
+ * last token is an output (the hidden-state capture); else every token is (pooling reads
+ * them all, and an embeddings context outputs every token anyway). Returns the batch index
+ * of each text's last token.
+ */
+std::vector<int32_t> decode_group(ModelState &state, const std::vector<std::vector<llama_token>> &texts,
+                                  size_t first, size_t last, bool last_only) {
   size_t n_tokens = 0;
   for (size_t i = first; i < last; i++) n_tokens += texts[i].size();
   llama_batch batch = llama_batch_init(static_cast<int32_t>(n_tokens), 0, 1);
@@ -26,25 +40,55 @@ void embed_group(ModelState &state, const std::vector<std::vector<llama_token>> 
       batch.pos[j] = static_cast<llama_pos>(p);
       batch.n_seq_id[j] = 1;
       batch.seq_id[j][0] = static_cast<llama_seq_id>(i - first);
-      // Every token is an output: pooling reads them all, and an embeddings context outputs
-      // every token anyway (llama.cpp warns when a batch says otherwise).
-      batch.logits[j] = true;
+      batch.logits[j] = !last_only || p + 1 == tokens.size();
     }
     last_index.push_back(batch.n_tokens - 1);
   }
-  llama_memory_t memory = llama_get_memory(state.ctx);
   const int32_t rc = llama_decode(state.ctx, batch);
   llama_batch_free(batch);
-  if (rc == 2) {
-    llama_memory_clear(memory, true);
-    throw Aborted();
+  if (rc != 0) decode_failed(state, rc);
+  return last_index;
+}
+
+/**
+ * The group's vectors through the capture: true when they were read, false when this
+ * model's graph does not expose them as expected (the context then embeds as llama.cpp
+ * does from here on, once logged).
+ */
+bool embed_group_captured(ModelState &state, const std::vector<std::vector<llama_token>> &texts,
+                          size_t first, size_t last, std::vector<std::vector<float>> &out) {
+  HiddenCapture &capture = state.capture;
+  capture.rows.clear();
+  capture.armed = true;
+  try {
+    decode_group(state, texts, first, last, true);
+  } catch (...) {
+    capture.armed = false;
+    throw;
   }
-  if (rc != 0) {
-    llama_memory_clear(memory, true);
-    std::string logged = take_captured_errors();
-    throw std::runtime_error("llama_decode failed (" + std::to_string(rc) + ")" +
-                             (logged.empty() ? "" : ": " + logged));
+  capture.armed = false;
+  llama_memory_clear(llama_get_memory(state.ctx), true);
+  if (capture.unreadable || capture.row_count() != last - first) {
+    log_warning("embeddings: this model's final hidden states cannot be read during the decode; "
+                "computing them with every token's logits instead");
+    capture.enabled = false;
+    llama_set_embeddings(state.ctx, true);
+    return false;
   }
+  const auto width = static_cast<size_t>(capture.width);
+  for (size_t r = 0; r < last - first; r++) {
+    const float *row = capture.rows.data() + r * width;
+    out.emplace_back(row, row + width);
+  }
+  return true;
+}
+
+/** Decodes texts[first, last) together and appends their vectors. */
+void embed_group(ModelState &state, const std::vector<std::vector<llama_token>> &texts,
+                 size_t first, size_t last, std::vector<std::vector<float>> &out) {
+  if (state.capture.enabled && embed_group_captured(state, texts, first, last, out)) return;
+  const std::vector<int32_t> last_index = decode_group(state, texts, first, last, false);
+  llama_memory_t memory = llama_get_memory(state.ctx);
   const bool pooled = llama_pooling_type(state.ctx) != LLAMA_POOLING_TYPE_NONE;
   const int n_embd = llama_model_n_embd_out(state.model);
   for (size_t i = first; i < last; i++) {

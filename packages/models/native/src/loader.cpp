@@ -82,6 +82,9 @@ void create_context(ModelState &state) {
     cp.n_ctx = state.options.context_size;
     cp.n_batch = state.options.context_size;
     cp.kv_unified = true;
+    // Only an embeddings context watches its graph; the callback reads nothing until armed.
+    cp.cb_eval = HiddenCapture::on_tensor;
+    cp.cb_eval_user_data = &state.capture;
   } else {
     // Each sequence owns its part of the cache (a slot's window is exactly context_size).
     cp.n_ctx = state.options.context_size * state.options.sequences;
@@ -108,6 +111,14 @@ void create_context(ModelState &state) {
   if (!state.ctx) fail("cannot create a context for " + state.options.model_path);
   attach_threadpool(state, state.options.threads);
   apply_adapters(state);
+  if (state.options.embeddings && !state.options.hidden_state_tensor.empty() &&
+      llama_pooling_type(state.ctx) == LLAMA_POOLING_TYPE_NONE) {
+    // A text's embedding is its last token's hidden state: read it, skip the logits.
+    state.capture.enabled = true;
+    state.capture.tensor = state.options.hidden_state_tensor;
+    state.capture.width = llama_model_n_embd_out(state.model);
+    llama_set_embeddings(state.ctx, false);
+  }
 
   for (uint32_t i = 0; i < state.options.sequences; i++) {
     state.sequences.push_back(std::make_unique<SequenceState>());

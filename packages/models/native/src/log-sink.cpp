@@ -59,6 +59,10 @@ void install_log_sink() {
   });
 }
 
+void log_warning(const std::string &line) {
+  emit(GGML_LOG_LEVEL_WARN, line);
+}
+
 void begin_error_capture() {
   captured.clear();
 }

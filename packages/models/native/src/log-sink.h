@@ -7,6 +7,9 @@ namespace llmsrv {
 /** Routes llama.cpp's, ggml's and mtmd's logs here (once per process). */
 void install_log_sink();
 
+/** A warning of the addon's own, in the same format as llama.cpp's. */
+void log_warning(const std::string &line);
+
 /** Starts collecting the error messages logged on this thread (a native call's failure). */
 void begin_error_capture();
 

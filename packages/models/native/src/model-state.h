@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ggml-cpu.h"
+#include "hidden-capture.h"
 #include "llama.h"
 #include "mtmd.h"
 
@@ -31,6 +32,8 @@ struct LoadOptions {
    * context_size tokens, decoded together, instead of a window per slot.
    */
   bool embeddings = false;
+  /** The tensor an embeddings context reads its vectors from (hidden-capture.h); empty: none. */
+  std::string hidden_state_tensor = "result_norm";
   /** LoRA adapter GGUFs applied to the context at scale 1 (Ollama's ADAPTER), in order. */
   std::vector<std::string> adapter_paths;
 };
@@ -83,6 +86,8 @@ struct ModelState {
   std::shared_ptr<ModelState> parent;
   /** False for a second context: the model is the parent's to free. */
   bool owns_model = true;
+  /** An embeddings context's reading of hidden states (hidden-capture.h). */
+  HiddenCapture capture;
 
   ~ModelState() {
     sequences.clear();

@@ -42,7 +42,8 @@ export function withSpecialTokens(model: LlamaModel, tokens: readonly number[]):
  * Embeds for one loaded text model. node-llama-cpp's embedding context reads sequence 0
  * only, so a batch of texts would be computed one after another; our addon (built with the
  * package, linked to the same llama.cpp) gives every text of a call its own sequence and
- * decodes them together, as Ollama's embedding runner does. On the CPU its context is a
+ * decodes them together, as Ollama's embedding runner does (and, for a model that does not
+ * pool, computes no logits: native/src/hidden-capture.h). On the CPU its context is a
  * second one on the weights the model generates with (addon-text-model.ts); where
  * node-llama-cpp generates (GPU builds) the addon loads the model a second time, and a GPU
  * holds the weights twice. Where the addon is not built (no compiler at install)

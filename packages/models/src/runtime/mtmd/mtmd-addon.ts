@@ -30,6 +30,14 @@ export interface NativeLoadOptions {
    * are decoded together. Such a model is used for embed() only.
    */
   embeddings?: boolean;
+  /**
+   * For `embeddings` on a model that does not pool: the graph tensor whose rows are read as
+   * each text's vector during the decode, so that no logits are computed (default
+   * "result_norm", what llama.cpp returns as a token's embedding); null: llama.cpp's own
+   * embeddings, every token an output. Tests name a tensor no graph has to reach the
+   * fallback (native/src/hidden-capture.h).
+   */
+  hiddenStateTensor?: string | null;
   /** LoRA adapter GGUFs applied at scale 1, in order. */
   adapterPaths?: readonly string[];
 }
@@ -37,7 +45,13 @@ export interface NativeLoadOptions {
 /** The context settings of `embeddingContext` (the model is the one it is called on). */
 export type EmbeddingContextOptions = Pick<
   NativeLoadOptions,
-  "contextSize" | "sequences" | "threads" | "batchSize" | "flashAttention" | "kvCacheType"
+  | "contextSize"
+  | "sequences"
+  | "threads"
+  | "batchSize"
+  | "flashAttention"
+  | "kvCacheType"
+  | "hiddenStateTensor"
 >;
 
 /** What `info()` reports of a loaded model. */
