@@ -53,8 +53,9 @@ function same(r: CompletionResult): unknown {
 }
 
 /**
- * The addon with its models' context calls recorded in `calls` ("step <n sequences>",
- * "append <slot>"). With `holdFirstStep`, the first step waits until that many prompts are in.
+ * The addon with its models' context calls recorded in `calls` ("step <n sequences>" and
+ * "done step" when it resolved, "append <slot>", "embed" and "done embed" on an embeddings
+ * context). With `holdFirstStep`, the first step waits until that many prompts are in.
  */
 function recordingAddon(
   calls: string[],
@@ -72,9 +73,16 @@ function recordingAddon(
     loadModel: async (options) => {
       calls.push("loadModel");
       const model: NativeMtmdModel = await addon.loadModel(options);
-      const embeddingContext: NativeMtmdModel["embeddingContext"] = (o) => {
+      const embeddingContext: NativeMtmdModel["embeddingContext"] = async (o) => {
         calls.push("embeddingContext");
-        return model.embeddingContext(o);
+        const child = await model.embeddingContext(o);
+        const embed: NativeMtmdModel["embed"] = async (texts) => {
+          calls.push("embed");
+          const vectors = await child.embed(texts);
+          calls.push("done embed");
+          return vectors;
+        };
+        return withMethods(child, { embed });
       };
       const append: NativeMtmdModel["append"] = async (seq, tokens, logits) => {
         calls.push(`append ${seq}`);
@@ -85,20 +93,24 @@ function recordingAddon(
       const step: NativeMtmdModel["step"] = async (sequences, feeds) => {
         if (!calls.some((c) => c.startsWith("step"))) await allIn;
         calls.push(`step ${sequences.length}`);
-        return model.step(sequences, feeds);
+        const stepped = await model.step(sequences, feeds);
+        calls.push("done step");
+        return stepped;
       };
-      // The native object's methods are read-only: a proxy stands in for it.
-      return new Proxy(model, {
-        get(target, key) {
-          if (key === "append") return append;
-          if (key === "step") return step;
-          if (key === "embeddingContext") return embeddingContext;
-          const value: unknown = Reflect.get(target, key);
-          return typeof value === "function" ? value.bind(target) : value;
-        },
-      });
+      return withMethods(model, { append, step, embeddingContext });
     },
   };
+}
+
+/** `model` with some methods replaced (the native object's own are read-only: a proxy). */
+function withMethods(model: NativeMtmdModel, methods: Partial<NativeMtmdModel>): NativeMtmdModel {
+  return new Proxy(model, {
+    get(target, key) {
+      if (Object.hasOwn(methods, key)) return methods[key as keyof NativeMtmdModel];
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** The sizes of the recorded steps. */
@@ -318,6 +330,36 @@ describe("generation on the addon", {
       calls.filter((c) => c === "loadModel" || c === "embeddingContext"),
       ["loadModel", "embeddingContext"],
     );
+  });
+
+  it("generates and embeds at once in turns on the same threads, each as it does alone", async () => {
+    const calls: string[] = [];
+    const runtime = new LlamaRuntime({
+      maxThreads: 2,
+      generationAddon: () => recordingAddon(calls),
+    });
+    // Two threads: the embeddings context computes on the generating context's thread pool.
+    const model = await load(runtime, spec(2, 2));
+    // Long enough texts for several decodes (16 texts or 256 tokens each) in one native call.
+    const texts = Array.from({ length: 48 }, (_, i) => `${PROMPTS[i % 4]} and then ${i} more`);
+    const alone = await model.embed(texts, true, never);
+    calls.length = 0;
+    const [vectors, ...generated] = await Promise.all([
+      model.embed(texts, true, never),
+      model.complete(0, request(PROMPTS[0] ?? ""), () => {}, never),
+      model.complete(1, request(PROMPTS[1] ?? ""), () => {}, never),
+    ]);
+    assert.deepEqual(vectors, alone);
+    generated.forEach((r, i) => {
+      const p = PROMPTS[i] ?? "";
+      assert.deepEqual(same(r), same(reference.get(p) as CompletionResult), p);
+    });
+    // Turns are taken per decode, not per call: steps resolved while the call was embedding.
+    const start = calls.indexOf("embed");
+    const end = calls.indexOf("done embed");
+    assert.ok(start >= 0 && end > start, calls.join(", "));
+    const during = calls.slice(start, end).filter((c) => c === "done step").length;
+    assert.ok(during > 0, `no step resolved during the embedding call: ${calls.join(", ")}`);
   });
 
   it("gives the same text on two threads as on one (the context's own thread pool)", async () => {

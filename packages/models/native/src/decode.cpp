@@ -8,6 +8,11 @@
 
 namespace llmsrv {
 
+int32_t decode_in_turn(ModelState &state, const llama_batch &batch) {
+  ComputeTurns::Turn turn(*state.turns);
+  return llama_decode(state.ctx, batch);
+}
+
 void keep_logits(ModelState &state, SequenceState &s) {
   const float *logits = llama_get_logits_ith(state.ctx, -1);
   if (!logits) throw std::runtime_error("llama.cpp returned no logits");
@@ -30,7 +35,7 @@ void decode_tokens(ModelState &state, int seq, SequenceState &s,
         batch.seq_id[j][0] = seq;
         batch.logits[j] = logits_last && i + 1 == tokens.size();
       }
-      const int32_t rc = llama_decode(state.ctx, batch);
+      const int32_t rc = decode_in_turn(state, batch);
       if (rc == 2) throw Aborted();
       if (rc != 0) {
         std::string logged = take_captured_errors();

@@ -14,6 +14,12 @@ struct DecodingScope {
   ~DecodingScope() { state.decoding.store(-1); }
 };
 
+/**
+ * llama_decode in the model's compute turn (compute-turns.h): every graph of the model's
+ * contexts goes through here, or takes a turn itself.
+ */
+int32_t decode_in_turn(ModelState &state, const llama_batch &batch);
+
 /** Copies the logits of the context's last output into the sequence (others decode next). */
 void keep_logits(ModelState &state, SequenceState &s);
 

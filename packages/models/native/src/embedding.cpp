@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "decode.h"
 #include "log-sink.h"
 #include "media-prompt.h"
 
@@ -54,7 +55,7 @@ std::vector<int32_t> decode_group(ModelState &state, const std::vector<std::vect
     }
     last_index.push_back(batch.n_tokens - 1);
   }
-  const int32_t rc = llama_decode(state.ctx, batch);
+  const int32_t rc = decode_in_turn(state, batch);
   llama_batch_free(batch);
   if (rc != 0) decode_failed(state, rc);
   return last_index;

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <string>
 
+#include "decode.h"
 #include "log-sink.h"
 
 namespace llmsrv {
@@ -31,7 +32,7 @@ void evaluate_step(ModelState &state, const std::vector<int> &seqs,
     batch.logits[j] = true;
     outputs.push_back({seqs[i], &s, j, feeds[i]});
   }
-  const int32_t rc = outputs.empty() ? 0 : llama_decode(state.ctx, batch);
+  const int32_t rc = outputs.empty() ? 0 : decode_in_turn(state, batch);
   llama_batch_free(batch);
   if (rc != 0) {
     // What the caches hold after a failed decode is not known: they start again empty.

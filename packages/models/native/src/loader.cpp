@@ -109,7 +109,13 @@ void create_context(ModelState &state) {
   cp.abort_callback_data = &state;
   state.ctx = llama_init_from_model(state.model, cp);
   if (!state.ctx) fail("cannot create a context for " + state.options.model_path);
-  attach_threadpool(state, state.options.threads);
+  const ModelState *parent = state.parent.get();
+  if (parent && parent->threadpool && parent->options.threads == state.options.threads) {
+    // Computes in turns with the parent (compute-turns.h), so on the same threads.
+    llama_attach_threadpool(state.ctx, parent->threadpool, parent->threadpool);
+  } else {
+    attach_threadpool(state, state.options.threads);
+  }
   apply_adapters(state);
   if (state.options.embeddings && !state.options.hidden_state_tensor.empty() &&
       llama_pooling_type(state.ctx) == LLAMA_POOLING_TYPE_NONE) {
@@ -171,6 +177,7 @@ std::unique_ptr<ModelState> load_context(std::shared_ptr<ModelState> parent, Loa
   state->owns_model = false;
   state->vocab = parent->vocab;
   state->n_vocab = parent->n_vocab;
+  state->turns = parent->turns;
   state->parent = std::move(parent);
   create_context(*state);
   return state;

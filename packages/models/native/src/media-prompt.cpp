@@ -20,7 +20,12 @@ namespace {
  */
 void decode_media_with_logits(ModelState &state, int seq, SequenceState &s,
                               const mtmd_input_chunk *chunk) {
-  if (mtmd_encode_chunk(state.mctx, chunk) != 0) {
+  int32_t encoded;
+  {
+    ComputeTurns::Turn turn(*state.turns);
+    encoded = mtmd_encode_chunk(state.mctx, chunk);
+  }
+  if (encoded != 0) {
     std::string logged = take_captured_errors();
     throw std::runtime_error("encoding media failed" + (logged.empty() ? "" : ": " + logged));
   }
@@ -41,7 +46,7 @@ void decode_media_with_logits(ModelState &state, int seq, SequenceState &s,
         batch.seq_id[j][0] = seq;
         batch.logits[j] = i + 1 == n_tokens;
       }
-      const int32_t rc = llama_decode(state.ctx, batch);
+      const int32_t rc = decode_in_turn(state, batch);
       if (rc == 2) throw Aborted();
       if (rc != 0) throw std::runtime_error("llama_decode failed (" + std::to_string(rc) + ")");
       s.n_past += static_cast<llama_pos>(end - start);
@@ -187,6 +192,7 @@ size_t evaluate_prompt(ModelState &state, int seq, const std::vector<EvalItem> &
     }
     if (last) throw BadInput("the prompt must not end with an image or audio clip for this model");
     llama_pos next = s.n_past;
+    ComputeTurns::Turn turn(*state.turns);
     const int32_t rc = mtmd_helper_eval_chunk_single(
         state.mctx, state.ctx, c, s.n_past, seq, static_cast<int32_t>(state.options.batch_size),
         last, &next);

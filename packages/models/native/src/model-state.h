@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compute-turns.h"
 #include "ggml-cpu.h"
 #include "hidden-capture.h"
 #include "llama.h"
@@ -82,7 +83,12 @@ struct ModelState {
    */
   ggml_threadpool *threadpool = nullptr;
   void (*free_threadpool)(ggml_threadpool *) = nullptr;
-  /** A second context on another state's model (load_context): that state, kept alive. */
+  /** Shared with the contexts on this model's weights: one computes at a time. */
+  std::shared_ptr<ComputeTurns> turns = std::make_shared<ComputeTurns>();
+  /**
+   * A second context on another state's model (load_context): that state, kept alive (its
+   * model, and its thread pool when this context computes on it).
+   */
   std::shared_ptr<ModelState> parent;
   /** False for a second context: the model is the parent's to free. */
   bool owns_model = true;
