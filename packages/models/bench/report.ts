@@ -21,6 +21,9 @@ export interface BuildResults {
   /** CPU ms per embedded row of the server and its runners. */
   embedOneCpuMs: number[];
   embedBatchCpuMs: number[];
+  /** One client generating while another embeds (batched) on the same model: both rates. */
+  mixedGenerate: number[];
+  mixedEmbed: number[];
 }
 
 /** Everything measured for one model. */
@@ -103,6 +106,18 @@ function embedRows(r: ModelResults, s: BenchSettings): string[] {
   return rows;
 }
 
+function mixedRows(r: ModelResults, s: BenchSettings): string[] {
+  const rows = [
+    `| Build | generating alone, tokens/s | generating while embedding, tokens/s | embedding alone (batch ${s.embedBatch}), rows/s | embedding while generating, rows/s | rounds generating / embedding |`,
+    "|---|---|---|---|---|---|",
+  ];
+  for (const b of r.builds)
+    rows.push(
+      `| ${b.label} | ${f1(median(b.oneClient))} | **${f1(median(b.mixedGenerate))}** | ${f1(median(b.embedBatch))} | **${f1(median(b.mixedEmbed))}** | ${rounds(b.mixedGenerate)} / ${rounds(b.mixedEmbed)} |`,
+    );
+  return rows;
+}
+
 function section(r: ModelResults, s: BenchSettings): string[] {
   const samples = (xs: Sample[]) =>
     xs.map((x) => `${x.decodeTps.toFixed(0)}/${x.ttftMs.toFixed(1)}`).join(", ");
@@ -122,9 +137,13 @@ function section(r: ModelResults, s: BenchSettings): string[] {
     "",
     ...parallelRows(r),
     "",
-    `### Embeddings, /api/embed, ${s.embedTexts} texts of ~20 tokens, one request at a time (goal: batch ${s.embedBatch} >= 4x batch 1)`,
+    `### Embeddings, /api/embed, ${s.embedTexts} one-sentence texts, one request at a time (goal: batch ${s.embedBatch} >= 4x batch 1)`,
     "",
     ...embedRows(r, s),
+    "",
+    "### One client generating while another embeds, on the same model",
+    "",
+    ...mixedRows(r, s),
     "",
     `Raw single-stream samples (decode tokens/s / TTFT ms), ${s.reps} each:`,
     "",
@@ -178,16 +197,22 @@ export function renderReport(results: ModelResults[], s: BenchSettings): string 
     "  its worker threads for every decode, which with 2 threads on a 2-core machine costs more than the",
     "  decode itself. With 1 thread (BENCH_THREADS=1) there are no workers to start.",
     "- 4 clients vs 1: one llama_decode of 4 tokens reads the weights once, but on a CPU its matrix products",
-    "  cost nearly 4 times one token's (the demo model on the addon alone: about 1.2 ms for one token, 3.7 ms",
-    "  for four, 2 threads). Once one client's decode keeps the cores busy, batching has little left to gain;",
+    "  can cost nearly 4 times one token's (the demo model on the addon alone, on an AMD EPYC: about 1.2 ms",
+    "  for one token, 3.7 ms for four, 2 threads). Once one client's decode keeps the cores busy, batching has",
+    "  little left to gain;",
     "  it gains most where one token's decode waits on reading the weights or on per-call work (a GPU).",
+    "- Generating while embedding: one client's non-streamed generation while another embeds batches on",
+    "  the same model, both rates over the generation. The two share the cores: a fair share would roughly",
+    "  halve each. A text model's contexts compute in turns on one thread pool (native/src/compute-turns.h);",
+    "  with a pool each, a step and an embedding decode ran at once on twice as many threads as cores.",
     "- CPU ms per token counts the server's and the runner's JavaScript too (detokenizing, stop sequences,",
     "  IPC, HTTP), and the time llama.cpp's threads spin between decodes.",
     "- Embeddings: a request's texts are decoded together, each its own sequence (src/runtime/text-embedder.ts,",
     "  native/src/embedding.cpp; up to 16 texts or 512 tokens per llama_decode). That saves the per-decode",
-    "  and per-request work, not the model's arithmetic: on a CPU the demo model's prompt evaluation is",
-    "  compute-bound (every token's matrix products, the output layer's included, since an embeddings",
-    "  context outputs every token), so its CPU ms per row moves little between batch 1 and 32.",
+    "  and per-request work, not the model's arithmetic. A model that does not pool computes no logits",
+    "  (native/src/hidden-capture.h): its last token's hidden state is read during the decode. What is",
+    "  left is every token's matrix products, which a CPU computes at much the same cost alone or batched",
+    "  once a text has a few dozen tokens: batch 1 is already a matrix of the text's tokens.",
     "",
   ];
   return [...header, ...results.flatMap((r) => section(r, s)), ...notes].join("\n");

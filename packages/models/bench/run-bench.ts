@@ -146,6 +146,25 @@ async function embedRun(server: ServerProcess, texts: string[], batch: number) {
   return { rowsPerSecond, cpuMs };
 }
 
+/** Tokens/s of one generation while another client embeds batches, and those rows/s. */
+async function generateWhileEmbedding(server: ServerProcess, texts: string[]) {
+  let generating = true;
+  let rows = 0;
+  const start = performance.now();
+  const embedding = (async () => {
+    while (generating) {
+      await embedRowsPerSecond(server.url, "bench", texts, EMBED_BATCH);
+      rows += texts.length;
+    }
+  })();
+  const { evalCount } = await httpGenerateCount(server.url, "bench", PROMPT, TOKENS, THREADS);
+  const seconds = (performance.now() - start) / 1000;
+  generating = false;
+  await embedding;
+  const embedSeconds = (performance.now() - start) / 1000;
+  return { tps: evalCount / seconds, rowsPerSecond: rows / embedSeconds };
+}
+
 /** The models to measure: stories260K when present (the choice), and the demo model. */
 async function models(work: string): Promise<Array<{ path: string; label: string }>> {
   const demo = join(work, "demo.gguf");
@@ -176,6 +195,8 @@ async function parallelRuns(servers: ServerProcess[]) {
     embedBatch: [] as number[],
     embedOneCpuMs: [] as number[],
     embedBatchCpuMs: [] as number[],
+    mixedGenerate: [] as number[],
+    mixedEmbed: [] as number[],
   }));
   for (const server of servers) {
     await aggregate(server, 4);
@@ -198,6 +219,9 @@ async function parallelRuns(servers: ServerProcess[]) {
       r.embedOneCpuMs.push(e1.cpuMs);
       r.embedBatch.push(eb.rowsPerSecond);
       r.embedBatchCpuMs.push(eb.cpuMs);
+      const mixed = await generateWhileEmbedding(server, texts);
+      r.mixedGenerate.push(mixed.tps);
+      r.mixedEmbed.push(mixed.rowsPerSecond);
     }
   }
   return out;
