@@ -208,7 +208,7 @@ export function renderReport(results: ModelResults[], s: BenchSettings): string 
     "- CPU ms per token counts the server's and the runner's JavaScript too (detokenizing, stop sequences,",
     "  IPC, HTTP), and the time llama.cpp's threads spin between decodes.",
     "- Embeddings: a request's texts are decoded together, each its own sequence (src/runtime/text-embedder.ts,",
-    "  native/src/embedding.cpp; up to 16 texts or 512 tokens per llama_decode). That saves the per-decode",
+    "  native/src/embedding.cpp; up to 16 texts or 256 tokens per llama_decode on the CPU). That saves the per-decode",
     "  and per-request work, not the model's arithmetic. A model that does not pool computes no logits",
     "  (native/src/hidden-capture.h): its last token's hidden state is read during the decode. What is",
     "  left is every token's matrix products, which a CPU computes at much the same cost alone or batched",
