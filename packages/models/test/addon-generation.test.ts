@@ -332,14 +332,18 @@ describe("generation on the addon", {
     );
   });
 
-  it("generates and embeds at once in turns on the same threads, each as it does alone", async () => {
+  /**
+   * Generates on two slots while a call embeds 48 texts on the same model with `threads`
+   * threads per context and 2 cores: each gives what it gives alone, and steps resolve while
+   * the call embeds.
+   */
+  async function generateWhileEmbedding(threads: number): Promise<void> {
     const calls: string[] = [];
     const runtime = new LlamaRuntime({
       maxThreads: 2,
       generationAddon: () => recordingAddon(calls),
     });
-    // Two threads: the embeddings context computes on the generating context's thread pool.
-    const model = await load(runtime, spec(2, 2));
+    const model = await load(runtime, spec(2, threads));
     // Long enough texts for several decodes (16 texts or 256 tokens each) in one native call.
     const texts = Array.from({ length: 48 }, (_, i) => `${PROMPTS[i % 4]} and then ${i} more`);
     const alone = await model.embed(texts, true, never);
@@ -354,12 +358,22 @@ describe("generation on the addon", {
       const p = PROMPTS[i] ?? "";
       assert.deepEqual(same(r), same(reference.get(p) as CompletionResult), p);
     });
-    // Turns are taken per decode, not per call: steps resolved while the call was embedding.
     const start = calls.indexOf("embed");
     const end = calls.indexOf("done embed");
     assert.ok(start >= 0 && end > start, calls.join(", "));
     const during = calls.slice(start, end).filter((c) => c === "done step").length;
     assert.ok(during > 0, `no step resolved during the embedding call: ${calls.join(", ")}`);
+  }
+
+  it("generates and embeds at once in turns on the same threads, each as it does alone", async () => {
+    // 2 threads each on 2 cores: the embeddings context computes on the generating context's
+    // thread pool, one decode at a time (turns per decode, not per call: steps resolve while
+    // the call embeds).
+    await generateWhileEmbedding(2);
+  });
+
+  it("generates and embeds side by side with a thread each, each as it does alone", async () => {
+    await generateWhileEmbedding(1);
   });
 
   it("gives the same text on two threads as on one (the context's own thread pool)", async () => {

@@ -45,6 +45,7 @@ LoadOptions load_options_of(Napi::Env env, const Napi::Object &o, bool needs_mod
   }
   opts.kv_type = kv_type_of(env, string_of(o, "kvCacheType"));
   opts.embeddings = o.Get("embeddings").IsBoolean() && o.Get("embeddings").As<Napi::Boolean>();
+  opts.compute_in_turns = o.Get("computeInTurns").IsBoolean() && o.Get("computeInTurns").As<Napi::Boolean>();
   Napi::Value hidden = o.Get("hiddenStateTensor");
   if (hidden.IsNull()) opts.hidden_state_tensor.clear();
   else if (hidden.IsString()) opts.hidden_state_tensor = hidden.As<Napi::String>().Utf8Value();

@@ -110,7 +110,8 @@ void create_context(ModelState &state) {
   state.ctx = llama_init_from_model(state.model, cp);
   if (!state.ctx) fail("cannot create a context for " + state.options.model_path);
   const ModelState *parent = state.parent.get();
-  if (parent && parent->threadpool && parent->options.threads == state.options.threads) {
+  if (state.options.compute_in_turns && parent && parent->threadpool &&
+      parent->options.threads == state.options.threads) {
     // Computes in turns with the parent (compute-turns.h), so on the same threads.
     llama_attach_threadpool(state.ctx, parent->threadpool, parent->threadpool);
   } else {
@@ -177,7 +178,7 @@ std::unique_ptr<ModelState> load_context(std::shared_ptr<ModelState> parent, Loa
   state->owns_model = false;
   state->vocab = parent->vocab;
   state->n_vocab = parent->n_vocab;
-  state->turns = parent->turns;
+  if (options.compute_in_turns) state->turns = parent->turns;
   state->parent = std::move(parent);
   create_context(*state);
   return state;

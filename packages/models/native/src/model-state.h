@@ -33,6 +33,11 @@ struct LoadOptions {
    * context_size tokens, decoded together, instead of a window per slot.
    */
   bool embeddings = false;
+  /**
+   * For a second context (load_context): compute in turns with the parent, on its thread pool
+   * (compute-turns.h), instead of on threads of its own at the same time.
+   */
+  bool compute_in_turns = false;
   /** The tensor an embeddings context reads its vectors from (hidden-capture.h); empty: none. */
   std::string hidden_state_tensor = "result_norm";
   /** LoRA adapter GGUFs applied to the context at scale 1 (Ollama's ADAPTER), in order. */

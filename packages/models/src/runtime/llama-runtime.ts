@@ -77,20 +77,24 @@ export class LlamaRuntime implements ModelRuntime {
       if (addon) {
         // Only the vocabulary here: the addon holds the weights.
         model = await llama.loadModel({ modelPath: spec.modelPath, vocabOnly: true });
+        const threads = Math.max(1, Math.min(spec.threads, this.options.maxThreads));
         const native = await addon.loadModel({
           modelPath: spec.modelPath,
           gpuLayers: 0,
           useMmap: true,
           contextSize: spec.contextSize,
           sequences: spec.sequences,
-          threads: Math.max(1, Math.min(spec.threads, this.options.maxThreads)),
+          threads,
           batchSize: batchSizeFor(spec.contextSize),
           flashAttention: spec.flashAttention,
           kvCacheType: spec.kvCacheType,
           adapterPaths: spec.adapterPaths,
         });
-        // Embeddings on a second context of the same weights, created on first use.
-        const embedContext = () => native.embeddingContext(TextEmbedder.contextOptions(spec));
+        // Embeddings on a second context of the same weights, created on first use. Two
+        // contexts whose threads together exceed the cores compute in turns.
+        const computeInTurns = threads * 2 > this.options.maxThreads;
+        const embedContext = () =>
+          native.embeddingContext({ ...TextEmbedder.contextOptions(spec), computeInTurns });
         return new AddonTextModel(model, native, spec, embedContext);
       }
       model = await llama.loadModel({

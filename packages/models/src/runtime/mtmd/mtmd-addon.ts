@@ -42,8 +42,12 @@ export interface NativeLoadOptions {
   adapterPaths?: readonly string[];
 }
 
-/** The context settings of `embeddingContext` (the model is the one it is called on). */
-export type EmbeddingContextOptions = Pick<
+/**
+ * The context settings of `embeddingContext` (the model is the one it is called on), and
+ * `computeInTurns`: compute one graph at a time with the model's own context, on its thread
+ * pool (native/src/compute-turns.h), instead of on threads of its own at the same time.
+ */
+export type EmbeddingContextOptions = { computeInTurns?: boolean } & Pick<
   NativeLoadOptions,
   | "contextSize"
   | "sequences"
