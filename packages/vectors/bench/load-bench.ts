@@ -12,7 +12,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { sampleDataset } from "../src/config.js";
 import { createMemoryPglite, wrapPglite } from "../src/db/pglite-client.js";
 import { readDataset } from "../src/loader/dataset.js";
-import { Embedder } from "../src/loader/embedder.js";
+import { Embedder, type VectorEncoding } from "../src/loader/embedder.js";
 import { createLimiter } from "../src/loader/limiter.js";
 import { type LoadSummary, loadDataset } from "../src/loader/load.js";
 import { VectorStore } from "../src/store/vector-store.js";
@@ -71,9 +71,15 @@ function embedder(baseUrl: string): Embedder {
 }
 
 /** Fetches every summary's embedding with the setting's batching and concurrency; rows/s. */
-async function embedOnly(baseUrl: string, dataset: string, setting: LoadSetting): Promise<number> {
+async function embedOnly(
+  baseUrl: string,
+  dataset: string,
+  setting: LoadSetting,
+  encoding: VectorEncoding = "base64",
+): Promise<number> {
   const summaries = (await readDataset(dataset)).rows.map((row) => row.summary);
   const client = embedder(baseUrl);
+  client.encoding = encoding;
   const limit = createLimiter(setting.concurrency);
   const start = performance.now();
   const batches: string[][] = [];
@@ -155,3 +161,41 @@ export async function runLoadBench(
     };
   });
 }
+
+/** Embeddings-only rows/s of one setting with vectors as JSON numbers and as base64. */
+export interface EncodingLine extends LoadSetting {
+  readonly float: readonly number[];
+  readonly base64: readonly number[];
+}
+
+/**
+ * The embeddings alone, vectors asked as JSON numbers (`float`) and as base64 float32, in
+ * `rounds` rounds; the two alternate, the first of each round taking turns.
+ */
+export async function runEncodingBench(
+  baseUrl: string,
+  copies: number,
+  settings: readonly LoadSetting[],
+  rounds: number,
+  log: (line: string) => void,
+): Promise<EncodingLine[]> {
+  const lines = settings.map((setting) => ({
+    ...setting,
+    float: [] as number[],
+    base64: [] as number[],
+  }));
+  for (let round = 1; round <= rounds; round++) {
+    for (const line of lines) {
+      const order: VectorEncoding[] = round % 2 ? ["float", "base64"] : ["base64", "float"];
+      for (const encoding of order) {
+        const tag = `round ${round}, batch ${line.batchSize} x ${line.concurrency}, ${encoding}`;
+        const rate = await embedOnly(baseUrl, await repeatedSample(copies, tag), line, encoding);
+        line[encoding].push(rate);
+        log(`  ${tag}: ${rate.toFixed(1)} embeddings/s`);
+      }
+    }
+  }
+  return lines;
+}
+
+export { median };

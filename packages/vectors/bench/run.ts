@@ -13,7 +13,14 @@ import { fileURLToPath } from "node:url";
 import { llmsrvBin, startNode } from "../test/child-process.js";
 import { startEmbeddingsEndpoint } from "../test/embeddings-endpoint.js";
 import { serverTarget } from "./bench-targets.js";
-import { type LoadLine, type LoadSetting, runLoadBench } from "./load-bench.js";
+import {
+  type EncodingLine,
+  type LoadLine,
+  type LoadSetting,
+  median,
+  runEncodingBench,
+  runLoadBench,
+} from "./load-bench.js";
 import { type QueryBenchResult, runQueryBench } from "./query-bench.js";
 import { ms } from "./stats.js";
 import { currentDist, runStreamBench, streamMarkdown } from "./stream-bench.js";
@@ -30,6 +37,8 @@ interface LoadSection {
   readonly title: string;
   readonly lines?: LoadLine[];
   readonly note: string;
+  /** Embeddings alone with vectors as JSON numbers and as base64 (llmsrv only). */
+  readonly encodings?: EncodingLine[];
 }
 
 async function localEndpointLoad(): Promise<LoadSection> {
@@ -67,18 +76,56 @@ async function llmsrvLoad(): Promise<LoadSection> {
     // One throw-away load so the model is resident before anything is timed.
     await runLoadBench(url, 1, [{ batchSize: 32, concurrency: 2 }], 1, () => {});
     const lines = await runLoadBench(url, 1, settings, 3, log);
+    log("load: llmsrv demo model, vectors as JSON numbers and as base64");
+    const encodings = await runEncodingBench(
+      url,
+      3,
+      [settings[0], settings[2]].filter(isSetting),
+      5,
+      log,
+    );
     return {
       title,
       lines,
+      encodings,
       note:
-        "The real path of `npm start`: llama.cpp embeddings over HTTP. llmsrv computes the texts of a batch " +
-        "one after another on one embedding sequence (packages/models/src/runtime/llama-runtime.ts), so " +
-        "batching saves requests but no model time; the rate also moves with the load other jobs put on the " +
+        "The real path of `npm start`: llama.cpp embeddings over HTTP, vectors as base64 float32. llmsrv " +
+        "decodes a request's texts together, one sequence each (packages/models/src/runtime/text-embedder.ts), " +
+        "so a batch saves requests and some model time; on a CPU one text of ~30 tokens is already a matrix " +
+        "product, which bounds what batching can add. The rate also moves with the load other jobs put on the " +
         "machine, so compare the rounds, not only the medians.",
     };
   } finally {
     child.kill();
   }
+}
+
+const isSetting = (s: LoadSetting | undefined): s is LoadSetting => s !== undefined;
+
+/** The table of vectors as JSON numbers against base64, embeddings only. */
+function encodingMarkdown(lines: readonly EncodingLine[]): string[] {
+  const rounds = (values: readonly number[]) => values.map((v) => v.toFixed(1)).join(", ");
+  return [
+    "Vectors as JSON numbers (`encoding_format` float, what the loader asked before 2026-11-28) " +
+      "against base64 float32 (what it asks now): embeddings only, the 68-book sample three times " +
+      "(204 texts) per pass, five rounds, the two alternating.",
+    "",
+    "| batch size | concurrency | float, rows/s (rounds) | base64, rows/s (rounds) | base64 / float |",
+    "|---|---|---|---|---|",
+    ...lines.map((l) => {
+      const float = median(l.float);
+      const base64 = median(l.base64);
+      const cells = [
+        l.batchSize,
+        l.concurrency,
+        `**${float.toFixed(1)}** (${rounds(l.float)})`,
+        `**${base64.toFixed(1)}** (${rounds(l.base64)})`,
+        `${(base64 / float).toFixed(2)}x`,
+      ];
+      return `| ${cells.join(" | ")} |`;
+    }),
+    "",
+  ];
 }
 
 function machine(): string {
@@ -187,6 +234,7 @@ function loadMarkdown(sections: readonly LoadSection[]): string[] {
       );
     }
     out.push("");
+    if (s.encodings) out.push(...encodingMarkdown(s.encodings));
   }
   return out;
 }

@@ -13,8 +13,10 @@ const dim = 8;
 const endpoints: Endpoint[] = [];
 after(() => Promise.all(endpoints.map((e) => e.close())));
 
-async function endpoint(plan?: Parameters<typeof startEmbeddingsEndpoint>[0]["plan"]) {
-  const e = await startEmbeddingsEndpoint({ dim, plan });
+type EndpointOptions = Parameters<typeof startEmbeddingsEndpoint>[0];
+
+async function endpoint(plan?: EndpointOptions["plan"], base64?: EndpointOptions["base64"]) {
+  const e = await startEmbeddingsEndpoint({ dim, plan, base64 });
   endpoints.push(e);
   return e;
 }
@@ -75,10 +77,61 @@ describe("embeddings client", () => {
     assert.equal(e.requests.length, 3);
   });
 
-  it("does not retry a client error such as 400", async () => {
+  it("does not retry a client error such as 400 once base64 has worked", async () => {
+    const e = await endpoint((inputs) => (inputs.includes("bad") ? { status: 400 } : undefined));
+    const client = embedder(e.url);
+    await client.embed(["good"]);
+    await assert.rejects(client.embed(["bad"]), /HTTP 400/);
+    assert.deepEqual(e.encodings, ["base64", "base64"]);
+  });
+
+  it("asks a 400 once more as floats before base64 has worked, and gives the error when that fails too", async () => {
     const e = await endpoint(() => ({ status: 400 }));
-    await assert.rejects(embedder(e.url).embed(["bad"]), /HTTP 400/);
-    assert.equal(e.requests.length, 1);
+    const client = embedder(e.url);
+    await assert.rejects(client.embed(["bad"]), /HTTP 400/);
+    assert.deepEqual(e.encodings, ["base64", "float"]);
+    assert.equal(client.requests, 2);
+    assert.equal(client.encoding, "base64", "an input's 400 does not turn base64 off");
+  });
+
+  it("asks for base64 float32 and reads the vectors from it", async () => {
+    const e = await endpoint();
+    const vectors = await embedder(e.url).embed(["one", "two"]);
+    assert.deepEqual(e.encodings, ["base64"]);
+    assert.deepEqual(vectors, [hashVector("one", dim), hashVector("two", dim)]);
+  });
+
+  it("reads numbers from an endpoint that ignores encoding_format", async () => {
+    const e = await endpoint(undefined, "ignore");
+    const vectors = await embedder(e.url).embed(["one", "two"]);
+    assert.deepEqual(vectors, [hashVector("one", dim), hashVector("two", dim)]);
+  });
+
+  it("turns to floats for good when the endpoint refuses base64", async () => {
+    const e = await endpoint(undefined, "float-only");
+    const client = embedder(e.url);
+    assert.deepEqual(await client.embed(["one"]), [hashVector("one", dim)]);
+    assert.deepEqual(await client.embed(["two", "three"]), [
+      hashVector("two", dim),
+      hashVector("three", dim),
+    ]);
+    assert.deepEqual(e.encodings, ["base64", "float", "float"]);
+    assert.equal(client.encoding, "float");
+  });
+
+  it("leaves the same vectors when many batches meet an endpoint without base64 at once", async () => {
+    const e = await endpoint(undefined, "float-only");
+    const client = embedder(e.url);
+    const texts = Array.from({ length: 12 }, (_, i) => `text ${i}`);
+    const vectors = await Promise.all(texts.map((t) => client.embed([t])));
+    assert.deepEqual(
+      vectors,
+      texts.map((t) => [hashVector(t, dim)]),
+    );
+    assert.equal(client.encoding, "float");
+    // Only the batches sent before the first refusal came back asked twice.
+    assert.ok(e.encodings.filter((f) => f === "base64").length <= texts.length);
+    assert.equal(e.encodings.filter((f) => f === "float").length, texts.length);
   });
 
   it("reports a refused connection as such after retrying", async () => {

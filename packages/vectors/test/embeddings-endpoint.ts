@@ -25,6 +25,11 @@ export interface EndpointOptions {
   readonly vectors?: ReadonlyMap<string, readonly number[]>;
   /** Called per request (1-based count); a result changes how that request is answered. */
   readonly plan?: (inputs: readonly string[], n: number) => Misbehaviour | undefined;
+  /**
+   * `encoding_format` "base64": answered as base64 float32 (default, as OpenAI and Ollama),
+   * refused with 400 (`float-only`, a server without it), or ignored (`ignore`: numbers).
+   */
+  readonly base64?: "answer" | "float-only" | "ignore";
 }
 
 export interface Endpoint {
@@ -34,6 +39,8 @@ export interface Endpoint {
   readonly requests: string[][];
   /** Whether each request carried `input` as an array. */
   readonly arrayInputs: boolean[];
+  /** The `encoding_format` of each request (undefined when absent). */
+  readonly encodings: Array<string | undefined>;
   /** Most requests that were being answered at the same time. */
   readonly maxInFlight: () => number;
   close(): Promise<void>;
@@ -56,10 +63,18 @@ function vectorFor(text: string, options: EndpointOptions, dim = options.dim): n
   return Array.from({ length: dim }, (_, i) => fixed[i] ?? 0);
 }
 
+/** A vector as base64 of its little-endian float32 values. */
+export function base64Vector(vector: readonly number[]): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  for (const [i, x] of vector.entries()) bytes.writeFloatLE(x, i * 4);
+  return bytes.toString("base64");
+}
+
 /** Starts the endpoint on 127.0.0.1 with an ephemeral port. */
 export async function startEmbeddingsEndpoint(options: EndpointOptions): Promise<Endpoint> {
   const requests: string[][] = [];
   const arrayInputs: boolean[] = [];
+  const encodings: Array<string | undefined> = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const server = createServer((req, res) => {
@@ -77,11 +92,14 @@ export async function startEmbeddingsEndpoint(options: EndpointOptions): Promise
       res.on("close", () => {
         inFlight--;
       });
-      const parsed = JSON.parse(body) as { input: string | string[] };
+      const parsed = JSON.parse(body) as { input: string | string[]; encoding_format?: string };
       const inputs = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
       requests.push(inputs);
       arrayInputs.push(Array.isArray(parsed.input));
-      const plan = options.plan?.(inputs, requests.length) ?? {};
+      encodings.push(parsed.encoding_format);
+      const wantsBase64 = parsed.encoding_format === "base64";
+      const refused = wantsBase64 && options.base64 === "float-only";
+      const plan = refused ? { status: 400 } : (options.plan?.(inputs, requests.length) ?? {});
       if (plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
       if (res.destroyed) return;
       if (plan.status && plan.status !== 200) {
@@ -89,11 +107,12 @@ export async function startEmbeddingsEndpoint(options: EndpointOptions): Promise
         res.end(JSON.stringify({ error: { message: `planned failure ${plan.status}` } }));
         return;
       }
-      const data = inputs.map((text, index) =>
-        plan.omit?.includes(text)
-          ? { object: "embedding", index }
-          : { object: "embedding", index, embedding: vectorFor(text, options, plan.dim) },
-      );
+      const encode = wantsBase64 && (options.base64 ?? "answer") === "answer";
+      const data = inputs.map((text, index) => {
+        if (plan.omit?.includes(text)) return { object: "embedding", index };
+        const vector = vectorFor(text, options, plan.dim);
+        return { object: "embedding", index, embedding: encode ? base64Vector(vector) : vector };
+      });
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ object: "list", data, model: "mock" }));
     });
@@ -104,6 +123,7 @@ export async function startEmbeddingsEndpoint(options: EndpointOptions): Promise
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     arrayInputs,
+    encodings,
     maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((resolve) => {

@@ -2,9 +2,12 @@
  * Embeddings from an OpenAI-compatible endpoint through the official `openai` client: array
  * input, a time limit per request, and retries with exponential backoff on 429, 5xx, timeouts
  * and refused connections. The client's own retries are off so the policy lives here, once.
+ * Vectors are asked for as base64 float32, as the client itself does by default, and as JSON
+ * numbers from an endpoint that refuses base64.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { EmbeddingError, messageOf } from "../errors.js";
+import { decodeEmbedding } from "./embedding-value.js";
 
 /** Connection and retry settings of an {@link Embedder}. */
 export interface EmbedderOptions {
@@ -75,16 +78,26 @@ function describe(error: unknown, options: EmbedderOptions): string {
 
 /** Reads one embedding out of a response item; undefined when it is missing or not numbers. */
 function embeddingOf(item: unknown): number[] | undefined {
-  const value = (item as { embedding?: unknown } | null | undefined)?.embedding;
-  if (!Array.isArray(value) || value.length === 0) return undefined;
-  return value.every((x) => typeof x === "number" && Number.isFinite(x)) ? value : undefined;
+  return decodeEmbedding((item as { embedding?: unknown } | null | undefined)?.embedding);
 }
+
+/** How an endpoint without base64 refuses it: 400, or 422 from a schema-validating server. */
+function refusesRequest(error: unknown): boolean {
+  return error instanceof APIError && (error.status === 400 || error.status === 422);
+}
+
+/** The form vectors travel in: `encoding_format` of the request. */
+export type VectorEncoding = "base64" | "float";
 
 /** Client of the embeddings endpoint. */
 export class Embedder {
   private readonly client: OpenAI;
   /** HTTP requests sent so far, retries included. */
   requests = 0;
+  /** The form vectors are asked in: base64 until the endpoint refuses it. */
+  encoding: VectorEncoding = "base64";
+  /** Whether a request in `encoding` has succeeded: from then on a 400 is the input's. */
+  private encodingConfirmed = false;
 
   constructor(
     private readonly options: EmbedderOptions,
@@ -128,15 +141,7 @@ export class Embedder {
     const attempts = this.options.retries + 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        this.requests++;
-        const response = await this.client.embeddings.create(
-          {
-            model: this.options.model,
-            input: texts.length === 1 ? (texts[0] as string) : [...texts],
-            encoding_format: "float",
-          },
-          { signal },
-        );
+        const response = await this.create(texts, signal);
         return Array.isArray(response?.data) ? response.data : [];
       } catch (error) {
         if (!isRetryable(error) || attempt >= attempts || signal?.aborted) {
@@ -151,6 +156,39 @@ export class Embedder {
         const backoff = this.options.retryBaseMs * 2 ** (attempt - 1);
         await this.sleep(retryAfterMs(error) ?? backoff * (0.75 + Math.random() * 0.5));
       }
+    }
+  }
+
+  /**
+   * One request. Until base64 has worked once, a 400 may mean the endpoint does not offer
+   * it: the same texts are then asked for as floats, and if that succeeds the endpoint gets
+   * floats from then on; if it fails too, its error is the answer. A batch sent as base64
+   * while another learnt that the endpoint refuses it is asked again as floats too.
+   */
+  private async create(texts: readonly string[], signal?: AbortSignal) {
+    const send = (encoding: VectorEncoding) => {
+      this.requests++;
+      return this.client.embeddings.create(
+        {
+          model: this.options.model,
+          input: texts.length === 1 ? (texts[0] as string) : [...texts],
+          encoding_format: encoding,
+        },
+        { signal },
+      );
+    };
+    const encoding = this.encoding;
+    try {
+      const response = await send(encoding);
+      this.encodingConfirmed ||= encoding === this.encoding;
+      return response;
+    } catch (error) {
+      const base64Works = this.encoding === "base64" && this.encodingConfirmed;
+      if (encoding !== "base64" || base64Works || !refusesRequest(error)) throw error;
+      const response = await send("float");
+      this.encoding = "float";
+      this.encodingConfirmed = true;
+      return response;
     }
   }
 }
