@@ -17,6 +17,11 @@ import {
 import { ExprParser, isOperator } from "./parser.js";
 
 const futureKeywords = ["in", "if", "contains", "every"];
+/** OPA's keywords in Rego v1, none of which may name a rule there. */
+const v1Keywords = new Set([
+  ...["not", "package", "import", "as", "default", "else", "with", "some"],
+  ...futureKeywords,
+]);
 
 class ModuleParser extends ExprParser {
   constructor(
@@ -90,6 +95,11 @@ class ModuleParser extends ExprParser {
     if (this.isSym("(") && !this.tok.newline && isOperator(headTerm)) {
       headTerm = this.parseCall(headTerm, start);
     }
+    // OPA's lexer reads `not` as a keyword, never a rule name: `not p` at the top of a
+    // module is a negated expression, which cannot be a rule.
+    if (!isDefault && headTerm.type === "var" && headTerm.name === "not") {
+      throw this.map.error(start, "negated expressions cannot be used for rule head");
+    }
     let args: Term[] | undefined;
     let refTerm = headTerm;
     if (headTerm.type === "call") {
@@ -130,6 +140,10 @@ class ModuleParser extends ExprParser {
       return [rule];
     }
     rule.body = this.parseRuleBody();
+    if (rule.body.length === 0 && rule.kind === "single" && !rule.value) {
+      this.refuseBareHead(start, ref);
+    }
+    if (this.holdsV1Syntax && ref.length === 1) this.refuseKeywordName(start, ref);
     rule.loc = this.loc(start);
     let tail = rule;
     while (this.isKw("else")) {
@@ -145,6 +159,33 @@ class ModuleParser extends ExprParser {
       tail = elseRule;
     }
     return [rule, ...this.chainedBodies(rule)];
+  }
+
+  /** Rego v1's syntax applies: a v1 module, or a v0 one held to it (`rego.v1`, `--v0-v1`). */
+  private get holdsV1Syntax(): boolean {
+    return !this.v0 || this.v0v1;
+  }
+
+  /**
+   * A head with neither value nor body, such as a stray `allow` line: OPA reads it as an
+   * expression statement, and refuses to make a rule of it where it names no document.
+   * Without this a lone `allow` after `default allow := false` would define allow = true.
+   */
+  private refuseBareHead(start: number, ref: Term[]): void {
+    if (ref.length === 1) throw this.map.error(start, "var cannot be used for rule name");
+    if (!this.holdsV1Syntax) return; // v0: `p.q.r` is a rule whose value is true
+    if (ref.length === 2) {
+      throw this.map.error(start, "`contains` keyword is required for partial set rules");
+    }
+    throw this.map.error(start, "rule must have value assignment and/or body declaration");
+  }
+
+  /** Rego v1 refuses a keyword as a rule's name (`if := 1`). */
+  private refuseKeywordName(start: number, ref: Term[]): void {
+    const name = ref[0]?.type === "scalar" ? String(ref[0].value) : "";
+    if (v1Keywords.has(name)) {
+      throw this.map.error(start, `${name} keyword cannot be used for rule name`);
+    }
   }
 
   /** `p { a } { b }`: each further body is one more rule with the same head, as in OPA. */
@@ -292,7 +333,27 @@ function headRef(t: Term, map: SourceMap): Term[] {
   if (t.type === "ref" && t.head.type === "var") {
     return [{ type: "scalar", value: t.head.name, loc: t.head.loc }, ...t.path];
   }
-  throw map.error(t.loc.start, "rule head must be a reference");
+  throw map.error(t.loc.start, `${valueName(t)} cannot be used for rule name`);
+}
+
+/** What OPA calls a term's kind in its messages (`object cannot be used for rule name`). */
+function valueName(t: Term): string {
+  switch (t.type) {
+    case "scalar":
+      if (t.value === null) return "null";
+      if (typeof t.value === "boolean") return "boolean";
+      return typeof t.value === "string" ? "string" : "number";
+    case "arraycompr":
+      return "arraycomprehension";
+    case "setcompr":
+      return "setcomprehension";
+    case "objectcompr":
+      return "objectcomprehension";
+    case "template":
+      return "templatestring";
+    default:
+      return t.type;
+  }
 }
 
 /**
