@@ -86,10 +86,22 @@ export function parseNumber(text: string): RegoNumber | undefined {
  * A Rego number literal as OPA keeps it: its text when that differs from the double's
  * shortest text (`0.00`, `1.50`, `1e3`), else the plain number.
  */
-export function parseNumberLiteral(text: string): RegoNumber | undefined {
+export function parseNumberLiteral(literal: string): RegoNumber | undefined {
+  const text = asJsonNumber(literal);
   const n = parseNumber(text);
   if (typeof n !== "number" || /^-?\d+$/.test(text) || formatNumber(n) === text) return n;
   return new DecimalNumber(n === 0 ? 0 : n, text);
+}
+
+/**
+ * A literal in the form JSON writes numbers: Rego takes `.5` and `007.5`, which OPA keeps as
+ * written but JSON cannot carry, so the answer would not parse. `.5` → `0.5`, `007.5` → `7.5`.
+ */
+function asJsonNumber(literal: string): string {
+  const m = /^(-?)(\d*)(\.\d+)?([eE][+-]?\d+)?$/.exec(literal);
+  if (!m) return literal;
+  const whole = (m[2] ?? "").replace(/^0+(?=\d)/, "") || "0";
+  return `${m[1]}${whole}${m[3] ?? ""}${m[4] ?? ""}`;
 }
 
 /** The exact decimal a number stands for, as OPA compares numbers (by their text). */

@@ -74,3 +74,20 @@ test("other builtins read a kept-text number by its value", () => {
   assert.deepEqual(texts(empty, "is_number(0.3 - 0.2)"), ["true"]);
   assert.deepEqual(texts(empty, "1 / 0.00"), []);
 });
+
+test("literals JSON cannot carry as written print as JSON numbers", () => {
+  // Rego reads `.5` and `007.50`; written back as is, the answer would not parse as JSON.
+  const cases: Array<[string, string]> = [
+    [".5", "0.5"],
+    ["-.5", "-0.5"],
+    ["007.50", "7.50"],
+    [".5e3", "0.5e3"],
+    ["[.25, 00]", "[0.25,0]"],
+  ];
+  for (const [literal, json] of cases) {
+    const [text] = texts(empty, literal);
+    assert.equal(text, json, literal);
+    JSON.parse(text as string);
+  }
+  assert.deepEqual(texts(empty, ".5 == 0.5"), ["true"]);
+});
