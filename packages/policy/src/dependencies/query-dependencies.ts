@@ -5,6 +5,7 @@
  * its first non-constant key; a ref that reaches rules is virtual (the rules' paths), else
  * base. Refs are listed sorted, each once, a ref under another listed one left out.
  */
+import { isGround } from "../ast/ground.js";
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import { compareTerms, termKey } from "../ast/term-order.js";
 import type { CompiledPolicy } from "../compile/compiler.js";
@@ -294,20 +295,6 @@ function constantPrefix(ref: Ref): Ref {
   let i = 1;
   while (i < ref.length && isGround(ref[i] as Term)) i++;
   return ref.slice(0, i);
-}
-
-function isGround(t: Term): boolean {
-  switch (t.type) {
-    case "scalar":
-      return true;
-    case "array":
-    case "set":
-      return t.items.every(isGround);
-    case "object":
-      return t.entries.every(([k, v]) => isGround(k) && isGround(v));
-    default:
-      return false;
-  }
 }
 
 /** Sorted and without a ref that has an earlier one as its prefix. */

@@ -2,6 +2,7 @@
  * Module-level productions: package, imports, rules (with `default`, `else`, `contains`,
  * ref heads and functions), in Rego v1 or v0 syntax. Also parses standalone queries.
  */
+import { isGround } from "../ast/ground.js";
 import type { Body, Expr, Import, Loc, Module, Rule, Term } from "../ast/nodes.js";
 import { RegoError, RegoErrorList } from "../errors.js";
 import { attachAnnotations } from "./annotations.js";
@@ -73,8 +74,8 @@ class ModuleParser extends ExprParser {
       alias = this.next().text;
     }
     const names = refToPath(path, this.map);
-    if (names[0] === "future" && names[1] === "keywords") {
-      for (const k of names.length > 2 ? names.slice(2) : futureKeywords) this.keywords.add(k);
+    if (names[0] === "future") {
+      for (const k of this.futureImport(names, alias, path.loc.start)) this.keywords.add(k);
     } else if (names[0] === "rego" && names[1] === "v1") {
       for (const k of futureKeywords) this.keywords.add(k);
       // OPA holds a v0 module importing rego.v1 to v1's syntax from here on.
@@ -83,6 +84,24 @@ class ModuleParser extends ExprParser {
       throw this.map.error(start, "unexpected import path, must begin with one of: {data, input}");
     }
     return { path, alias, loc: this.loc(start) };
+  }
+
+  /**
+   * The keywords `import future.keywords[.x]` turns on, refused as OPA refuses them: another
+   * `future` path, more than one keyword, one that is not a future keyword, or an alias.
+   */
+  private futureImport(names: string[], alias: string | undefined, at: number): string[] {
+    if (names[1] !== "keywords" || names.length > 3) {
+      throw this.map.error(at, "invalid import, must be `future.keywords`");
+    }
+    if (alias !== undefined) throw this.map.error(at, "`future` imports cannot be aliased");
+    const keyword = names[2];
+    if (keyword === undefined) return futureKeywords;
+    if (!futureKeywords.includes(keyword)) {
+      const known = [...futureKeywords].sort().join(" ");
+      throw this.map.error(at, `unexpected keyword, must be one of [${known}]`);
+    }
+    return [keyword];
   }
 
   /** One rule (with its else chain). */
@@ -145,6 +164,7 @@ class ModuleParser extends ExprParser {
     }
     if (this.holdsV1Syntax && ref.length === 1) this.refuseKeywordName(start, ref);
     rule.loc = this.loc(start);
+    if (this.isKw("else")) this.refuseElse(rule);
     let tail = rule;
     while (this.isKw("else")) {
       const es = this.next().start;
@@ -178,6 +198,22 @@ class ModuleParser extends ExprParser {
       throw this.map.error(start, "`contains` keyword is required for partial set rules");
     }
     throw this.map.error(start, "rule must have value assignment and/or body declaration");
+  }
+
+  /**
+   * As OPA: `else` gives one value when the body fails, so it cannot follow a rule that adds
+   * members (`contains`) or one whose head has variables (`p[x] := ...`).
+   */
+  private refuseElse(rule: Rule): void {
+    if (rule.ref.length > 1 && !rule.ref.every(isGround)) {
+      throw this.map.error(
+        this.tok.start,
+        "else keyword cannot be used on rules with variables in head",
+      );
+    }
+    if (rule.kind === "multi") {
+      throw this.map.error(this.tok.start, "else keyword cannot be used on multi-value rules");
+    }
   }
 
   /** Rego v1 refuses a keyword as a rule's name (`if := 1`). */

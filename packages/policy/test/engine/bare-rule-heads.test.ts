@@ -6,31 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { PolicyEngine } from "../../src/engine.js";
-import { RegoErrorList } from "../../src/errors.js";
-import { stringifyJSON } from "../../src/value/value.js";
+import { headsPackage, headsParseError } from "./helpers.js";
 
-/** data.heads as plain JSON, from one module (Rego v1, or v0 when `v0`). */
-function packageValue(source: string, v0 = false): unknown {
-  const e = new PolicyEngine({ v0Compatible: v0 });
-  e.addModule("heads.rego", source);
-  e.compile();
-  const v = e.evalRef(["heads"]);
-  return v === undefined ? undefined : JSON.parse(stringifyJSON(v));
-}
-
-/** The parse error `source` gets, as `line:col: message`. */
-function parseError(source: string, v0 = false): string {
-  try {
-    packageValue(source, v0);
-  } catch (e) {
-    assert.ok(e instanceof RegoErrorList, `not a Rego error: ${e}`);
-    const first = e.errors[0];
-    assert.equal(first?.code, "rego_parse_error");
-    return `${first?.location?.row}:${first?.location?.col}: ${first?.message}`;
-  }
-  return "no error";
-}
+/** The parse error, without its code. */
+const parseError = (source: string, v0 = false) =>
+  headsParseError(source, v0).replace(": rego_parse_error", "");
 
 describe("statements that are not rules", () => {
   it("refuses a stray name after a default deny instead of allowing", () => {
@@ -68,7 +48,7 @@ describe("statements that are not rules", () => {
   });
 
   it("keeps v0's bodiless partial sets and dotted heads, and its names that v1 reserves", () => {
-    assert.deepEqual(packageValue('package heads\na["x"]\nb.c.d\nif := 1\n', true), {
+    assert.deepEqual(headsPackage('package heads\na["x"]\nb.c.d\nif := 1\n', true), {
       a: ["x"],
       b: { c: { d: true } },
       if: 1,
@@ -84,6 +64,6 @@ describe("statements that are not rules", () => {
       "not.foo := 4",
       "r := f(1)",
     ].join("\n");
-    assert.deepEqual(packageValue(source), { p: 1, q: 2, s: [3], not: { foo: 4 }, r: true });
+    assert.deepEqual(headsPackage(source), { p: 1, q: 2, s: [3], not: { foo: 4 }, r: true });
   });
 });

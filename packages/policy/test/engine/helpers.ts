@@ -3,6 +3,7 @@
  * bindings as plain JSON.
  */
 import { PolicyEngine, type QueryOptions } from "../../src/engine.js";
+import type { RegoError } from "../../src/errors.js";
 import { fromJSON, stringifyJSON } from "../../src/value/value.js";
 
 /** An engine with the given modules (named test-<i>.rego) and data, compiled. */
@@ -14,6 +15,27 @@ export function engineWith(modules: string[], data?: unknown): PolicyEngine {
   if (data !== undefined) e.addData([], data);
   e.compile();
   return e;
+}
+
+/** data.heads as plain JSON, from one module parsed as Rego v1, or v0 when `v0`. */
+export function headsPackage(source: string, v0 = false): unknown {
+  const e = new PolicyEngine({ v0Compatible: v0 });
+  e.addModule("heads.rego", source);
+  e.compile();
+  const v = e.evalRef(["heads"]);
+  return v === undefined ? undefined : JSON.parse(stringifyJSON(v));
+}
+
+/** The first error compiling `source` as data.heads gets, as `row:col: message`. */
+export function headsParseError(source: string, v0 = false): string {
+  try {
+    headsPackage(source, v0);
+  } catch (e) {
+    const first = (e as { errors?: RegoError[] }).errors?.[0];
+    if (!first) throw e;
+    return `${first.location?.row}:${first.location?.col}: ${first.code}: ${first.message}`;
+  }
+  return "no error";
 }
 
 /** Each solution's bindings as a plain object of JSON values. */

@@ -7,15 +7,10 @@ import { test } from "node:test";
 import { PolicyEngine } from "../../src/engine.js";
 import { parseModule } from "../../src/syntax/module-parser.js";
 import { fromJSON, stringifyJSON } from "../../src/value/value.js";
+import { headsPackage } from "./helpers.js";
 
-/** data.<pkg> as plain JSON, from modules parsed as v0 (or v1 when `v0` is false). */
-function packageValue(source: string, v0 = true): unknown {
-  const e = new PolicyEngine({ v0Compatible: v0 });
-  e.addModule("heads.rego", source);
-  e.compile();
-  const v = e.evalRef(["heads"]);
-  return v === undefined ? undefined : JSON.parse(stringifyJSON(v));
-}
+/** data.heads as plain JSON, from modules parsed as v0 (or v1 when `v0` is false). */
+const packageValue = (source: string, v0 = true) => headsPackage(source, v0);
 
 test('v0 reads p["foo"] { true } as a partial set containing "foo"', () => {
   const m = parseModule("v0.rego", 'package heads\np["foo"] { true }\n', true);
