@@ -107,6 +107,10 @@ class ModuleParser extends ExprParser {
   /** One rule (with its else chain). */
   private parseRule(module: Module): Rule[] {
     const start = this.tok.start;
+    // A keyword that only continues an expression (`} with x as 1`) cannot start a rule.
+    for (const word of ["with", "as", "else"]) {
+      if (this.isKw(word)) throw this.map.error(start, `unexpected ${word} keyword`);
+    }
     const isDefault = this.isKw("default");
     if (isDefault) this.next();
     let headTerm = this.parseTerm();
@@ -346,7 +350,9 @@ function nonConstantPart(t: Term): string | undefined {
 
 /** True for a literal that is just a set literal, `{ x }`: in a rule head, a body. */
 function isSetLiteral(e: Expr): boolean {
-  return e.type === "term" && !e.negated && e.with.length === 0 && e.term.type === "set";
+  // As OPA, whatever follows the set (`{ x } with ...`): a set is never false, so the braces
+  // are the body, and a `with` after it is not part of the rule.
+  return e.type === "term" && !e.negated && e.term.type === "set";
 }
 
 /** `a.b["c"]` → ["a", "b", "c"]; a package or import path. */

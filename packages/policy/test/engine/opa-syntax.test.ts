@@ -50,6 +50,17 @@ test("if followed by { 1 | 1 } is a set comprehension, { x } a body", () => {
   assert.deepEqual(doc("p if { 1 | 1 }\nq if { false }\nr if { 1 }"), { p: true, r: true });
 });
 
+test("if { x } with ... is a body and then a with that belongs to no rule, not a set that is always true", () => {
+  assert.throws(
+    () =>
+      new PolicyEngine().addModule("with.rego", "package t\np if { input.a } with input.a as 1\n"),
+    /with\.rego:2: rego_parse_error: unexpected with keyword/,
+  );
+  // The body alone: undefined without input.a, where the set literal would have been true.
+  assert.deepEqual(doc("p if { input.a }\nq := 1"), { q: 1 });
+  assert.deepEqual(doc("p if input.a with input.a as 1"), { p: true });
+});
+
 test("deeply nested sets that are re-read as literals parse without re-reading each level", () => {
   // Each level first tries a comprehension and then re-reads itself as a set: without
   // remembering the inner terms, that doubles the work per level (2^200 here).
