@@ -32,6 +32,10 @@ function collect(dir, out) {
 // Two files at a time even on two cores (Node's default would be one): most test time is
 // spent waiting on child processes, browsers and sockets, and this halves the suite's time.
 const concurrency = Math.max(2, availableParallelism());
+// A file whose process hangs is cancelled (a failure that names it) after this long, instead of
+// holding the run until CI's own limit: once, a test file's Node process sat at start-up with
+// no CPU for 15 minutes. No file takes a tenth of this; `-- --test-timeout=<ms>` overrides it.
+const fileLimitMs = 20 * 60_000;
 const files = packages.flatMap((pkg) => collect(join(pkg, "dist"), []));
 if (files.length === 0) {
   console.error("run-tests: no compiled test files found; run `npm run build` first");
@@ -48,6 +52,7 @@ const result = spawnSync(
     `--test-reporter=${join(root, "scripts", "skip-reporter.mjs")}`,
     `--test-reporter-destination=${skipFile}`,
     `--test-concurrency=${concurrency}`,
+    `--test-timeout=${fileLimitMs}`,
     ...extra,
     ...files.map((f) => relative(root, f)),
   ],
